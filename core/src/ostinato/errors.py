@@ -1,0 +1,270 @@
+"""The exceptions ostinato raises, in one tree.
+
+::
+
+    OstinatoError
+    ├── ConfigurationError          a setting, builder argument or environment variable is wrong
+    ├── PluginError                 a plugin failed to load or registered something twice
+    ├── AdvisorChainError           the advisor chain was misused (empty chain, unknown advisor,
+    │                               two tool advisors)
+    ├── SyncFromLoopError           a sync face was called on ostinato's private event loop
+    ├── ToolError                   something went wrong running a tool (tool_name)
+    │   ├── ToolNotFoundError       the model asked for a tool that is not attached
+    │   ├── ToolArgumentsError      the arguments were not JSON or failed the tool's schema
+    │   ├── ToolExecutionError      the tool raised (the original exception is __cause__)
+    │   ├── ToolTimeoutError        the tool ran past its timeout
+    │   ├── NoToolCallError         tools were to be executed but the response asked for none
+    │   └── ToolCallLimitExceeded   a per-tool or per-turn call limit was breached
+    └── ModelError                  a model provider failed (adapters raise these)
+        ├── AuthenticationError     401: the key is missing or wrong
+        ├── PermissionDeniedError   403
+        ├── NotFoundError           404: unknown model or endpoint
+        ├── BadRequestError         400/422: the request was rejected
+        ├── RateLimitError          429
+        ├── ServerError             5xx
+        ├── ModelTimeoutError       no answer within the timeout
+        ├── ModelConnectionError    the server could not be reached
+        ├── StreamInterruptedError  a stream broke after it had started delivering
+        └── MalformedResponseError  the provider's reply could not be understood
+
+Every `ModelError` carries what is known about the failure (provider, HTTP status, the
+provider's error type and code, request id, retry-after) and never a secret. This module
+imports nothing from the rest of ostinato.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ostinato.tools import ToolExecutionResult
+
+__all__ = [
+    "AdvisorChainError",
+    "AuthenticationError",
+    "BadRequestError",
+    "ConfigurationError",
+    "MalformedResponseError",
+    "ModelConnectionError",
+    "ModelError",
+    "ModelTimeoutError",
+    "NoToolCallError",
+    "NotFoundError",
+    "OstinatoError",
+    "PermissionDeniedError",
+    "PluginError",
+    "RateLimitError",
+    "ServerError",
+    "StreamInterruptedError",
+    "SyncFromLoopError",
+    "ToolArgumentsError",
+    "ToolCallLimitExceeded",
+    "ToolError",
+    "ToolExecutionError",
+    "ToolNotFoundError",
+    "ToolTimeoutError",
+]
+
+
+class OstinatoError(Exception):
+    """Root of every exception ostinato raises on purpose."""
+
+
+class ConfigurationError(OstinatoError, ValueError):
+    """A setting, builder argument or environment variable has a value that cannot work.
+
+    The message names what was found, what was expected and what to change.
+    """
+
+
+class PluginError(OstinatoError):
+    """A plugin could not be imported or registered, or two plugins claim one name."""
+
+
+class AdvisorChainError(OstinatoError, RuntimeError):
+    """The advisor chain was used in a way it does not support."""
+
+
+class SyncFromLoopError(OstinatoError, RuntimeError):
+    """A blocking (sync) face was called from the thread of ostinato's private event loop.
+
+    Waiting there would deadlock; the message names the async twin to use instead.
+    """
+
+
+class ToolError(OstinatoError):
+    """A tool could not be found, called or completed.
+
+    Attributes:
+        tool_name: the tool as the model named it (``None`` when no single tool is meant).
+    """
+
+    def __init__(self, message: str, *, tool_name: str | None = None) -> None:
+        super().__init__(message)
+        self.tool_name = tool_name
+
+
+class ToolNotFoundError(ToolError):
+    """The model asked for a tool that is neither attached to the request nor resolvable."""
+
+    def __init__(
+        self, message: str, *, tool_name: str | None = None, available: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(message, tool_name=tool_name)
+        self.available = available
+
+
+class ToolArgumentsError(ToolError):
+    """The tool-call arguments were not valid JSON or did not match the tool's schema."""
+
+
+class ToolExecutionError(ToolError):
+    """The tool raised; the original exception is ``__cause__``."""
+
+
+class ToolTimeoutError(ToolError):
+    """The tool did not finish within its ``timeout``.
+
+    Attributes:
+        timeout: the limit in seconds.
+    """
+
+    def __init__(self, message: str, *, tool_name: str | None = None, timeout: float) -> None:
+        super().__init__(message, tool_name=tool_name)
+        self.timeout = timeout
+
+
+class NoToolCallError(ToolError):
+    """Tool execution was requested for a response that holds no tool call."""
+
+
+class ToolCallLimitExceeded(ToolError):
+    """A per-tool or per-turn tool call limit was breached.
+
+    Attributes:
+        tool_name: the tool whose own limit was breached, or ``None`` for the total limit.
+        limit: the limit that was breached.
+        partial_result: the conversation up to and including the breach response, so a
+            caller can still show what ran (see :meth:`build_generation`).
+    """
+
+    FINISH_REASON = "toolCallLimitExceeded"
+    METADATA_PARTIAL_TOOL_RESPONSES = "partialToolResponses"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        tool_name: str | None,
+        limit: int,
+        partial_result: ToolExecutionResult,
+    ) -> None:
+        super().__init__(message, tool_name=tool_name)
+        self.limit = limit
+        self.partial_result = partial_result
+
+    def build_generation(self) -> Any:
+        """One generation telling the caller about the breach.
+
+        Its text is the breach response sent for the offending call, its finish reason
+        ``toolCallLimitExceeded``, and its metadata ``partialToolResponses`` lists the
+        responses of the same batch that did run.
+        """
+        from ostinato.messages import AssistantMessage, ToolResponseMessage
+        from ostinato.model import ChatGenerationMetadata, Generation
+
+        history = self.partial_result.conversation_history
+        last = history[-1] if history else None
+        if isinstance(last, ToolResponseMessage) and last.responses:
+            text = last.responses[-1].response_data
+            partial = list(last.responses[:-1])
+        else:
+            text = str(self)
+            partial = []
+        return Generation(
+            AssistantMessage(text),
+            ChatGenerationMetadata(
+                finish_reason=self.FINISH_REASON,
+                metadata={self.METADATA_PARTIAL_TOOL_RESPONSES: partial},
+            ),
+        )
+
+
+class ModelError(OstinatoError):
+    """A model provider failed.
+
+    Attributes:
+        provider: the adapter's provider name (``"openai"``...), if known.
+        status: the HTTP status code, if there was a response.
+        error_type: the provider's error type (e.g. ``"rate_limit_error"``).
+        code: the provider's error code.
+        request_id: the provider's request id, for support tickets.
+        retry_after: seconds the provider asked us to wait, if it said.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str | None = None,
+        status: int | None = None,
+        error_type: str | None = None,
+        code: str | None = None,
+        request_id: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.provider = provider
+        self.status = status
+        self.error_type = error_type
+        self.code = code
+        self.request_id = request_id
+        self.retry_after = retry_after
+
+    def __repr__(self) -> str:
+        fields = ", ".join(
+            f"{name}={value!r}"
+            for name in ("provider", "status", "error_type", "code", "request_id", "retry_after")
+            if (value := getattr(self, name)) is not None
+        )
+        return f"{type(self).__name__}({str(self)!r}{', ' if fields else ''}{fields})"
+
+
+class AuthenticationError(ModelError):
+    """The provider rejected the credentials (HTTP 401)."""
+
+
+class PermissionDeniedError(ModelError):
+    """The credentials may not use this resource (HTTP 403)."""
+
+
+class NotFoundError(ModelError):
+    """The model or endpoint does not exist (HTTP 404)."""
+
+
+class BadRequestError(ModelError):
+    """The provider rejected the request as malformed (HTTP 400 or 422)."""
+
+
+class RateLimitError(ModelError):
+    """Too many requests (HTTP 429); ``retry_after`` says how long to wait, when known."""
+
+
+class ServerError(ModelError):
+    """The provider failed on its side (HTTP 5xx)."""
+
+
+class ModelTimeoutError(ModelError):
+    """The provider did not answer within the configured timeout."""
+
+
+class ModelConnectionError(ModelError):
+    """The provider could not be reached (refused, reset, DNS...)."""
+
+
+class StreamInterruptedError(ModelError):
+    """A stream broke after it had started delivering data; it is never retried silently."""
+
+
+class MalformedResponseError(ModelError):
+    """The provider answered, but not in a shape the adapter understands."""

@@ -1,0 +1,30 @@
+"""Model-side types: the :class:`ChatModel` protocol, responses, usage, stream aggregation.
+
+This package must not import tools, advisors or the client.
+"""
+
+from ostinato.model._accumulator import UsageAccumulator, accumulate_response_usage
+from ostinato.model._aggregator import MessageAggregator
+from ostinato.model._protocol import ChatModel
+from ostinato.model._response import (
+    ChatGenerationMetadata,
+    ChatResponse,
+    ChatResponseMetadata,
+    FinishReason,
+    Generation,
+)
+from ostinato.model._usage import Usage, cumulative_usage
+
+__all__ = [
+    "ChatGenerationMetadata",
+    "ChatModel",
+    "ChatResponse",
+    "ChatResponseMetadata",
+    "FinishReason",
+    "Generation",
+    "MessageAggregator",
+    "Usage",
+    "UsageAccumulator",
+    "accumulate_response_usage",
+    "cumulative_usage",
+]

@@ -1,0 +1,236 @@
+"""A model's answer: :class:`ChatResponse` of :class:`Generation` objects, with metadata."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from ostinato._frozen import EMPTY, freeze
+from ostinato.messages import AssistantMessage
+from ostinato.model._usage import EMPTY_USAGE, Usage
+
+__all__ = [
+    "ChatGenerationMetadata",
+    "ChatResponse",
+    "ChatResponseMetadata",
+    "FinishReason",
+    "Generation",
+]
+
+
+class FinishReason:
+    """Normalised finish reasons (adapters keep the provider's raw value in metadata)."""
+
+    STOP = "stop"
+    LENGTH = "length"
+    TOOL_CALLS = "tool_calls"
+    CONTENT_FILTER = "content_filter"
+    RETURN_DIRECT = "returnDirect"
+    TOOL_CALL_LIMIT_EXCEEDED = "toolCallLimitExceeded"
+    MAX_ITERATIONS_EXCEEDED = "maxIterationsExceeded"
+
+
+@dataclass(frozen=True, slots=True)
+class ChatGenerationMetadata:
+    """Per-generation facts: the finish reason, content filters, and free key/values."""
+
+    finish_reason: str | None = None
+    content_filters: frozenset[str] = frozenset()
+    metadata: Mapping[str, Any] = field(default=EMPTY)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "content_filters", frozenset(self.content_filters))
+        object.__setattr__(self, "metadata", freeze(self.metadata))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The metadata value under ``key``."""
+        return self.metadata.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.metadata
+
+    @property
+    def is_empty(self) -> bool:
+        """True when nothing is recorded."""
+        return self.finish_reason is None and not self.content_filters and not self.metadata
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {
+            "finish_reason": self.finish_reason,
+            "content_filters": sorted(self.content_filters),
+            "metadata": dict(self.metadata),
+        }
+
+
+EMPTY_GENERATION_METADATA = ChatGenerationMetadata()
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    """One candidate answer: an assistant message and its metadata."""
+
+    output: AssistantMessage
+    metadata: ChatGenerationMetadata = EMPTY_GENERATION_METADATA
+
+    @property
+    def text(self) -> str | None:
+        """The output's text."""
+        return self.output.text
+
+    @property
+    def finish_reason(self) -> str | None:
+        """The metadata's finish reason."""
+        return self.metadata.finish_reason
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {"output": self.output.to_dict(), "metadata": self.metadata.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class ChatResponseMetadata:
+    """Response-wide facts: provider id, model, usage, rate limits and free key/values."""
+
+    id: str = ""
+    model: str = ""
+    usage: Usage = EMPTY_USAGE
+    rate_limit: Mapping[str, Any] = field(default=EMPTY)
+    prompt_metadata: Mapping[str, Any] = field(default=EMPTY)
+    metadata: Mapping[str, Any] = field(default=EMPTY)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rate_limit", freeze(self.rate_limit))
+        object.__setattr__(self, "prompt_metadata", freeze(self.prompt_metadata))
+        object.__setattr__(
+            self, "metadata", freeze({k: v for k, v in self.metadata.items() if v is not None})
+        )
+
+    def copy(self, **changes: Any) -> Self:
+        """A copy with the given fields replaced."""
+        return dataclasses.replace(self, **changes)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The free metadata value under ``key``."""
+        return self.metadata.get(key, default)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {
+            "id": self.id,
+            "model": self.model,
+            "usage": self.usage.to_dict(),
+            "rate_limit": dict(self.rate_limit),
+            "prompt_metadata": dict(self.prompt_metadata),
+            "metadata": dict(self.metadata),
+        }
+
+
+EMPTY_RESPONSE_METADATA = ChatResponseMetadata()
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class ChatResponse:
+    """A model's answer: its generations (usually one) and response metadata."""
+
+    generations: tuple[Generation, ...]
+    metadata: ChatResponseMetadata
+
+    def __init__(
+        self,
+        generations: Iterable[Generation] = (),
+        metadata: ChatResponseMetadata = EMPTY_RESPONSE_METADATA,
+    ) -> None:
+        object.__setattr__(self, "generations", tuple(generations))
+        object.__setattr__(self, "metadata", metadata)
+
+    @property
+    def result(self) -> Generation | None:
+        """The first generation, or ``None`` when there is none."""
+        return self.generations[0] if self.generations else None
+
+    @property
+    def results(self) -> tuple[Generation, ...]:
+        """Every generation."""
+        return self.generations
+
+    @property
+    def text(self) -> str | None:
+        """The first generation's text (``None`` without generations)."""
+        first = self.result
+        return first.output.text if first is not None else None
+
+    @property
+    def usage(self) -> Usage:
+        """The response's usage."""
+        return self.metadata.usage
+
+    def has_tool_calls(self) -> bool:
+        """True when any generation asks for a tool call."""
+        return any(g.output.has_tool_calls for g in self.generations)
+
+    def has_finish_reasons(self, *reasons: str) -> bool:
+        """True when any generation's finish reason is one of ``reasons`` (ignoring case)."""
+        wanted = {r.lower() for r in reasons}
+        return any(
+            g.metadata.finish_reason is not None and g.metadata.finish_reason.lower() in wanted
+            for g in self.generations
+        )
+
+    def copy(
+        self,
+        *,
+        generations: Iterable[Generation] | None = None,
+        metadata: ChatResponseMetadata | None = None,
+    ) -> ChatResponse:
+        """A copy with generations and/or metadata replaced."""
+        return ChatResponse(
+            self.generations if generations is None else generations,
+            self.metadata if metadata is None else metadata,
+        )
+
+    def with_usage(self, usage: Usage) -> ChatResponse:
+        """A copy whose metadata carries ``usage``."""
+        return ChatResponse(self.generations, self.metadata.copy(usage=usage))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (what ``ostinato chat --json`` prints)."""
+        return {
+            "generations": [g.to_dict() for g in self.generations],
+            "metadata": self.metadata.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ChatResponse:
+        """Rebuild a response from :meth:`to_dict`'s output (native usage is not kept)."""
+        gens = []
+        for g in data.get("generations") or ():
+            meta = g.get("metadata") or {}
+            gens.append(
+                Generation(
+                    AssistantMessage._from_dict(g["output"]),
+                    ChatGenerationMetadata(
+                        meta.get("finish_reason"),
+                        frozenset(meta.get("content_filters") or ()),
+                        meta.get("metadata") or EMPTY,
+                    ),
+                )
+            )
+        m = data.get("metadata") or {}
+        u = m.get("usage") or {}
+        return cls(
+            gens,
+            ChatResponseMetadata(
+                id=m.get("id", ""),
+                model=m.get("model", ""),
+                usage=Usage(**u),
+                rate_limit=m.get("rate_limit") or EMPTY,
+                prompt_metadata=m.get("prompt_metadata") or EMPTY,
+                metadata=m.get("metadata") or EMPTY,
+            ),
+        )
+
+    def __repr__(self) -> str:
+        return f"ChatResponse({list(self.generations)!r}, usage={self.metadata.usage!r})"

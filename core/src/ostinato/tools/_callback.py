@@ -1,0 +1,125 @@
+"""The tool contract: what a tool looks like to the model and to the tool calling manager."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = [
+    "ToolCallback",
+    "ToolCallbackProvider",
+    "ToolContext",
+    "ToolDefinition",
+    "ToolMetadata",
+]
+
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|_+")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDefinition:
+    """What the model is told about a tool.
+
+    Attributes:
+        name: the name the model calls it by.
+        description: what it does, for the model.
+        input_schema: the JSON schema of its arguments, as JSON text.
+    """
+
+    name: str
+    description: str
+    input_schema: str
+
+    def __post_init__(self) -> None:
+        for attr in ("name", "description", "input_schema"):
+            value = getattr(self, attr)
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(f"ToolDefinition.{attr} must be a non-blank string, got {value!r}")
+
+    @staticmethod
+    def default_description(name: str) -> str:
+        """The description used when none is given: the name split into words."""
+        return " ".join(w.lower() for w in _CAMEL_BOUNDARY.split(name) if w) or name
+
+
+@dataclass(frozen=True, slots=True)
+class ToolMetadata:
+    """How a tool is run.
+
+    Attributes:
+        return_direct: hand the tool's result straight to the caller instead of back to
+            the model (only when every call of the batch is return-direct).
+        sequential: run alone, never concurrently with other calls of the batch.
+        timeout: seconds after which a call is abandoned and reported to the model.
+    """
+
+    return_direct: bool = False
+    sequential: bool = False
+    timeout: float | None = None
+
+
+class ToolContext(Mapping[str, Any]):
+    """A read-only view of the values the application handed to its tools.
+
+    A tool parameter annotated ``ToolContext`` receives it; it is never sent to the model.
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        self._data: dict[str, Any] = dict(data or {})
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return f"ToolContext({self._data!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return dict(self.items()) == dict(other.items())
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # a mapping view is not hashable
+
+
+@runtime_checkable
+class ToolCallback(Protocol):
+    """A tool the model can call. Implement it to plug in tools from anywhere.
+
+    ``call`` receives the raw JSON arguments the model wrote and returns the text the
+    model will read. It raises :class:`~ostinato.errors.ToolArgumentsError` for arguments
+    it cannot use and :class:`~ostinato.errors.ToolExecutionError` (with the original
+    exception as ``__cause__``) when the tool itself fails.
+    """
+
+    @property
+    def tool_definition(self) -> ToolDefinition:
+        """Name, description and argument schema."""
+        ...
+
+    @property
+    def tool_metadata(self) -> ToolMetadata:
+        """Return-direct, sequential and timeout settings."""
+        ...
+
+    async def call(self, arguments: str, context: ToolContext | None = None) -> str:
+        """Run the tool with ``arguments`` (JSON text) and return its result as text."""
+        ...
+
+
+@runtime_checkable
+class ToolCallbackProvider(Protocol):
+    """A source of tools evaluated lazily, at each ``call()``/``stream()``."""
+
+    def get_tool_callbacks(self) -> Sequence[ToolCallback]:
+        """The tools to attach now."""
+        ...

@@ -1,0 +1,95 @@
+"""What one batch of tool calls produced, and the manager protocol that produces it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from ostinato.messages import AssistantMessage, Message, ToolResponseMessage
+from ostinato.model import ChatGenerationMetadata, ChatResponse, Generation
+from ostinato.prompt import ChatOptions, Prompt
+from ostinato.tools._callback import ToolDefinition
+
+__all__ = ["ToolCallingManager", "ToolExecutionResult"]
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class ToolExecutionResult:
+    """The conversation after a batch of tool calls, and whether to return it directly.
+
+    Attributes:
+        conversation_history: the prompt's messages, the assistant message that asked for
+            the tools, and one :class:`~ostinato.messages.ToolResponseMessage` holding every
+            response of the batch in call order.
+        return_direct: every executed call was return-direct: hand the results to the
+            caller instead of asking the model again.
+    """
+
+    FINISH_REASON = "returnDirect"
+    METADATA_TOOL_ID = "toolId"
+    METADATA_TOOL_NAME = "toolName"
+
+    conversation_history: tuple[Message, ...]
+    return_direct: bool
+
+    def __init__(
+        self, conversation_history: Sequence[Message] = (), return_direct: bool = False
+    ) -> None:
+        history = tuple(conversation_history)
+        if any(m is None for m in history):
+            raise ValueError("conversation_history must not contain None")
+        object.__setattr__(self, "conversation_history", history)
+        object.__setattr__(self, "return_direct", return_direct)
+
+    @property
+    def tool_response_message(self) -> ToolResponseMessage | None:
+        """The last message if it is a tool response message."""
+        if self.conversation_history and isinstance(
+            self.conversation_history[-1], ToolResponseMessage
+        ):
+            return self.conversation_history[-1]
+        return None
+
+    @staticmethod
+    def build_generations(result: ToolExecutionResult) -> list[Generation]:
+        """One generation per tool response of the last message (return-direct output).
+
+        Each carries the response text, finish reason ``returnDirect`` and the tool's id
+        and name in its metadata. Empty when the last message is not a tool response.
+        """
+        last = result.tool_response_message
+        if last is None:
+            return []
+        return [
+            Generation(
+                AssistantMessage(r.response_data),
+                ChatGenerationMetadata(
+                    finish_reason=ToolExecutionResult.FINISH_REASON,
+                    metadata={
+                        ToolExecutionResult.METADATA_TOOL_ID: r.id,
+                        ToolExecutionResult.METADATA_TOOL_NAME: r.name,
+                    },
+                ),
+            )
+            for r in last.responses
+        ]
+
+
+@runtime_checkable
+class ToolCallingManager(Protocol):
+    """Resolves tool definitions for a request and executes the tool calls of a response.
+
+    Stateless across calls: everything per turn (e.g. limit counts) is derived from the
+    prompt it is given.
+    """
+
+    def resolve_tool_definitions(self, options: ChatOptions) -> list[ToolDefinition]:
+        """The definitions of the tools attached to ``options``, in order."""
+        ...
+
+    async def execute_tool_calls(
+        self, prompt: Prompt, chat_response: ChatResponse
+    ) -> ToolExecutionResult:
+        """Run the tool calls of ``chat_response`` with ``prompt`` as the turn so far."""
+        ...

@@ -1,0 +1,72 @@
+"""Messages: immutability, value equality, reprs, and the JSON form."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ostinato.messages import (
+    AssistantMessage,
+    Media,
+    SystemMessage,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+    message_from_dict,
+)
+
+ALL = [
+    SystemMessage("be brief", {"k": "v"}),
+    UserMessage("look", (Media("image/png", data=b"\x89PNG"), Media("text/plain", url="u"))),
+    AssistantMessage(
+        None,
+        (ToolCall("c1", "weather", '{"city": "Paris"}'),),
+        {"reasoning": "think", "reasoning_signature": "sig"},
+    ),
+    AssistantMessage("hello"),
+    ToolResponseMessage((ToolResponse("c1", "weather", "15C"), ToolResponse("c2", "x", ""))),
+]
+
+
+@pytest.mark.parametrize("message", ALL, ids=lambda m: type(m).__name__)
+def test_json_form_round_trips_every_field(message):
+    text = json.dumps(message.to_dict())
+    assert message_from_dict(json.loads(text)) == message
+
+
+def test_metadata_is_part_of_equality_and_immutable():
+    assert UserMessage("a", metadata={"x": 1}) != UserMessage("a")
+    m = UserMessage("a", metadata={"x": 1})
+    with pytest.raises(TypeError):
+        m.metadata["x"] = 2  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        m.text = "b"  # type: ignore[misc]
+
+
+def test_assistant_reasoning_lives_in_metadata_not_text():
+    m = AssistantMessage("answer", metadata={"reasoning": "because"})
+    assert m.text == "answer"
+    assert m.reasoning == "because"
+    assert not m.has_tool_calls
+
+
+def test_tool_response_message_text_is_empty():
+    assert ToolResponseMessage((ToolResponse("1", "t", "r"),)).text == ""
+
+
+def test_unknown_type_in_json_form_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown message type 'robot'"):
+        message_from_dict({"type": "robot", "text": "x"})
+
+
+def test_media_needs_exactly_one_source():
+    with pytest.raises(ValueError, match="exactly one of data= or url="):
+        Media("image/png")
+
+
+def test_reprs_are_short_and_readable():
+    assert repr(UserMessage("hi")) == "UserMessage('hi')"
+    assert "tool_calls" in repr(ALL[2])
+    assert repr(UserMessage("x" * 100)).endswith("…')")
