@@ -1,0 +1,50 @@
+"""Advisors: the chain that wraps every model call, and the tool loop that lives in it."""
+
+from ostinato.advisors._aggregation import ChatClientMessageAggregator
+from ostinato.advisors._api import (
+    Advisor,
+    BaseAdvisor,
+    CallAdvisor,
+    MemoryAdvisor,
+    Ordered,
+    StreamAdvisor,
+    ToolAdvisor,
+)
+from ostinato.advisors._chain import AdvisorChain
+from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._model_advisors import (
+    OUTPUT_FORMAT,
+    SENT_OPTIONS,
+    TOOL_LOOP_ROUND,
+    ChatModelCallAdvisor,
+    ChatModelStreamAdvisor,
+)
+from ostinato.advisors._tool_calling import (
+    ToolCallingAdvisor,
+    ToolCallingAdvisorBuilder,
+    ToolExecutionEligibilityChecker,
+    default_eligibility_checker,
+)
+
+__all__ = [
+    "OUTPUT_FORMAT",
+    "SENT_OPTIONS",
+    "TOOL_LOOP_ROUND",
+    "Advisor",
+    "AdvisorChain",
+    "BaseAdvisor",
+    "CallAdvisor",
+    "ChatClientMessageAggregator",
+    "ChatClientRequest",
+    "ChatClientResponse",
+    "ChatModelCallAdvisor",
+    "ChatModelStreamAdvisor",
+    "MemoryAdvisor",
+    "Ordered",
+    "StreamAdvisor",
+    "ToolAdvisor",
+    "ToolCallingAdvisor",
+    "ToolCallingAdvisorBuilder",
+    "ToolExecutionEligibilityChecker",
+    "default_eligibility_checker",
+]

@@ -1,0 +1,151 @@
+"""The advisor chain: an ordered, single-use cursor over advisors, ending at the model.
+
+A chain is built per ``call()``/``stream()`` from the advisors in registration order,
+sorted by order with a *stable* sort, so advisors of equal order keep registration order
+(here and in every copy; the reference reverses them, DESIGN.md §4.7). The model advisors
+sit innermost at ``LOWEST_PRECEDENCE``. ``next_call``/``next_stream`` hand the request
+to the next advisor; ``copy(after)`` makes a fresh chain of the advisors after one — the
+recursive tool loop calls it once per model round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable, Sequence
+
+from ostinato.advisors._api import (
+    Advisor,
+    CallAdvisor,
+    MemoryAdvisor,
+    Ordered,
+    StreamAdvisor,
+    ToolAdvisor,
+)
+from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.errors import AdvisorChainError
+
+__all__ = ["AdvisorChain"]
+
+
+def _sorted(advisors: Iterable[Advisor]) -> tuple[Advisor, ...]:
+    return tuple(sorted(advisors, key=lambda a: a.order))  # sorted() is stable
+
+
+class AdvisorChain:
+    """An ordered, single-use walk through the call and stream advisors of one request.
+
+    Args:
+        advisors: the advisors in registration order (model advisors included). They are
+            sorted by order; equal orders keep this order.
+    """
+
+    __slots__ = ("_advisors", "_call", "_call_pos", "_stream", "_stream_pos")
+
+    def __init__(self, advisors: Iterable[Advisor]) -> None:
+        self._advisors = _sorted(advisors)
+        self._call = tuple(a for a in self._advisors if isinstance(a, CallAdvisor))
+        self._stream = tuple(a for a in self._advisors if isinstance(a, StreamAdvisor))
+        self._call_pos = 0
+        self._stream_pos = 0
+
+    @classmethod
+    def _from_sorted(cls, advisors: tuple[Advisor, ...]) -> AdvisorChain:
+        chain = cls.__new__(cls)
+        chain._advisors = advisors
+        chain._call = tuple(a for a in advisors if isinstance(a, CallAdvisor))
+        chain._stream = tuple(a for a in advisors if isinstance(a, StreamAdvisor))
+        chain._call_pos = 0
+        chain._stream_pos = 0
+        return chain
+
+    @property
+    def advisors(self) -> tuple[Advisor, ...]:
+        """Every advisor of the chain, in execution order (never changes)."""
+        return self._advisors
+
+    @property
+    def call_advisors(self) -> tuple[CallAdvisor, ...]:
+        """The call-path advisors in execution order (never changes)."""
+        return self._call
+
+    @property
+    def stream_advisors(self) -> tuple[StreamAdvisor, ...]:
+        """The stream-path advisors in execution order (never changes)."""
+        return self._stream
+
+    async def next_call(self, request: ChatClientRequest) -> ChatClientResponse:
+        """Hand ``request`` to the next call advisor and return its response."""
+        if self._call_pos >= len(self._call):
+            raise AdvisorChainError("No CallAdvisors available to execute")
+        advisor = self._call[self._call_pos]
+        self._call_pos += 1
+        return await advisor.advise_call(request, self)
+
+    def next_stream(self, request: ChatClientRequest) -> AsyncIterator[ChatClientResponse]:
+        """Hand ``request`` to the next stream advisor; iterate the result for its responses."""
+        if self._stream_pos >= len(self._stream):
+            raise AdvisorChainError("No StreamAdvisors available to execute")
+        advisor = self._stream[self._stream_pos]
+        self._stream_pos += 1
+        return advisor.advise_stream(request, self)
+
+    def copy(self, after: Advisor | None) -> AdvisorChain:
+        """A fresh chain of the advisors that come after ``after`` (which must be in this chain)."""
+        if after is None:
+            raise ValueError("The after advisor must not be null")
+        for i, advisor in enumerate(self._advisors):
+            if advisor is after:
+                return AdvisorChain._from_sorted(self._advisors[i + 1 :])
+        raise ValueError(f"The specified advisor is not part of the chain: {after.name}")
+
+    def describe(self) -> str:
+        """A readable rendering: each advisor's order and name, outer to inner, and which
+        ones run inside the tool loop (once per model round)."""
+        return describe_chain(self._advisors)
+
+    def __repr__(self) -> str:
+        names = ", ".join(f"{a.name}({a.order})" for a in self._advisors)
+        return f"AdvisorChain([{names}])"
+
+
+def _order_text(order: int) -> str:
+    if order == Ordered.HIGHEST_PRECEDENCE:
+        return "HIGHEST"
+    if order == Ordered.LOWEST_PRECEDENCE:
+        return "LOWEST"
+    if order < Ordered.HIGHEST_PRECEDENCE + 100_000:
+        return f"HIGHEST+{order - Ordered.HIGHEST_PRECEDENCE}"
+    if order > Ordered.LOWEST_PRECEDENCE - 100_000:
+        return f"LOWEST-{Ordered.LOWEST_PRECEDENCE - order}"
+    return str(order)
+
+
+def describe_chain(advisors: Sequence[Advisor]) -> str:
+    """Render ``advisors`` (already in execution order) as an indented table."""
+    tool_index = next((i for i, a in enumerate(advisors) if isinstance(a, ToolAdvisor)), None)
+    lines = ["advisor chain, outer to inner:"]
+    width = max((len(_order_text(a.order)) for a in advisors), default=0)
+    for i, advisor in enumerate(advisors):
+        kinds = []
+        if isinstance(advisor, ToolAdvisor):
+            kinds.append("tool loop")
+        if isinstance(advisor, MemoryAdvisor):
+            kinds.append("memory")
+        paths = [
+            p
+            for p, present in (
+                ("call", isinstance(advisor, CallAdvisor)),
+                ("stream", isinstance(advisor, StreamAdvisor)),
+            )
+            if present
+        ]
+        where = ""
+        if tool_index is not None and i > tool_index:
+            where = "  (inside the tool loop: once per model round)"
+        elif tool_index is not None and i < tool_index:
+            where = "  (outside the tool loop: once per turn)"
+        tag = f" [{', '.join(kinds)}]" if kinds else ""
+        lines.append(
+            f"  {_order_text(advisor.order):>{width}}  {advisor.name}{tag} "
+            f"<{'/'.join(paths)}>{where}"
+        )
+    return "\n".join(lines)

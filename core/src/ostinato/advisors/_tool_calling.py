@@ -1,0 +1,540 @@
+"""``ToolCallingAdvisor``: the recursive advisor that owns the tool loop.
+
+Each model round re-runs every advisor ordered after it (``chain.copy(self)``), so those
+advisors are *inside* the loop; advisors ordered before it run once per turn. Behaviour
+follows the reference (spring-ai-behaviour.md §3) with DESIGN.md §4's changes: an
+iteration cap, ``do_finalize_loop_stream`` over the whole stream on every exit, and tools
+added by inner advisors executable.
+
+Subclass it and override hooks; a subclass overriding one hook needs nothing else.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
+
+from ostinato._aio import closing_stream
+from ostinato.advisors._aggregation import ChatClientMessageAggregator
+from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor, ToolAdvisor
+from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._model_advisors import SENT_OPTIONS, TOOL_LOOP_ROUND
+from ostinato.errors import ToolCallLimitExceeded
+from ostinato.messages import AssistantMessage, Message
+from ostinato.model import (
+    ChatGenerationMetadata,
+    ChatResponse,
+    FinishReason,
+    Generation,
+    UsageAccumulator,
+    cumulative_usage,
+)
+from ostinato.prompt import Prompt, ToolCallingChatOptions
+from ostinato.tools import ToolCallingManager, ToolExecutionResult
+
+if TYPE_CHECKING:
+    from ostinato.advisors._chain import AdvisorChain
+
+__all__ = [
+    "ToolCallingAdvisor",
+    "ToolCallingAdvisorBuilder",
+    "ToolExecutionEligibilityChecker",
+    "default_eligibility_checker",
+]
+
+ToolExecutionEligibilityChecker = Callable[[ChatResponse], bool]
+"""Decides whether a model response is a tool round (its tools get executed)."""
+
+
+def default_eligibility_checker(response: ChatResponse) -> bool:
+    """A response is a tool round when it asks for at least one tool call."""
+    return response is not None and response.has_tool_calls()
+
+
+class _Unset:
+    def __repr__(self) -> str:
+        return "<default>"
+
+
+_UNSET: Any = _Unset()
+
+
+class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
+    """Runs the tool loop: ask the model, execute the tools it asked for, ask again.
+
+    Args:
+        tool_calling_manager: executes tool calls (default: a new
+            :class:`~ostinato.tools.DefaultToolCallingManager`).
+        tool_execution_eligibility_checker: decides which responses are tool rounds
+            (default: those with tool calls).
+        advisor_order: position in the chain, strictly between the precedence bounds
+            (default :attr:`DEFAULT_ORDER`).
+        conversation_history_enabled: forward the whole turn each round (default). When
+            ``False`` only ``[system message, last tool response]`` is forwarded — for a
+            memory advisor inside the loop that supplies the history itself.
+        max_iterations: the most model rounds one turn may take (default 25); reaching it
+            while the model still asks for tools ends the turn with finish reason
+            ``maxIterationsExceeded``.
+    """
+
+    DEFAULT_ORDER: ClassVar[int] = Ordered.HIGHEST_PRECEDENCE + 300
+    DEFAULT_MAX_ITERATIONS: ClassVar[int] = 25
+    MAX_ITERATIONS_FINISH_REASON: Final = FinishReason.MAX_ITERATIONS_EXCEEDED
+
+    _SETTINGS: ClassVar[tuple[str, ...]] = (
+        "tool_calling_manager",
+        "tool_execution_eligibility_checker",
+        "advisor_order",
+        "conversation_history_enabled",
+        "max_iterations",
+    )
+
+    def __init__(
+        self,
+        *,
+        tool_calling_manager: ToolCallingManager = _UNSET,
+        tool_execution_eligibility_checker: ToolExecutionEligibilityChecker = _UNSET,
+        advisor_order: int = _UNSET,
+        conversation_history_enabled: bool = True,
+        max_iterations: int = _UNSET,
+    ) -> None:
+        if tool_calling_manager is _UNSET:
+            from ostinato.tools import DefaultToolCallingManager
+
+            tool_calling_manager = DefaultToolCallingManager()
+        self._configure(
+            tool_calling_manager=tool_calling_manager,
+            tool_execution_eligibility_checker=(
+                default_eligibility_checker
+                if tool_execution_eligibility_checker is _UNSET
+                else tool_execution_eligibility_checker
+            ),
+            advisor_order=self.DEFAULT_ORDER if advisor_order is _UNSET else advisor_order,
+            conversation_history_enabled=conversation_history_enabled,
+            max_iterations=(
+                self.DEFAULT_MAX_ITERATIONS if max_iterations is _UNSET else max_iterations
+            ),
+        )
+
+    def _configure(
+        self,
+        *,
+        tool_calling_manager: ToolCallingManager,
+        tool_execution_eligibility_checker: ToolExecutionEligibilityChecker,
+        advisor_order: int,
+        conversation_history_enabled: bool,
+        max_iterations: int,
+    ) -> None:
+        if tool_calling_manager is None:
+            raise ValueError("tool_calling_manager must not be None")
+        if tool_execution_eligibility_checker is None:
+            raise ValueError("tool_execution_eligibility_checker must not be None")
+        if not (Ordered.HIGHEST_PRECEDENCE < advisor_order < Ordered.LOWEST_PRECEDENCE):
+            raise ValueError(
+                "advisor_order must be between HIGHEST_PRECEDENCE and LOWEST_PRECEDENCE "
+                f"(exclusive), got {advisor_order}"
+            )
+        if (
+            isinstance(max_iterations, bool)
+            or not isinstance(max_iterations, int)
+            or (max_iterations < 1)
+        ):
+            raise ValueError(f"max_iterations must be a positive int, got {max_iterations!r}")
+        self._tool_calling_manager = tool_calling_manager
+        self._checker = tool_execution_eligibility_checker
+        self._order = advisor_order
+        self._history_enabled = bool(conversation_history_enabled)
+        self._max_iterations = max_iterations
+
+    # -- settings ---------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """``"Tool Calling Advisor"``."""
+        return "Tool Calling Advisor"
+
+    @property
+    def order(self) -> int:
+        """The configured advisor order."""
+        return self._order
+
+    @property
+    def tool_calling_manager(self) -> ToolCallingManager:
+        """The manager executing tool calls."""
+        return self._tool_calling_manager
+
+    @property
+    def tool_execution_eligibility_checker(self) -> ToolExecutionEligibilityChecker:
+        """The checker deciding which responses are tool rounds."""
+        return self._checker
+
+    @property
+    def conversation_history_enabled(self) -> bool:
+        """Whether each round forwards the whole turn."""
+        return self._history_enabled
+
+    @property
+    def max_iterations(self) -> int:
+        """The most model rounds per turn."""
+        return self._max_iterations
+
+    def settings(self) -> dict[str, Any]:
+        """The constructor settings of this advisor (what :meth:`copy` starts from)."""
+        return {
+            "tool_calling_manager": self._tool_calling_manager,
+            "tool_execution_eligibility_checker": self._checker,
+            "advisor_order": self._order,
+            "conversation_history_enabled": self._history_enabled,
+            "max_iterations": self._max_iterations,
+        }
+
+    def copy(self, **changes: Any) -> Self:
+        """A new advisor of the same class and settings, with ``changes`` applied.
+
+        Subclass state is copied shallowly (so caches are shared); a subclass whose state
+        must not be shared overrides this.
+        """
+        unknown = sorted(set(changes) - set(self._SETTINGS))
+        if unknown:
+            raise TypeError(
+                f"{type(self).__name__}.copy() got unknown setting(s) {', '.join(unknown)}; "
+                f"known: {', '.join(self._SETTINGS)}"
+            )
+        new = _copy.copy(self)
+        new._configure(**{**self.settings(), **changes})
+        return new
+
+    @classmethod
+    def builder(cls) -> ToolCallingAdvisorBuilder:
+        """A fluent builder, for people coming from Spring AI."""
+        return ToolCallingAdvisorBuilder(cls)
+
+    # -- hooks --------------------------------------------------------------------------
+
+    async def do_initialize_loop(
+        self, request: ChatClientRequest, chain: AdvisorChain
+    ) -> ChatClientRequest:
+        """Once per turn, before the first round. Only messages and context of the result
+        are used (options were captured before)."""
+        return request
+
+    async def do_before_call(
+        self, request: ChatClientRequest, chain: AdvisorChain
+    ) -> ChatClientRequest:
+        """Before each model round. Options set here are sent, used to run tools, and
+        carried into the next round."""
+        return request
+
+    async def do_after_call(
+        self, response: ChatClientResponse, chain: AdvisorChain
+    ) -> ChatClientResponse:
+        """After each model round, before the tool decision."""
+        return response
+
+    async def do_finalize_loop(
+        self, response: ChatClientResponse, chain: AdvisorChain
+    ) -> ChatClientResponse:
+        """Once per turn, on every exit (answer, return-direct, limit, iteration cap)."""
+        return response
+
+    async def do_get_next_instructions_for_tool_call(
+        self,
+        request: ChatClientRequest,
+        response: ChatClientResponse,
+        result: ToolExecutionResult,
+    ) -> Sequence[Message]:
+        """The messages the next round forwards (the whole turn, or
+        ``[system, last tool response]`` with history disabled)."""
+        return self._next_instructions(request, result)
+
+    async def do_initialize_loop_stream(
+        self, request: ChatClientRequest, chain: AdvisorChain
+    ) -> ChatClientRequest:
+        """Stream twin of :meth:`do_initialize_loop` (once per run of the stream)."""
+        return request
+
+    async def do_before_stream(
+        self, request: ChatClientRequest, chain: AdvisorChain
+    ) -> ChatClientRequest:
+        """Stream twin of :meth:`do_before_call`."""
+        return request
+
+    async def do_after_stream(
+        self, response: ChatClientResponse, chain: AdvisorChain
+    ) -> ChatClientResponse:
+        """After each streamed round, on the round's aggregate (used for the tool
+        decision and usage; the chunks were already emitted)."""
+        return response
+
+    def do_finalize_loop_stream(
+        self, stream: AsyncIterator[ChatClientResponse], chain: AdvisorChain
+    ) -> AsyncIterator[ChatClientResponse]:
+        """Receives the whole output stream of the turn and returns the stream the caller
+        sees; runs on every exit. Override it as an async generator to transform chunks."""
+        return stream
+
+    async def do_get_next_instructions_for_tool_call_stream(
+        self,
+        request: ChatClientRequest,
+        response: ChatClientResponse,
+        result: ToolExecutionResult,
+    ) -> Sequence[Message]:
+        """Stream twin of :meth:`do_get_next_instructions_for_tool_call`."""
+        return self._next_instructions(request, result)
+
+    # -- the loop -----------------------------------------------------------------------
+
+    def _next_instructions(
+        self, request: ChatClientRequest, result: ToolExecutionResult
+    ) -> Sequence[Message]:
+        history = result.conversation_history
+        if self._history_enabled:
+            return history
+        if not history:
+            return ()
+        return (request.prompt.system_message, history[-1])
+
+    def _is_tool_call(self, response: ChatResponse | None) -> bool:
+        return response is not None and bool(self._checker(response))
+
+    async def advise_call(
+        self, request: ChatClientRequest, chain: AdvisorChain
+    ) -> ChatClientResponse:
+        """Run the tool loop on the call path."""
+        if chain is None:
+            raise ValueError("chain (the call advisor chain) must not be None")
+        if request is None:
+            raise ValueError("request (the chat client request) must not be None")
+        options = request.prompt.options
+        if not isinstance(options, ToolCallingChatOptions):
+            return await chain.next_call(request)
+
+        request = await self.do_initialize_loop(request, chain)
+        instructions: Sequence[Message] = request.prompt.messages
+        full_history: Sequence[Message] = instructions
+        usage = UsageAccumulator()
+        rounds = 0
+        while True:
+            round_request = await self.do_before_call(
+                ChatClientRequest(Prompt(instructions, options), request.context), chain
+            )
+            options = _tool_options(round_request, options)
+            response = await chain.copy(self).next_call(round_request)
+            sent = response.context.get(SENT_OPTIONS)
+            response = await self.do_after_call(response.without_context_keys(SENT_OPTIONS), chain)
+            rounds += 1
+            chat_response = response.chat_response
+            usage.add(chat_response)
+            if chat_response is None or not self._is_tool_call(chat_response):
+                break
+            if rounds >= self._max_iterations:
+                response = response.copy(chat_response=self._iteration_cap(chat_response))
+                break
+            run_options = sent if isinstance(sent, ToolCallingChatOptions) else options
+            try:
+                result = await self._tool_calling_manager.execute_tool_calls(
+                    Prompt(full_history, run_options), chat_response
+                )
+            except ToolCallLimitExceeded as breach:
+                response = response.copy(
+                    chat_response=chat_response.copy(generations=[breach.build_generation()])
+                )
+                break
+            full_history = result.conversation_history
+            if result.return_direct:
+                response = response.copy(
+                    chat_response=chat_response.copy(
+                        generations=ToolExecutionResult.build_generations(result)
+                    )
+                )
+                break
+            instructions = await self.do_get_next_instructions_for_tool_call(
+                round_request, response, result
+            )
+        final = usage.apply(response.chat_response)
+        if final is not response.chat_response:
+            response = response.copy(chat_response=final)
+        return await self.do_finalize_loop(response, chain)
+
+    def advise_stream(
+        self, request: ChatClientRequest, chain: AdvisorChain
+    ) -> AsyncIterator[ChatClientResponse]:
+        """Run the tool loop on the stream path (arguments are checked at once)."""
+        if chain is None:
+            raise ValueError("chain (the stream advisor chain) must not be None")
+        if request is None:
+            raise ValueError("request (the chat client request) must not be None")
+        options = request.prompt.options
+        if not isinstance(options, ToolCallingChatOptions):
+            return chain.next_stream(request)
+        return self.do_finalize_loop_stream(self._stream_loop(request, chain, options), chain)
+
+    async def _stream_loop(
+        self,
+        request: ChatClientRequest,
+        chain: AdvisorChain,
+        options: ToolCallingChatOptions,
+    ) -> AsyncIterator[ChatClientResponse]:
+        request = await self.do_initialize_loop_stream(request, chain)
+        instructions: Sequence[Message] = request.prompt.messages
+        full_history: Sequence[Message] = instructions
+        usage = UsageAccumulator()
+        rounds = 0
+        while True:
+            round_request = await self.do_before_stream(
+                ChatClientRequest(Prompt(instructions, options), request.context), chain
+            )
+            options = _tool_options(round_request, options)
+            previous = usage.total
+            aggregator = ChatClientMessageAggregator()
+            async with closing_stream(chain.copy(self).next_stream(round_request)) as chunks:
+                async for chunk in chunks:
+                    aggregator.add(chunk)
+                    if self._is_tool_call(chunk.chat_response):
+                        continue
+                    yield _with_previous_usage(_mark_round(chunk, rounds + 1), previous)
+            rounds += 1
+            aggregate = aggregator.result()
+            if aggregate is None:
+                return
+            sent = aggregate.context.get(SENT_OPTIONS)
+            aggregate = await self.do_after_stream(
+                aggregate.without_context_keys(SENT_OPTIONS), chain
+            )
+            chat_response = aggregate.chat_response
+            usage.add(chat_response)
+            if chat_response is None or not self._is_tool_call(chat_response):
+                total = usage.total
+                if total is not None and (chat_response is None or chat_response.usage.is_empty):
+                    accumulated = usage.accumulated
+                    assert accumulated is not None
+                    trailer = ChatResponse((), accumulated.metadata)
+                    yield _mark_round(aggregate.copy(chat_response=trailer), rounds)
+                return
+            if rounds >= self._max_iterations:
+                yield self._stamped(aggregate, self._iteration_cap(chat_response), usage, rounds)
+                return
+            run_options = sent if isinstance(sent, ToolCallingChatOptions) else options
+            try:
+                result = await self._tool_calling_manager.execute_tool_calls(
+                    Prompt(full_history, run_options), chat_response
+                )
+            except ToolCallLimitExceeded as breach:
+                limited = chat_response.copy(generations=[breach.build_generation()])
+                yield self._stamped(aggregate, limited, usage, rounds)
+                return
+            full_history = result.conversation_history
+            if result.return_direct:
+                direct = chat_response.copy(
+                    generations=ToolExecutionResult.build_generations(result)
+                )
+                yield self._stamped(aggregate, direct, usage, rounds)
+                return
+            instructions = await self.do_get_next_instructions_for_tool_call_stream(
+                round_request, aggregate, result
+            )
+
+    @staticmethod
+    def _stamped(
+        aggregate: ChatClientResponse,
+        response: ChatResponse,
+        usage: UsageAccumulator,
+        round_number: int,
+    ) -> ChatClientResponse:
+        # The turn's answer replaces the round's: give it its own round number, so that
+        # stream aggregators do not merge it with the text streamed in that round.
+        return _mark_round(aggregate.copy(chat_response=usage.apply(response)), round_number + 1)
+
+    def _iteration_cap(self, response: ChatResponse) -> ChatResponse:
+        text = (
+            f"Stopped after {self._max_iterations} model rounds: the tool loop reached "
+            f"max_iterations={self._max_iterations} while the model still asked for tools. "
+            "Raise max_iterations (OSTINATO_TOOLS__MAX_ITERATIONS) if the task needs more rounds."
+        )
+        return response.copy(
+            generations=[
+                Generation(
+                    AssistantMessage(text),
+                    ChatGenerationMetadata(finish_reason=self.MAX_ITERATIONS_FINISH_REASON),
+                )
+            ]
+        )
+
+
+def _tool_options(
+    request: ChatClientRequest, fallback: ToolCallingChatOptions
+) -> ToolCallingChatOptions:
+    options = request.prompt.options
+    return options if isinstance(options, ToolCallingChatOptions) else fallback
+
+
+def _mark_round(chunk: ChatClientResponse, round_number: int) -> ChatClientResponse:
+    context = {k: v for k, v in chunk.context.items() if k != SENT_OPTIONS}
+    context[TOOL_LOOP_ROUND] = round_number
+    return chunk.copy(context=context)
+
+
+def _with_previous_usage(chunk: ChatClientResponse, previous: Any) -> ChatClientResponse:
+    response = chunk.chat_response
+    if previous is None or response is None or response.usage.is_empty:
+        return chunk
+    return chunk.copy(chat_response=response.with_usage(cumulative_usage(response.usage, previous)))
+
+
+class ToolCallingAdvisorBuilder:
+    """Fluent construction of a :class:`ToolCallingAdvisor` (or a subclass)."""
+
+    __slots__ = ("_cls", "_settings")
+
+    def __init__(self, cls: type[ToolCallingAdvisor] = ToolCallingAdvisor) -> None:
+        self._cls = cls
+        self._settings: dict[str, Any] = {}
+
+    def tool_calling_manager(self, manager: ToolCallingManager) -> Self:
+        """Set the manager."""
+        self._settings["tool_calling_manager"] = manager
+        return self
+
+    def tool_execution_eligibility_checker(self, checker: ToolExecutionEligibilityChecker) -> Self:
+        """Set the eligibility checker."""
+        self._settings["tool_execution_eligibility_checker"] = checker
+        return self
+
+    def advisor_order(self, order: int) -> Self:
+        """Set the advisor order."""
+        self._settings["advisor_order"] = order
+        return self
+
+    def conversation_history_enabled(self, enabled: bool) -> Self:
+        """Enable or disable forwarding the whole turn."""
+        self._settings["conversation_history_enabled"] = enabled
+        return self
+
+    def disable_internal_conversation_history(self) -> Self:
+        """Forward only ``[system, last tool response]`` each round."""
+        return self.conversation_history_enabled(False)
+
+    def max_iterations(self, rounds: int) -> Self:
+        """Set the iteration cap."""
+        self._settings["max_iterations"] = rounds
+        return self
+
+    def setting(self, name: str, value: Any) -> Self:
+        """Set any constructor argument (for subclasses with their own settings)."""
+        self._settings[name] = value
+        return self
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """The value set for ``name`` so far."""
+        return self._settings.get(name, default)
+
+    def copy(self) -> ToolCallingAdvisorBuilder:
+        """An independent builder with the same class and settings."""
+        new = ToolCallingAdvisorBuilder(self._cls)
+        new._settings = dict(self._settings)
+        return new
+
+    def build(self) -> ToolCallingAdvisor:
+        """Construct the advisor (validation errors surface here)."""
+        return self._cls(**self._settings)

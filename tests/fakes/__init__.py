@@ -1,0 +1,1 @@
+"""Fakes shared by the test suite (never the thing under test)."""
