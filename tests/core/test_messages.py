@@ -70,3 +70,68 @@ def test_reprs_are_short_and_readable():
     assert repr(UserMessage("hi")) == "UserMessage('hi')"
     assert "tool_calls" in repr(ALL[2])
     assert repr(UserMessage("x" * 100)).endswith("…')")
+
+
+def test_tool_call_fragment_index_round_trips_and_whole_calls_omit_it():
+    fragment = ToolCall("", "", '{"a"', index=2)
+    assert fragment.to_dict()["index"] == 2
+    assert ToolCall.from_dict(fragment.to_dict()) == fragment
+    assert "index" not in ToolCall("c1", "t", "{}").to_dict()
+
+
+def test_tool_call_from_dict_tolerates_missing_arguments():
+    call = ToolCall.from_dict({"id": "c1", "name": "t", "arguments": None})
+    assert call == ToolCall("c1", "t", "")
+    assert call.type == "function"
+
+
+@pytest.mark.parametrize("kind", [SystemMessage, UserMessage])
+def test_system_and_user_text_must_be_a_string(kind):
+    with pytest.raises(TypeError, match="text must be a str"):
+        kind(None)
+    with pytest.raises(TypeError, match="text must be a str"):
+        kind(42)
+
+
+def test_assistant_text_may_be_none_but_not_another_type():
+    assert AssistantMessage().text is None
+    with pytest.raises(TypeError, match="str or None"):
+        AssistantMessage(42)  # type: ignore[arg-type]
+
+
+def test_messages_are_hashable_values_even_with_unhashable_metadata():
+    a = UserMessage("a", metadata={"tags": ["x"], "n": 1})
+    b = UserMessage("a", metadata={"n": 1, "tags": ["x"]})
+    assert a == b
+    assert hash(a) == hash(b)
+    assert len({*ALL, *ALL}) == len(ALL)
+
+
+def test_collections_are_stored_as_tuples():
+    m = AssistantMessage("x", [ToolCall("c", "t", "{}")], media=[Media("a/b", url="u")])  # type: ignore[arg-type]
+    assert isinstance(m.tool_calls, tuple)
+    assert isinstance(m.media, tuple)
+    r = ToolResponseMessage([ToolResponse("c", "t", "r")])  # type: ignore[arg-type]
+    assert isinstance(r.responses, tuple)
+
+
+def test_message_types():
+    assert [m.message_type.value for m in ALL] == [
+        "system",
+        "user",
+        "assistant",
+        "assistant",
+        "tool",
+    ]
+    assert [m.to_dict()["type"] for m in ALL] == [
+        "system",
+        "user",
+        "assistant",
+        "assistant",
+        "tool",
+    ]
+
+
+def test_missing_type_in_json_form_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown message type None"):
+        message_from_dict({"text": "x"})

@@ -32,8 +32,14 @@ class FrozenDict(dict[str, Any]):
     def __hash__(self) -> int:  # type: ignore[override]  # dict is unhashable; we are not
         try:
             return hash(frozenset(self.items()))
-        except TypeError:
-            return hash(tuple(self))
+        except TypeError:  # unhashable values: hash the keys, ignoring their order like __eq__
+            return hash(frozenset(self))
+
+    # dict.fromkeys fills the new mapping through __setitem__, which we refuse.
+    @classmethod
+    def fromkeys(cls, iterable: Iterable[str], value: Any = None) -> FrozenDict:  # type: ignore[override]
+        """A new mapping of ``iterable``'s keys, each mapped to ``value``."""
+        return cls(dict.fromkeys(iterable, value))
 
     def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[str, Any]]]:
         return (type(self), (dict(self),))

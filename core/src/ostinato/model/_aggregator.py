@@ -139,8 +139,15 @@ class MessageAggregator:
             self._calls.append(_CallBuilder(call))
             self._keys.append(None)
             return
-        for builder, builder_key in zip(self._calls, self._keys, strict=True):
+        for position, (builder, builder_key) in enumerate(
+            zip(self._calls, self._keys, strict=True)
+        ):
             if builder_key == key:
+                if call.index is not None and call.id and builder.id and call.id != builder.id:
+                    # A different call reusing the index (servers that number every call
+                    # 0): close the old one and start anew.
+                    self._keys[position] = None
+                    break
                 builder.merge(call)
                 return
         self._calls.append(_CallBuilder(call))

@@ -1,10 +1,30 @@
 """The async runtime under the sync faces: the private event loop, the sync stream bridge,
-and the tool thread pool (DESIGN.md §10)."""
+and the tool thread pool (DESIGN.md §10).
 
+Everything here is light to import: the loop thread and the thread pool start on first
+use, never at import time.
+"""
+
+from __future__ import annotations
+
+from ostinato.runtime._loop import get_private_loop, is_private_loop_thread, run_sync
+from ostinato.runtime._sync_stream import DEFAULT_STREAM_BUFFER, SyncStream, iterate_sync
 from ostinato.runtime._tool_pool import (
     DEFAULT_TOOL_THREADS,
     run_in_tool_thread,
     set_tool_thread_pool_size,
+    tool_thread_pool_size,
 )
 
-__all__ = ["DEFAULT_TOOL_THREADS", "run_in_tool_thread", "set_tool_thread_pool_size"]
+__all__ = [
+    "DEFAULT_STREAM_BUFFER",
+    "DEFAULT_TOOL_THREADS",
+    "SyncStream",
+    "get_private_loop",
+    "is_private_loop_thread",
+    "iterate_sync",
+    "run_in_tool_thread",
+    "run_sync",
+    "set_tool_thread_pool_size",
+    "tool_thread_pool_size",
+]

@@ -1,0 +1,49 @@
+"""``import ostinato`` stays cheap (DESIGN.md §9): fast, and without the heavy libraries."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+BUDGET_SECONDS = 0.150
+RUNS = 5
+
+# Only their own layers may import these (DESIGN.md §2): never the package itself.
+HEAVY_MODULES = ("httpx", "pluggy", "dependency_injector", "pydantic_settings")
+
+_PROBE = f"""
+import json, sys, threading, time
+HEAVY = {HEAVY_MODULES!r}
+start = time.perf_counter()
+import ostinato
+elapsed = time.perf_counter() - start
+print(json.dumps({{
+    "elapsed": elapsed,
+    "modules": sorted(name for name in sys.modules if name.split(".")[0] in HEAVY),
+    "threads": [t.name for t in threading.enumerate()],
+}}))
+"""
+
+
+def probe() -> dict[str, object]:
+    """Import ostinato in a fresh interpreter and report what it cost."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=60, check=True
+    )
+    result: dict[str, object] = json.loads(proc.stdout)
+    return result
+
+
+def test_import_ostinato_takes_under_150_ms():
+    timings = [float(probe()["elapsed"]) for _ in range(RUNS)]  # type: ignore[arg-type]
+    assert min(timings) < BUDGET_SECONDS, f"import ostinato took {sorted(timings)} s"
+
+
+def test_import_ostinato_does_not_import_heavy_libraries():
+    result = probe()
+    assert result["modules"] == [], f"import ostinato imported {result['modules']}"
+
+
+def test_import_ostinato_starts_no_thread():
+    assert probe()["threads"] == ["MainThread"]
