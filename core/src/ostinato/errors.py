@@ -8,6 +8,7 @@
     ├── AdvisorChainError           the advisor chain was misused (empty chain, unknown advisor,
     │                               two tool advisors)
     ├── SyncFromLoopError           a sync face was called on ostinato's private event loop
+    ├── OutputParsingError          the model's answer could not be converted to the asked type
     ├── ToolError                   something went wrong running a tool (tool_name)
     │   ├── ToolNotFoundError       the model asked for a tool that is not attached
     │   ├── ToolArgumentsError      the arguments were not JSON or failed the tool's schema
@@ -51,6 +52,7 @@ __all__ = [
     "NoToolCallError",
     "NotFoundError",
     "OstinatoError",
+    "OutputParsingError",
     "PermissionDeniedError",
     "PluginError",
     "RateLimitError",
@@ -90,6 +92,18 @@ class SyncFromLoopError(OstinatoError, RuntimeError):
 
     Waiting there would deadlock; the message names the async twin to use instead.
     """
+
+
+class OutputParsingError(OstinatoError, ValueError):
+    """The model's answer could not be parsed into the requested type (``entity()``).
+
+    Attributes:
+        text: the model's answer as received.
+    """
+
+    def __init__(self, message: str, *, text: str | None) -> None:
+        super().__init__(message)
+        self.text = text
 
 
 class ToolError(OstinatoError):

@@ -1,0 +1,21 @@
+"""The ``ChatClient`` fluent API: requests, results, advisor params."""
+
+from ostinato.advisors import ChatClientRequest, ChatClientResponse
+from ostinato.client._client import ChatClient, ChatClientBuilder
+from ostinato.client._entity import EntityConverter
+from ostinato.client._params import TOOL_CALLING_ADVISOR_AUTO_REGISTER, AdvisorParams
+from ostinato.client._responses import CallResponseSpec, StreamResponseSpec
+from ostinato.client._spec import ChatClientRequestSpec
+
+__all__ = [
+    "TOOL_CALLING_ADVISOR_AUTO_REGISTER",
+    "AdvisorParams",
+    "CallResponseSpec",
+    "ChatClient",
+    "ChatClientBuilder",
+    "ChatClientRequest",
+    "ChatClientRequestSpec",
+    "ChatClientResponse",
+    "EntityConverter",
+    "StreamResponseSpec",
+]

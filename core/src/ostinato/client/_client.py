@@ -1,0 +1,182 @@
+"""``ChatClient``: the fluent entry point, and its builder of defaults."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ostinato.advisors import (
+    Advisor,
+    ChatModelCallAdvisor,
+    ChatModelStreamAdvisor,
+    ToolAdvisor,
+)
+from ostinato.client._params import AdvisorParams
+from ostinato.client._spec import ChatClientRequestSpec, SpecState
+from ostinato.model import ChatModel
+from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
+
+__all__ = ["ChatClient", "ChatClientBuilder"]
+
+_DEFAULT: Any = object()
+
+
+class ChatClient:
+    """Talks to a :class:`~ostinato.model.ChatModel` through an advisor chain.
+
+    Build one with :meth:`builder` (defaults for every request) or :meth:`create`, then
+    ``client.prompt("...").tools(...).call().content()``. A client is immutable and safe
+    to share between threads and tasks; each ``prompt()`` starts an independent request.
+
+    Unless told otherwise, every request runs through a copy of the client's *tool
+    advisor* (a :class:`~ostinato.advisors.ToolCallingAdvisor` by default), which runs
+    the tool loop.
+    """
+
+    __slots__ = ("_defaults", "_model", "_model_advisors", "_tool_advisor")
+
+    def __init__(
+        self,
+        model: ChatModel,
+        *,
+        defaults: SpecState | None = None,
+        tool_advisor: ToolAdvisor | None = _DEFAULT,
+    ) -> None:
+        if model is None:
+            raise ValueError("model must not be None: pass a ChatModel (e.g. from a plugin)")
+        self._model = model
+        self._defaults = defaults if defaults is not None else SpecState()
+        if tool_advisor is _DEFAULT:
+            from ostinato.advisors import ToolCallingAdvisor
+
+            tool_advisor = ToolCallingAdvisor()
+        elif tool_advisor is not None and not isinstance(tool_advisor, ToolAdvisor):
+            raise TypeError(
+                f"tool_advisor must be a ToolAdvisor (e.g. ToolCallingAdvisor), got "
+                f"{type(tool_advisor).__name__}"
+            )
+        self._tool_advisor = tool_advisor
+        self._model_advisors = (ChatModelCallAdvisor(model), ChatModelStreamAdvisor(model))
+
+    @staticmethod
+    def builder(
+        model: ChatModel, *, tool_advisor: ToolAdvisor | None = _DEFAULT
+    ) -> ChatClientBuilder:
+        """A builder of defaults for ``model``."""
+        return ChatClientBuilder(model, tool_advisor=tool_advisor)
+
+    @staticmethod
+    def create(model: ChatModel) -> ChatClient:
+        """A client with no defaults."""
+        return ChatClient(model)
+
+    @property
+    def model(self) -> ChatModel:
+        """The model requests go to."""
+        return self._model
+
+    @property
+    def tool_advisor(self) -> ToolAdvisor | None:
+        """The prototype copied into each request's chain (``None``: never added)."""
+        return self._tool_advisor
+
+    @property
+    def model_advisors(self) -> tuple[ChatModelCallAdvisor, ChatModelStreamAdvisor]:
+        """The innermost advisors calling the model."""
+        return self._model_advisors
+
+    @property
+    def model_default_options(self) -> ChatOptions:
+        """The options every request starts from (the model's defaults)."""
+        options = getattr(self._model, "default_options", None)
+        return options if isinstance(options, ChatOptions) else ToolCallingChatOptions()
+
+    def prompt(self, prompt: str | Prompt | None = None) -> ChatClientRequestSpec:
+        """Start a request: a user text, a whole :class:`Prompt`, or nothing yet."""
+        state = self._defaults.copy()
+        spec = ChatClientRequestSpec(self, state)
+        if isinstance(prompt, str):
+            spec.user(prompt)
+        elif isinstance(prompt, Prompt):
+            state.messages.extend(prompt.messages)
+            if prompt.options is not None:
+                spec.options(prompt.options)
+        elif prompt is not None:
+            raise TypeError(f"prompt() takes a str or a Prompt, got {type(prompt).__name__}")
+        return spec
+
+    def mutate(self) -> ChatClientBuilder:
+        """A builder starting from this client's defaults."""
+        builder = ChatClientBuilder(self._model, tool_advisor=self._tool_advisor)
+        builder._state = self._defaults.copy()
+        return builder
+
+    def __repr__(self) -> str:
+        return f"ChatClient(model={self._model!r}, tool_advisor={self._tool_advisor!r})"
+
+
+class ChatClientBuilder:
+    """Collects the defaults of a :class:`ChatClient`; every setter returns the builder.
+
+    Defaults accumulate with per-request settings: tools and advisors append, tool
+    context and advisor params merge (the request wins), options are laid over.
+    """
+
+    __slots__ = ("_model", "_state", "_tool_advisor")
+
+    def __init__(self, model: ChatModel, *, tool_advisor: ToolAdvisor | None = _DEFAULT) -> None:
+        self._model = model
+        self._state = SpecState()
+        self._tool_advisor = tool_advisor
+
+    def default_system(self, text: str) -> ChatClientBuilder:
+        """The system text of every request (a request's ``system()`` replaces it)."""
+        self._state.system = text
+        return self
+
+    def default_user(self, text: str) -> ChatClientBuilder:
+        """The user text of every request (a request's ``user()`` replaces it)."""
+        self._state.user = text
+        return self
+
+    def default_advisors(
+        self, *advisors: Advisor | AdvisorParams | Iterable[Any]
+    ) -> ChatClientBuilder:
+        """Advisors (and advisor params) of every request."""
+        self._state.add_advisors(advisors)
+        return self
+
+    def default_tools(self, *tools: Any) -> ChatClientBuilder:
+        """Tools of every request (per-request tools are added after them)."""
+        self._state.add_tools(tools)
+        return self
+
+    def default_tool_context(
+        self, context: Mapping[str, Any] | None = None, /, **values: Any
+    ) -> ChatClientBuilder:
+        """Tool context of every request (per-request values win)."""
+        self._state.set_tool_context({**(context or {}), **values})
+        return self
+
+    def default_options(self, options: ChatOptions) -> ChatClientBuilder:
+        """Options of every request, laid over the model's defaults."""
+        self._state.options = options
+        return self
+
+    def default_advisor_params(
+        self, params: Mapping[str, Any] | AdvisorParams | None = None, /, **values: Any
+    ) -> ChatClientBuilder:
+        """Advisor-context entries of every request (per-request values win)."""
+        if isinstance(params, AdvisorParams):
+            params = params.params
+        self._state.advisor_params.update({**(params or {}), **values})
+        return self
+
+    def tool_advisor(self, advisor: ToolAdvisor | None) -> ChatClientBuilder:
+        """The tool-advisor prototype copied into each request (``None``: never add one)."""
+        self._tool_advisor = advisor
+        return self
+
+    def build(self) -> ChatClient:
+        """The client."""
+        return ChatClient(self._model, defaults=self._state.copy(), tool_advisor=self._tool_advisor)

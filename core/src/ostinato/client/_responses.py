@@ -1,0 +1,170 @@
+"""Result specs: what ``call()`` and ``stream()`` return. Lazy; async inside, sync faces on top.
+
+A :class:`CallResponseSpec` runs the chain the first time a result is asked for and keeps
+that result, so ``content()`` then ``chat_response()`` make one model call. ``entity()``
+runs its own request (format instructions added). A :class:`StreamResponseSpec` runs the
+chain each time one of its iterators is consumed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar, overload
+
+from ostinato._aio import closing_stream
+from ostinato.advisors import OUTPUT_FORMAT, SENT_OPTIONS, ChatClientResponse
+from ostinato.model import ChatResponse
+
+if TYPE_CHECKING:
+    from ostinato.client._spec import ChatClientRequestSpec
+
+__all__ = ["CallResponseSpec", "StreamResponseSpec"]
+
+T = TypeVar("T")
+
+
+def _clean(response: ChatClientResponse) -> ChatClientResponse:
+    return response.without_context_keys(SENT_OPTIONS)
+
+
+class CallResponseSpec:
+    """The blocking results of one request."""
+
+    __slots__ = ("_result", "_spec")
+
+    def __init__(self, spec: ChatClientRequestSpec) -> None:
+        self._spec = spec
+        self._result: ChatClientResponse | None = None
+
+    # -- async --------------------------------------------------------------------------
+
+    async def achat_client_response(self) -> ChatClientResponse:
+        """The final response with the advisor context (runs the chain once)."""
+        if self._result is None:
+            chain = self._spec.build_chain()
+            request = self._spec.build_request()
+            self._result = _clean(await chain.next_call(request))
+        return self._result
+
+    async def achat_response(self) -> ChatResponse | None:
+        """The final :class:`ChatResponse` (``None`` only if an advisor returned none)."""
+        return (await self.achat_client_response()).chat_response
+
+    async def acontent(self) -> str | None:
+        """The first generation's text of the final response."""
+        response = await self.achat_response()
+        return response.text if response is not None else None
+
+    @overload
+    async def aentity(self, output_type: type[T], *, validate_schema: bool = False) -> T: ...
+    @overload
+    async def aentity(self, output_type: Any, *, validate_schema: bool = False) -> Any: ...
+    async def aentity(self, output_type: Any, *, validate_schema: bool = False) -> Any:
+        """The answer converted to ``output_type`` (a pydantic model, dataclass, list...).
+
+        Format instructions with the type's JSON schema are added to the user message.
+        With ``validate_schema=True`` a
+        :class:`~ostinato.advisors.StructuredOutputValidationAdvisor` re-asks the model
+        (up to 3 times) while its answer does not match the schema.
+        """
+        from ostinato.client._entity import EntityConverter
+
+        converter = EntityConverter(output_type)
+        extra = []
+        if validate_schema:
+            from ostinato.advisors import StructuredOutputValidationAdvisor
+
+            extra.append(
+                StructuredOutputValidationAdvisor(output_json_schema=json.dumps(converter.schema))
+            )
+        chain = self._spec.build_chain(extra)
+        request = self._spec.build_request({OUTPUT_FORMAT: converter.format_instructions})
+        response = await chain.next_call(request)
+        return converter.convert(response.chat_response.text if response.chat_response else None)
+
+    # -- sync faces ---------------------------------------------------------------------
+
+    def chat_client_response(self) -> ChatClientResponse:
+        """Blocking twin of :meth:`achat_client_response`."""
+        from ostinato.runtime import run_sync
+
+        return run_sync(self.achat_client_response(), async_name="achat_client_response")
+
+    def chat_response(self) -> ChatResponse | None:
+        """Blocking twin of :meth:`achat_response`."""
+        from ostinato.runtime import run_sync
+
+        return run_sync(self.achat_response(), async_name="achat_response")
+
+    def content(self) -> str | None:
+        """Blocking twin of :meth:`acontent`."""
+        from ostinato.runtime import run_sync
+
+        return run_sync(self.acontent(), async_name="acontent")
+
+    @overload
+    def entity(self, output_type: type[T], *, validate_schema: bool = False) -> T: ...
+    @overload
+    def entity(self, output_type: Any, *, validate_schema: bool = False) -> Any: ...
+    def entity(self, output_type: Any, *, validate_schema: bool = False) -> Any:
+        """Blocking twin of :meth:`aentity`."""
+        from ostinato.runtime import run_sync
+
+        return run_sync(
+            self.aentity(output_type, validate_schema=validate_schema), async_name="aentity"
+        )
+
+
+class StreamResponseSpec:
+    """The streaming results of one request; each iterator runs the chain once."""
+
+    __slots__ = ("_spec",)
+
+    def __init__(self, spec: ChatClientRequestSpec) -> None:
+        self._spec = spec
+
+    # -- async --------------------------------------------------------------------------
+
+    async def achat_client_responses(self) -> AsyncIterator[ChatClientResponse]:
+        """Every chunk with the advisor context."""
+        chain = self._spec.build_chain()
+        request = self._spec.build_request()
+        async with closing_stream(chain.next_stream(request)) as chunks:
+            async for chunk in chunks:
+                yield _clean(chunk)
+
+    async def achat_responses(self) -> AsyncIterator[ChatResponse]:
+        """Every chunk's :class:`ChatResponse` (including a final usage-only one)."""
+        async with closing_stream(self.achat_client_responses()) as chunks:
+            async for chunk in chunks:
+                if chunk.chat_response is not None:
+                    yield chunk.chat_response
+
+    async def acontent(self) -> AsyncIterator[str]:
+        """The answer's text as it arrives (empty pieces skipped)."""
+        async with closing_stream(self.achat_responses()) as chunks:
+            async for chunk in chunks:
+                text = chunk.text
+                if text:
+                    yield text
+
+    # -- sync faces ---------------------------------------------------------------------
+
+    def chat_client_responses(self) -> Iterator[ChatClientResponse]:
+        """Blocking twin of :meth:`achat_client_responses` (close it to stop early)."""
+        from ostinato.runtime import iterate_sync
+
+        return iterate_sync(self.achat_client_responses)
+
+    def chat_responses(self) -> Iterator[ChatResponse]:
+        """Blocking twin of :meth:`achat_responses`."""
+        from ostinato.runtime import iterate_sync
+
+        return iterate_sync(self.achat_responses)
+
+    def content(self) -> Iterator[str]:
+        """Blocking twin of :meth:`acontent`."""
+        from ostinato.runtime import iterate_sync
+
+        return iterate_sync(self.acontent)

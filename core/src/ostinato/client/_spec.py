@@ -1,0 +1,255 @@
+"""The request spec: what one ``client.prompt(...)`` builds, and how it becomes a chain.
+
+Per ``call()``/``stream()`` the spec (1) adds the client's tool advisor unless told not
+to or another tool advisor is present, (2) checks that at most one tool advisor remains,
+(3) builds the chain (advisors, then the model advisors innermost) and (4) builds the
+request: messages, options merged onto the model's defaults, tools, tool context and the
+advisor context (reference §4.1-4.5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ostinato.advisors import (
+    Advisor,
+    AdvisorChain,
+    ChatClientRequest,
+    MemoryAdvisor,
+    ToolAdvisor,
+)
+from ostinato.client._params import TOOL_CALLING_ADVISOR_AUTO_REGISTER, AdvisorParams
+from ostinato.errors import AdvisorChainError
+from ostinato.messages import Media, Message, SystemMessage, UserMessage
+from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
+from ostinato.tools import ToolCallback, ToolCallbackProvider
+
+if TYPE_CHECKING:
+    from ostinato.client._client import ChatClient
+    from ostinato.client._responses import CallResponseSpec, StreamResponseSpec
+
+__all__ = ["ChatClientRequestSpec", "SpecState"]
+
+
+@dataclass
+class SpecState:
+    """The mutable parts of a spec; the client keeps one as its defaults and copies it."""
+
+    system: str | None = None
+    user: str | None = None
+    media: list[Media] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
+    advisors: list[Advisor] = field(default_factory=list)
+    tools: list[ToolCallback | ToolCallbackProvider] = field(default_factory=list)
+    tool_context: dict[str, Any] = field(default_factory=dict)
+    options: ChatOptions | None = None
+    advisor_params: dict[str, Any] = field(default_factory=dict)
+
+    def copy(self) -> SpecState:
+        """An independent copy (lists and dicts copied)."""
+        return SpecState(
+            self.system,
+            self.user,
+            list(self.media),
+            list(self.messages),
+            list(self.advisors),
+            list(self.tools),
+            dict(self.tool_context),
+            self.options,
+            dict(self.advisor_params),
+        )
+
+    def add_tools(self, items: Iterable[Any]) -> None:
+        """Append tools: callbacks, providers (kept lazy), ``@tool`` functions or objects,
+        and lists of these."""
+        from ostinato.tools import tool_callbacks
+
+        for item in items:
+            if item is None:
+                raise TypeError("tools must not be None")
+            if isinstance(item, ToolCallback | ToolCallbackProvider):
+                self.tools.append(item)
+            elif isinstance(item, list | tuple | set | frozenset):
+                self.add_tools(item)
+            else:
+                self.tools.extend(tool_callbacks(item))
+
+    def add_advisors(self, items: Iterable[Any]) -> None:
+        """Append advisors and merge advisor params (lists of either are flattened)."""
+        for item in items:
+            if isinstance(item, Advisor):
+                self.advisors.append(item)
+            elif isinstance(item, AdvisorParams):
+                self.advisor_params.update(item.params)
+            elif isinstance(item, Mapping):
+                self.advisor_params.update(item)
+            elif isinstance(item, list | tuple):
+                self.add_advisors(item)
+            else:
+                raise TypeError(
+                    f".advisors() takes Advisor instances and AdvisorParams, got "
+                    f"{type(item).__name__}: {item!r}"
+                )
+
+    def set_tool_context(self, context: Mapping[str, Any]) -> None:
+        """Merge ``context`` into the tool context (keys must be non-blank strings)."""
+        for key in context:
+            if not isinstance(key, str) or not key.strip():
+                raise ValueError(f"tool context keys must be non-blank strings, got {key!r}")
+        self.tool_context.update(context)
+
+
+class ChatClientRequestSpec:
+    """One request being described: fluent setters, then :meth:`call` or :meth:`stream`.
+
+    Every setter returns the spec. Nothing runs until a result method of the call or
+    stream spec is used.
+    """
+
+    __slots__ = ("_client", "_state")
+
+    def __init__(self, client: ChatClient, state: SpecState) -> None:
+        self._client = client
+        self._state = state
+
+    # -- fluent setters -----------------------------------------------------------------
+
+    def system(self, text: str) -> ChatClientRequestSpec:
+        """Set the system text (replacing the client's default)."""
+        self._state.system = _text(text, "system")
+        return self
+
+    def user(self, text: str, *media: Media) -> ChatClientRequestSpec:
+        """Set the user text, with optional media attachments."""
+        self._state.user = _text(text, "user")
+        self._state.media = list(media)
+        return self
+
+    def messages(self, *messages: Message | Sequence[Message]) -> ChatClientRequestSpec:
+        """Append messages (e.g. earlier turns) between the system and the user message."""
+        for m in messages:
+            if isinstance(m, list | tuple):
+                self._state.messages.extend(m)
+            else:
+                self._state.messages.append(m)  # type: ignore[arg-type]  # narrowed: one message
+        return self
+
+    def tools(self, *tools: Any) -> ChatClientRequestSpec:
+        """Add tools: ``@tool`` functions or objects, tool callbacks, lazy providers."""
+        self._state.add_tools(tools)
+        return self
+
+    def tool_context(
+        self, context: Mapping[str, Any] | None = None, /, **values: Any
+    ) -> ChatClientRequestSpec:
+        """Merge values into the tool context (handed to tools, never sent to the model)."""
+        self._state.set_tool_context({**(context or {}), **values})
+        return self
+
+    def options(self, options: ChatOptions) -> ChatClientRequestSpec:
+        """Options laid over the model's defaults (and the client's default options)."""
+        if not isinstance(options, ChatOptions):
+            raise TypeError(f"options must be ChatOptions, got {type(options).__name__}")
+        current = self._state.options
+        self._state.options = options if current is None else current.combine_with(options)
+        return self
+
+    def advisors(self, *advisors: Advisor | AdvisorParams | Iterable[Any]) -> ChatClientRequestSpec:
+        """Add advisors and/or advisor params (``AdvisorParams.conversation_id(...)``...)."""
+        self._state.add_advisors(advisors)
+        return self
+
+    # -- results ------------------------------------------------------------------------
+
+    def call(self) -> CallResponseSpec:
+        """The blocking result spec (lazy)."""
+        from ostinato.client._responses import CallResponseSpec
+
+        return CallResponseSpec(self)
+
+    def stream(self) -> StreamResponseSpec:
+        """The streaming result spec (lazy)."""
+        from ostinato.client._responses import StreamResponseSpec
+
+        return StreamResponseSpec(self)
+
+    # -- assembly -----------------------------------------------------------------------
+
+    def effective_advisors(self, extra: Sequence[Advisor] = ()) -> list[Advisor]:
+        """The advisors of this request after auto-registration, invariant checked."""
+        state = self._state
+        advisors = [*state.advisors, *extra]
+        params = state.advisor_params
+        prototype = self._client.tool_advisor
+        if (
+            prototype is not None
+            and params.get(TOOL_CALLING_ADVISOR_AUTO_REGISTER) is not False
+            and not any(isinstance(a, ToolAdvisor) for a in advisors)
+        ):
+            memory_inside = any(
+                isinstance(a, MemoryAdvisor) and a.order > prototype.order for a in advisors
+            )
+            copy = getattr(prototype, "copy", None)
+            if copy is not None:
+                advisors.append(copy(conversation_history_enabled=not memory_inside))
+            else:
+                advisors.append(prototype)
+        tool_advisors = [a for a in advisors if isinstance(a, ToolAdvisor)]
+        if len(tool_advisors) > 1:
+            listed = ", ".join(f"{a.name} (order={a.order})" for a in tool_advisors)
+            raise AdvisorChainError(
+                f"At most one ToolAdvisor is allowed in the advisor chain, but found "
+                f"{len(tool_advisors)}: [{listed}]. Remove all but one, or pass "
+                "AdvisorParams.tool_calling_advisor_auto_register(False) if you add your own."
+            )
+        return advisors
+
+    def build_chain(self, extra: Sequence[Advisor] = ()) -> AdvisorChain:
+        """A fresh chain for one run: the effective advisors, then the model advisors."""
+        return AdvisorChain([*self.effective_advisors(extra), *self._client.model_advisors])
+
+    def build_request(self, context: Mapping[str, Any] | None = None) -> ChatClientRequest:
+        """The request for one run (tool providers are evaluated now)."""
+        state = self._state
+        messages: list[Message] = []
+        if state.system is not None:
+            messages.append(SystemMessage(state.system))
+        messages.extend(state.messages)
+        if state.user is not None:
+            messages.append(UserMessage(state.user, tuple(state.media)))
+
+        base = self._client.model_default_options
+        options = base if state.options is None else base.combine_with(state.options)
+        if isinstance(options, ToolCallingChatOptions):
+            tools = _resolve_tools(state.tools)
+            if tools:
+                ToolCallingChatOptions.validate_tool_callbacks(tools)
+                options = options.with_tool_callbacks(tools)
+            if state.tool_context:
+                options = options.with_tool_context(state.tool_context)
+        ctx = dict(state.advisor_params)
+        if context:
+            ctx.update(context)
+        return ChatClientRequest(Prompt(messages, options), ctx)
+
+    def describe(self) -> str:
+        """The chain this request would run, rendered (see ``AdvisorChain.describe``)."""
+        return self.build_chain().describe()
+
+
+def _resolve_tools(items: Sequence[ToolCallback | ToolCallbackProvider]) -> list[ToolCallback]:
+    tools: list[ToolCallback] = []
+    for item in items:
+        if isinstance(item, ToolCallback):
+            tools.append(item)
+        else:
+            tools.extend(item.get_tool_callbacks())
+    return tools
+
+
+def _text(value: str, what: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{what} text must be a str, got {type(value).__name__}")
+    return value
