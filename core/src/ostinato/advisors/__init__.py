@@ -12,12 +12,18 @@ from ostinato.advisors._api import (
 )
 from ostinato.advisors._chain import AdvisorChain
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._json_schema import validate_json_schema
+from ostinato.advisors._logger import SimpleLoggerAdvisor
 from ostinato.advisors._model_advisors import (
     OUTPUT_FORMAT,
     SENT_OPTIONS,
     TOOL_LOOP_ROUND,
     ChatModelCallAdvisor,
     ChatModelStreamAdvisor,
+)
+from ostinato.advisors._structured_output import (
+    StructuredOutputValidationAdvisor,
+    StructuredOutputValidationAdvisorBuilder,
 )
 from ostinato.advisors._tool_calling import (
     ToolCallingAdvisor,
@@ -41,10 +47,14 @@ __all__ = [
     "ChatModelStreamAdvisor",
     "MemoryAdvisor",
     "Ordered",
+    "SimpleLoggerAdvisor",
     "StreamAdvisor",
+    "StructuredOutputValidationAdvisor",
+    "StructuredOutputValidationAdvisorBuilder",
     "ToolAdvisor",
     "ToolCallingAdvisor",
     "ToolCallingAdvisorBuilder",
     "ToolExecutionEligibilityChecker",
     "default_eligibility_checker",
+    "validate_json_schema",
 ]

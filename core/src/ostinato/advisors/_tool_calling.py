@@ -130,7 +130,11 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
             raise ValueError("tool_calling_manager must not be None")
         if tool_execution_eligibility_checker is None:
             raise ValueError("tool_execution_eligibility_checker must not be None")
-        if not (Ordered.HIGHEST_PRECEDENCE < advisor_order < Ordered.LOWEST_PRECEDENCE):
+        if (
+            isinstance(advisor_order, bool)
+            or not isinstance(advisor_order, int)
+            or not (Ordered.HIGHEST_PRECEDENCE < advisor_order < Ordered.LOWEST_PRECEDENCE)
+        ):
             raise ValueError(
                 "advisor_order must be between HIGHEST_PRECEDENCE and LOWEST_PRECEDENCE "
                 f"(exclusive), got {advisor_order}"

@@ -1,0 +1,438 @@
+"""A small, dependency-free JSON Schema validator (a subset of draft 2020-12).
+
+It checks a model's structured output against the schema it was asked to follow and
+explains each failure in one line with a JSON path (``$.items[2].name: 'x' is not of type
+'integer'``), text meant to be read by the model on a retry as much as by people.
+
+Supported keywords: ``type`` (a name or a list of names; ``integer`` accepts ``3.0``;
+booleans are never numbers), ``enum``, ``const``, ``properties``, ``patternProperties``,
+``additionalProperties`` (boolean or schema), ``required``, ``minProperties``,
+``maxProperties``, ``items``, ``prefixItems``, ``minItems``, ``maxItems``,
+``uniqueItems``, ``minimum``, ``maximum``, ``exclusiveMinimum``, ``exclusiveMaximum``,
+``multipleOf``, ``minLength``, ``maxLength``, ``pattern`` (Python ``re.search``),
+``anyOf``, ``oneOf``, ``allOf``, ``not``, and ``$ref`` to local JSON pointers
+(``#``, ``#/$defs/...``, ``#/definitions/...``). Every other keyword (``format``,
+``title``, ``description``, ...) is ignored. Nullable values are written as type lists
+(``["string", "null"]``).
+
+This module does not fetch remote schemas and does not validate schemas themselves beyond
+:func:`check_json_schema` (references resolve, patterns compile).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+from urllib.parse import unquote
+
+__all__ = ["check_json_schema", "validate_json_schema"]
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_MAX_SHOWN = 60
+
+
+def validate_json_schema(instance: Any, schema: Mapping[str, Any] | bool) -> list[str]:
+    """Validate ``instance`` (parsed JSON) against ``schema``; return the error messages.
+
+    An empty list means the instance is valid. Each message starts with the JSON path of
+    the offending value, e.g. ``"$.age: 'x' is not of type 'integer'"``.
+
+    Raises:
+        ValueError: the schema holds a ``$ref`` that cannot be resolved (only local
+            references are supported) or a ``pattern`` that is not a valid regex.
+    """
+    return list(_Validator(schema).errors(instance, schema, "$"))
+
+
+def check_json_schema(schema: Mapping[str, Any] | bool) -> None:
+    """Check that ``schema`` can be used by :func:`validate_json_schema`.
+
+    Raises:
+        ValueError: a ``$ref`` cannot be resolved or a ``pattern`` (or a
+            ``patternProperties`` name) does not compile.
+    """
+    validator = _Validator(schema)
+    for node in _schema_nodes(schema):
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            validator.resolve(ref)
+        pattern = node.get("pattern")
+        if isinstance(pattern, str):
+            _compile(pattern)
+        patterns = node.get("patternProperties")
+        if isinstance(patterns, Mapping):
+            for name in patterns:
+                _compile(name)
+
+
+_NAMED_SUBSCHEMAS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_SUBSCHEMA = (
+    "items",
+    "additionalItems",
+    "additionalProperties",
+    "not",
+    "contains",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+)
+_SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems", "items")
+
+
+def _schema_nodes(schema: Any) -> Iterator[Mapping[str, Any]]:
+    """Every object schema in ``schema``, nested ones included (data such as ``const``
+    values is not entered)."""
+    if not isinstance(schema, Mapping):
+        return
+    yield schema
+    for key in _NAMED_SUBSCHEMAS:
+        named = schema.get(key)
+        if isinstance(named, Mapping):
+            for sub in named.values():
+                yield from _schema_nodes(sub)
+    for key in _SUBSCHEMA:
+        yield from _schema_nodes(schema.get(key))
+    for key in _SUBSCHEMA_LISTS:
+        subs = schema.get(key)
+        if isinstance(subs, list):
+            for sub in subs:
+                yield from _schema_nodes(sub)
+
+
+@lru_cache(maxsize=256)
+def _compile(pattern: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as e:
+        raise ValueError(f"JSON schema pattern {pattern!r} is not a valid regex: {e}") from e
+
+
+# -- rendering ------------------------------------------------------------------------------
+
+
+def _show(value: Any) -> str:
+    """A value as it appears in messages: strings quoted like Python, the rest as JSON."""
+    if isinstance(value, str):
+        text = repr(value)
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        except (TypeError, ValueError):
+            text = repr(value)
+    if len(text) > _MAX_SHOWN:
+        text = text[: _MAX_SHOWN - 3] + "..."
+    return text
+
+
+def _child(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    if _IDENTIFIER.match(key):
+        return f"{path}.{key}"
+    return f"{path}[{key!r}]"
+
+
+def _type_list(names: Sequence[str]) -> str:
+    return ", ".join(repr(n) for n in names)
+
+
+# -- JSON semantics -------------------------------------------------------------------------
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _number(schema: Mapping[str, Any], key: str) -> float | None:
+    value = schema.get(key)
+    return value if _is_number(value) else None
+
+
+def _is_type(value: Any, name: str) -> bool:
+    match name:
+        case "null":
+            return value is None
+        case "boolean":
+            return isinstance(value, bool)
+        case "integer":
+            if isinstance(value, bool):
+                return False
+            return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+        case "number":
+            return _is_number(value)
+        case "string":
+            return isinstance(value, str)
+        case "array":
+            return isinstance(value, list | tuple)
+        case "object":
+            return isinstance(value, Mapping)
+    return False
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    """Equality as JSON sees it: ``1 == 1.0`` but ``true != 1``."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if _is_number(a) and _is_number(b):
+        return bool(a == b)
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and bool(a == b)
+
+
+# -- the validator --------------------------------------------------------------------------
+
+
+class _Validator:
+    """Walks one instance against one root schema (which ``$ref`` pointers resolve in)."""
+
+    __slots__ = ("_active", "_root")
+
+    def __init__(self, root: Mapping[str, Any] | bool) -> None:
+        self._root = root
+        # (reference, id(instance)) pairs being expanded: a $ref loop that consumes no
+        # part of the instance would otherwise recurse forever.
+        self._active: set[tuple[str, int]] = set()
+
+    def resolve(self, ref: str) -> Any:
+        """The subschema a local ``$ref`` points to."""
+        if not ref.startswith("#"):
+            raise ValueError(
+                f"JSON schema $ref {ref!r} cannot be resolved: only local references "
+                "('#', '#/$defs/...', '#/definitions/...') are supported"
+            )
+        node: Any = self._root
+        pointer = unquote(ref[1:])
+        if pointer == "":
+            return node
+        if not pointer.startswith("/"):
+            raise ValueError(
+                f"JSON schema $ref {ref!r} cannot be resolved: anchors are not supported, "
+                "use a JSON pointer such as '#/$defs/Name'"
+            )
+        for raw in pointer[1:].split("/"):
+            token = raw.replace("~1", "/").replace("~0", "~")
+            if isinstance(node, Mapping) and token in node:
+                node = node[token]
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                raise ValueError(
+                    f"JSON schema $ref {ref!r} cannot be resolved: no {token!r} in the schema"
+                )
+        if not isinstance(node, Mapping | bool):
+            raise ValueError(f"JSON schema $ref {ref!r} does not point to a schema")
+        return node
+
+    def errors(self, value: Any, schema: Any, path: str) -> Iterator[str]:
+        """Every error of ``value`` (at ``path``) against ``schema``."""
+        if schema is True or schema == {}:
+            return
+        if schema is False:
+            yield f"{path}: {_show(value)} is not allowed here (the schema is false)"
+            return
+        if not isinstance(schema, Mapping):
+            return  # not a schema: ignored like an unknown keyword
+
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            key = (ref, id(value))
+            if key not in self._active:
+                self._active.add(key)
+                try:
+                    yield from self.errors(value, self.resolve(ref), path)
+                finally:
+                    self._active.discard(key)
+
+        types = schema.get("type")
+        if types is not None:
+            names = [types] if isinstance(types, str) else list(types)
+            if not any(_is_type(value, n) for n in names):
+                yield f"{path}: {_show(value)} is not of type {_type_list(names)}"
+                # Keywords below assume the declared type; stop rather than pile up noise.
+                return
+
+        if "enum" in schema and isinstance(schema["enum"], list):
+            options = schema["enum"]
+            if not any(_json_equal(value, o) for o in options):
+                shown = ", ".join(_show(o) for o in options)
+                yield f"{path}: {_show(value)} is not one of [{shown}]"
+        if "const" in schema and not _json_equal(value, schema["const"]):
+            yield f"{path}: {_show(schema['const'])} was expected, got {_show(value)}"
+
+        if _is_number(value):
+            yield from self._number_errors(value, schema, path)
+        elif isinstance(value, str):
+            yield from self._string_errors(value, schema, path)
+        elif isinstance(value, list | tuple):
+            yield from self._array_errors(value, schema, path)
+        elif isinstance(value, Mapping):
+            yield from self._object_errors(value, schema, path)
+
+        yield from self._combinator_errors(value, schema, path)
+
+    def _number_errors(self, value: float, schema: Mapping[str, Any], path: str) -> Iterator[str]:
+        shown = _show(value)
+        minimum = _number(schema, "minimum")
+        maximum = _number(schema, "maximum")
+        ex_min = _number(schema, "exclusiveMinimum")
+        ex_max = _number(schema, "exclusiveMaximum")
+        # Draft 4 wrote exclusive bounds as booleans beside minimum/maximum.
+        if schema.get("exclusiveMinimum") is True:
+            ex_min, minimum = minimum, None
+        if schema.get("exclusiveMaximum") is True:
+            ex_max, maximum = maximum, None
+        if minimum is not None and value < minimum:
+            yield f"{path}: {shown} is less than the minimum of {_show(minimum)}"
+        if maximum is not None and value > maximum:
+            yield f"{path}: {shown} is greater than the maximum of {_show(maximum)}"
+        if ex_min is not None and value <= ex_min:
+            yield (
+                f"{path}: {shown} is less than or equal to the exclusive minimum of {_show(ex_min)}"
+            )
+        if ex_max is not None and value >= ex_max:
+            yield (
+                f"{path}: {shown} is greater than or equal to the exclusive maximum of "
+                f"{_show(ex_max)}"
+            )
+        step = _number(schema, "multipleOf")
+        if step is not None and step > 0:
+            quotient = value / step
+            # Tolerate float noise (0.3 / 0.1 == 2.9999999999999996).
+            if not math.isfinite(quotient) or abs(quotient - round(quotient)) > 1e-9 * max(
+                1.0, abs(quotient)
+            ):
+                yield f"{path}: {shown} is not a multiple of {_show(step)}"
+
+    def _string_errors(self, value: str, schema: Mapping[str, Any], path: str) -> Iterator[str]:
+        shown = _show(value)
+        min_length = schema.get("minLength")
+        max_length = schema.get("maxLength")
+        if isinstance(min_length, int) and len(value) < min_length:
+            yield f"{path}: {shown} is too short (minLength {min_length}, got {len(value)})"
+        if isinstance(max_length, int) and len(value) > max_length:
+            yield f"{path}: {shown} is too long (maxLength {max_length}, got {len(value)})"
+        pattern = schema.get("pattern")
+        if isinstance(pattern, str) and not _compile(pattern).search(value):
+            yield f"{path}: {shown} does not match the pattern {pattern!r}"
+
+    def _array_errors(
+        self, value: Sequence[Any], schema: Mapping[str, Any], path: str
+    ) -> Iterator[str]:
+        count = len(value)
+        min_items = schema.get("minItems")
+        max_items = schema.get("maxItems")
+        if isinstance(min_items, int) and count < min_items:
+            yield f"{path}: expected at least {min_items} item(s), got {count}"
+        if isinstance(max_items, int) and count > max_items:
+            yield f"{path}: expected at most {max_items} item(s), got {count}"
+        if schema.get("uniqueItems") is True:
+            for j in range(1, count):
+                i = next((i for i in range(j) if _json_equal(value[i], value[j])), None)
+                if i is not None:
+                    yield f"{path}: items [{i}] and [{j}] are equal but uniqueItems is true"
+                    break
+
+        prefix = schema.get("prefixItems")
+        items = schema.get("items")
+        rest_schema: Any = items
+        if isinstance(items, list):  # drafts before 2020-12: items as a list is prefixItems
+            prefix, rest_schema = items, schema.get("additionalItems")
+        prefix = prefix if isinstance(prefix, list) else []
+        for i, item in enumerate(value[: len(prefix)]):
+            yield from self.errors(item, prefix[i], _child(path, i))
+        if rest_schema is False and count > len(prefix):
+            yield (
+                f"{path}: expected at most {len(prefix)} item(s), got {count} "
+                "(no items beyond the listed ones are allowed)"
+            )
+        elif rest_schema is not None:
+            for i in range(len(prefix), count):
+                yield from self.errors(value[i], rest_schema, _child(path, i))
+
+    def _object_errors(
+        self, value: Mapping[str, Any], schema: Mapping[str, Any], path: str
+    ) -> Iterator[str]:
+        required = schema.get("required")
+        if isinstance(required, list):
+            for name in required:
+                if isinstance(name, str) and name not in value:
+                    yield f"{path}: {name!r} is a required property"
+        min_props = schema.get("minProperties")
+        max_props = schema.get("maxProperties")
+        if isinstance(min_props, int) and len(value) < min_props:
+            yield f"{path}: expected at least {min_props} properties, got {len(value)}"
+        if isinstance(max_props, int) and len(value) > max_props:
+            yield f"{path}: expected at most {max_props} properties, got {len(value)}"
+
+        properties = schema.get("properties")
+        properties = properties if isinstance(properties, Mapping) else {}
+        patterns = schema.get("patternProperties")
+        patterns = patterns if isinstance(patterns, Mapping) else {}
+        additional = schema.get("additionalProperties")
+        unexpected: list[str] = []
+        for name, item in value.items():
+            matched = False
+            if name in properties:
+                matched = True
+                yield from self.errors(item, properties[name], _child(path, name))
+            for pattern, sub in patterns.items():
+                if _compile(pattern).search(name):
+                    matched = True
+                    yield from self.errors(item, sub, _child(path, name))
+            if matched or additional is None or additional is True:
+                continue
+            if additional is False:
+                unexpected.append(name)
+            else:
+                yield from self.errors(item, additional, _child(path, name))
+        if unexpected:
+            names = ", ".join(repr(n) for n in unexpected)
+            verb = "was" if len(unexpected) == 1 else "were"
+            yield f"{path}: additional properties are not allowed ({names} {verb} unexpected)"
+
+    def _combinator_errors(self, value: Any, schema: Mapping[str, Any], path: str) -> Iterator[str]:
+        all_of = schema.get("allOf")
+        if isinstance(all_of, list):
+            for sub in all_of:
+                yield from self.errors(value, sub, path)
+
+        any_of = schema.get("anyOf")
+        if isinstance(any_of, list) and any_of:
+            failures = [list(self.errors(value, sub, path)) for sub in any_of]
+            if all(failures):
+                yield (
+                    f"{path}: {_show(value)} is not valid under any of the anyOf schemas "
+                    f"({_branches(failures)})"
+                )
+
+        one_of = schema.get("oneOf")
+        if isinstance(one_of, list) and one_of:
+            failures = [list(self.errors(value, sub, path)) for sub in one_of]
+            passing = [i for i, errs in enumerate(failures) if not errs]
+            if not passing:
+                yield (
+                    f"{path}: {_show(value)} is not valid under any of the oneOf schemas "
+                    f"({_branches(failures)})"
+                )
+            elif len(passing) > 1:
+                which = ", ".join(str(i) for i in passing)
+                yield (
+                    f"{path}: {_show(value)} is valid under more than one of the oneOf "
+                    f"schemas (options {which}); exactly one must match"
+                )
+
+        if "not" in schema and not list(self.errors(value, schema["not"], path)):
+            yield f"{path}: {_show(value)} must not be valid under the 'not' schema"
+
+
+def _branches(failures: Sequence[Sequence[str]]) -> str:
+    """Each alternative's errors, compactly: ``option 0: ... | option 1: ...``."""
+    return " | ".join(f"option {i}: {', '.join(errs)}" for i, errs in enumerate(failures))
