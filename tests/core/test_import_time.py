@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
 
 BUDGET_SECONDS = 0.150
 RUNS = 5
@@ -26,17 +28,29 @@ print(json.dumps({{
 """
 
 
-def probe() -> dict[str, object]:
+def probe(env: dict[str, str] | None = None) -> dict[str, object]:
     """Import ostinato in a fresh interpreter and report what it cost."""
     proc = subprocess.run(
-        [sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=60, check=True
+        [sys.executable, "-c", _PROBE],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        env=env,
     )
     result: dict[str, object] = json.loads(proc.stdout)
     return result
 
 
 def test_import_ostinato_takes_under_150_ms():
-    timings = [float(probe()["elapsed"]) for _ in range(RUNS)]  # type: ignore[arg-type]
+    # Measured as users meet it: with compiled bytecode (an installed wheel has it). The
+    # bytecode goes to a private cache so the source tree stays clean, even where the
+    # environment sets PYTHONDONTWRITEBYTECODE.
+    with tempfile.TemporaryDirectory() as cache:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = cache
+        probe(env)  # compiles and caches the bytecode
+        timings = [float(probe(env)["elapsed"]) for _ in range(RUNS)]  # type: ignore[arg-type]
     assert min(timings) < BUDGET_SECONDS, f"import ostinato took {sorted(timings)} s"
 
 

@@ -15,7 +15,9 @@ from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 from ostinato.tools import ToolDefinition, ToolExecutionResult
 
 
-def default_result(prompt: Prompt, response: ChatResponse, text: str = "result") -> ToolExecutionResult:
+def default_result(
+    prompt: Prompt, response: ChatResponse, text: str = "result"
+) -> ToolExecutionResult:
     """The prompt's messages, the assistant message and one response per call."""
     generation = next(g for g in response.generations if g.output.has_tool_calls)
     responses = [ToolResponse(c.id, c.name, text) for c in generation.output.tool_calls]

@@ -6,6 +6,19 @@ The light names are imported eagerly; heavy ones (auto-configuration) lazily, so
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from ostinato.advisors import (
+    Advisor,
+    BaseAdvisor,
+    CallAdvisor,
+    MemoryAdvisor,
+    Ordered,
+    StreamAdvisor,
+    ToolAdvisor,
+    ToolCallingAdvisor,
+)
+from ostinato.client import AdvisorParams, ChatClient
 from ostinato.errors import OstinatoError
 from ostinato.messages import (
     AssistantMessage,
@@ -19,29 +32,47 @@ from ostinato.messages import (
 from ostinato.model import ChatModel, ChatResponse, Generation, MessageAggregator, Usage
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 from ostinato.tools import (
+    DefaultToolCallingManager,
     ToolCallback,
     ToolCallingManager,
     ToolContext,
     ToolDefinition,
     ToolExecutionResult,
     ToolMetadata,
+    tool,
+    tool_callbacks,
 )
+
+if TYPE_CHECKING:
+    from ostinato.config import AutoConfiguration, chat_client
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Advisor",
+    "AdvisorParams",
     "AssistantMessage",
+    "AutoConfiguration",
+    "BaseAdvisor",
+    "CallAdvisor",
+    "ChatClient",
     "ChatModel",
     "ChatOptions",
     "ChatResponse",
+    "DefaultToolCallingManager",
     "Generation",
     "Media",
+    "MemoryAdvisor",
     "MessageAggregator",
+    "Ordered",
     "OstinatoError",
     "Prompt",
+    "StreamAdvisor",
     "SystemMessage",
+    "ToolAdvisor",
     "ToolCall",
     "ToolCallback",
+    "ToolCallingAdvisor",
     "ToolCallingChatOptions",
     "ToolCallingManager",
     "ToolContext",
@@ -53,4 +84,21 @@ __all__ = [
     "Usage",
     "UserMessage",
     "__version__",
+    "chat_client",
+    "tool",
+    "tool_callbacks",
 ]
+
+# Auto-configuration imports dependency-injector and pydantic-settings (~100 ms): only on use.
+_LAZY = {"AutoConfiguration", "chat_client"}
+
+
+def __getattr__(name: str) -> Any:
+    """Import the auto-configuration names on first use (PEP 562)."""
+    if name in _LAZY:
+        from ostinato import config
+
+        value = getattr(config, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'ostinato' has no attribute {name!r}")

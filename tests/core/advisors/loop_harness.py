@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from ostinato.advisors import (
     Advisor,
     AdvisorChain,
+    ChatClientMessageAggregator,
     ChatClientRequest,
     ChatClientResponse,
     ChatModelCallAdvisor,
     ChatModelStreamAdvisor,
-    ChatClientMessageAggregator,
 )
 from ostinato.messages import ToolCall, UserMessage
 from ostinato.model import ChatResponse

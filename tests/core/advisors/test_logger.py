@@ -7,8 +7,6 @@ import logging
 from dataclasses import dataclass
 
 import pytest
-from tests.core.advisors.loop_harness import MODES, chain_for, request
-from tests.fakes.managers import RecordingManager
 
 from ostinato.advisors import (
     ChatClientRequest,
@@ -19,6 +17,8 @@ from ostinato.messages import AssistantMessage, SystemMessage, ToolCall, UserMes
 from ostinato.prompt import ToolCallingChatOptions
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
 from ostinato.tools import ToolDefinition, ToolMetadata
+from tests.core.advisors.loop_harness import MODES, chain_for, request
+from tests.fakes.managers import RecordingManager
 
 LOGGER = "ostinato.advisors.logger"
 SECRET = "sk-very-secret-value"

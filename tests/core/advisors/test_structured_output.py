@@ -8,8 +8,6 @@ from dataclasses import dataclass
 
 import pydantic
 import pytest
-from tests.core.advisors.loop_harness import chain_for, request
-from tests.fakes.managers import RecordingManager
 
 from ostinato.advisors import (
     AdvisorChain,
@@ -24,6 +22,8 @@ from ostinato.errors import AdvisorChainError
 from ostinato.messages import SystemMessage, UserMessage
 from ostinato.model import Usage
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
+from tests.core.advisors.loop_harness import chain_for, request
+from tests.fakes.managers import RecordingManager
 
 HIGHEST = Ordered.HIGHEST_PRECEDENCE
 LOWEST = Ordered.LOWEST_PRECEDENCE

@@ -6,12 +6,9 @@ have their own tests at the end.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from ostinato.advisors import (
-    AdvisorChain,
     BaseAdvisor,
     CallAdvisor,
     ChatClientRequest,
@@ -28,8 +25,8 @@ from ostinato.messages import (
     ToolResponseMessage,
     UserMessage,
 )
-from ostinato.model import ChatResponse, Usage
-from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
+from ostinato.model import ChatResponse, Generation, Usage
+from ostinato.prompt import ChatOptions, Prompt
 from ostinato.testing import ScriptedChatModel, ScriptedStream, text_response
 from ostinato.tools import ToolExecutionResult
 from tests.core.advisors.loop_harness import MODES, chain_for, final, request, run, tc
@@ -544,14 +541,9 @@ async def test_iteration_cap_ends_the_turn(mode):
 
 
 async def test_intermediate_round_text_reaches_stream_consumers(mode):
+    base = tc().result
     thinking = ChatResponse(
-        tc().generations[:0]
-        + (
-            tc().result.__class__(
-                AssistantMessage("Let me check.", tc().result.output.tool_calls),
-                tc().result.metadata,
-            ),
-        )
+        [Generation(AssistantMessage("Let me check.", base.output.tool_calls), base.metadata)]
     )
     model = ScriptedChatModel([thinking, final("Sunny")])
     out = await run(mode, ToolCallingAdvisor(tool_calling_manager=RecordingManager()), model)

@@ -1,4 +1,12 @@
-"""Advisors: the chain that wraps every model call, and the tool loop that lives in it."""
+"""Advisors: the chain that wraps every model call, and the tool loop that lives in it.
+
+The structured-output validator, the logger and the JSON Schema checker are imported
+lazily (PEP 562), so ``import ostinato`` does not pay for them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import (
@@ -12,18 +20,12 @@ from ostinato.advisors._api import (
 )
 from ostinato.advisors._chain import AdvisorChain
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
-from ostinato.advisors._json_schema import validate_json_schema
-from ostinato.advisors._logger import SimpleLoggerAdvisor
 from ostinato.advisors._model_advisors import (
     OUTPUT_FORMAT,
     SENT_OPTIONS,
     TOOL_LOOP_ROUND,
     ChatModelCallAdvisor,
     ChatModelStreamAdvisor,
-)
-from ostinato.advisors._structured_output import (
-    StructuredOutputValidationAdvisor,
-    StructuredOutputValidationAdvisorBuilder,
 )
 from ostinato.advisors._tool_calling import (
     ToolCallingAdvisor,
@@ -58,3 +60,29 @@ __all__ = [
     "default_eligibility_checker",
     "validate_json_schema",
 ]
+
+_LAZY = {
+    "SimpleLoggerAdvisor": "ostinato.advisors._logger",
+    "StructuredOutputValidationAdvisor": "ostinato.advisors._structured_output",
+    "StructuredOutputValidationAdvisorBuilder": "ostinato.advisors._structured_output",
+    "validate_json_schema": "ostinato.advisors._json_schema",
+}
+
+if TYPE_CHECKING:
+    from ostinato.advisors._json_schema import validate_json_schema
+    from ostinato.advisors._logger import SimpleLoggerAdvisor
+    from ostinato.advisors._structured_output import (
+        StructuredOutputValidationAdvisor,
+        StructuredOutputValidationAdvisorBuilder,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ostinato.advisors' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -7,14 +7,58 @@ from ostinato.tools._callback import (
     ToolDefinition,
     ToolMetadata,
 )
+from ostinato.tools._collect import tool_callbacks
+from ostinato.tools._conversion import DONE_RESULT, tool_result_to_text
+from ostinato.tools._decorator import TOOL_SPEC_ATTRIBUTE, ToolSpec, tool, tool_spec_of
+from ostinato.tools._exceptions import (
+    DefaultToolExecutionExceptionProcessor,
+    ToolExecutionExceptionProcessor,
+    tool_error_text,
+)
+from ostinato.tools._function import FunctionToolCallback
+from ostinato.tools._limits import (
+    LimitBehavior,
+    LimitBreach,
+    ToolCallLimits,
+    count_prior_tool_calls,
+)
+from ostinato.tools._manager import DefaultToolCallingManager
+from ostinato.tools._manager_builder import DefaultToolCallingManagerBuilder
+from ostinato.tools._resolver import (
+    DelegatingToolCallbackResolver,
+    StaticToolCallbackResolver,
+    ToolCallbackResolver,
+)
 from ostinato.tools._result import ToolCallingManager, ToolExecutionResult
+from ostinato.tools._schema import json_schema_for
 
 __all__ = [
+    "DONE_RESULT",
+    "TOOL_SPEC_ATTRIBUTE",
+    "DefaultToolCallingManager",
+    "DefaultToolCallingManagerBuilder",
+    "DefaultToolExecutionExceptionProcessor",
+    "DelegatingToolCallbackResolver",
+    "FunctionToolCallback",
+    "LimitBehavior",
+    "LimitBreach",
+    "StaticToolCallbackResolver",
+    "ToolCallLimits",
     "ToolCallback",
     "ToolCallbackProvider",
+    "ToolCallbackResolver",
     "ToolCallingManager",
     "ToolContext",
     "ToolDefinition",
+    "ToolExecutionExceptionProcessor",
     "ToolExecutionResult",
     "ToolMetadata",
+    "ToolSpec",
+    "count_prior_tool_calls",
+    "json_schema_for",
+    "tool",
+    "tool_callbacks",
+    "tool_error_text",
+    "tool_result_to_text",
+    "tool_spec_of",
 ]

@@ -1,0 +1,127 @@
+"""Running the executable calls of one batch: concurrently, in groups, with timeouts.
+
+The batch is cut into groups at each ``sequential`` call (which forms a group of its
+own); groups run one after another in call order and the calls inside a group run
+together as tasks of one ``asyncio.TaskGroup``, at most ``max_concurrency`` at a time.
+So a sequential call never overlaps another call, and every call keeps its place
+relative to the sequential calls around it.
+
+A call's outcome is its text or the ``ToolError`` describing its failure; deciding what
+the model reads is left to the caller (the manager's exception processor). Only
+``BaseException``\\ s that are not ``Exception``\\ s (cancellation...) escape.
+
+The tool calling manager imports this module on first use, so that ``import ostinato``
+does not pay for ``asyncio`` (DESIGN.md §9).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ostinato.errors import (
+    ToolArgumentsError,
+    ToolError,
+    ToolExecutionError,
+    ToolNotFoundError,
+    ToolTimeoutError,
+)
+from ostinato.messages import ToolCall
+from ostinato.tools._callback import ToolCallback, ToolContext
+from ostinato.tools._function import describe_exception
+
+__all__ = ["ToolJob", "groups_of", "new_semaphore", "run_group"]
+
+# Failures a callback reports on purpose; anything else it raises is wrapped first.
+_REPORTED = (ToolNotFoundError, ToolArgumentsError, ToolExecutionError, ToolTimeoutError)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolJob:
+    """A call that will run: its place in the batch, and what runs it."""
+
+    index: int
+    call: ToolCall
+    callback: ToolCallback
+    arguments: str
+    return_direct: bool
+    sequential: bool
+    timeout: float | None
+
+
+def groups_of(jobs: Sequence[ToolJob]) -> list[list[ToolJob]]:
+    """Cut the batch at sequential calls: each sequential call is a group of its own."""
+    groups: list[list[ToolJob]] = []
+    current: list[ToolJob] = []
+    for job in jobs:
+        if job.sequential:
+            if current:
+                groups.append(current)
+            groups.append([job])
+            current = []
+        else:
+            current.append(job)
+    if current:
+        groups.append(current)
+    return groups
+
+
+async def run_group(
+    group: Sequence[ToolJob], context: ToolContext, semaphore: asyncio.Semaphore | None
+) -> list[str | ToolError]:
+    """Run the calls of one group together; outcomes in call order."""
+    # A TaskGroup: cancelling the caller cancels every running call, and no task
+    # outlives this function. _invoke raises only BaseExceptions (cancellation...).
+    failure: BaseException | None = None
+    try:
+        async with asyncio.TaskGroup() as tg:
+            tasks = [tg.create_task(_invoke(job, context, semaphore)) for job in group]
+    except BaseExceptionGroup as group_error:
+        if len(group_error.exceptions) != 1:
+            raise
+        failure = group_error.exceptions[0]  # one failure: raise it, not a group of one
+    if failure is not None:
+        raise failure
+    return [task.result() for task in tasks]
+
+
+def new_semaphore(max_concurrency: int | None) -> asyncio.Semaphore | None:
+    """The semaphore capping one batch's concurrent calls (``None``: no cap)."""
+    return asyncio.Semaphore(max_concurrency) if max_concurrency else None
+
+
+async def _invoke(
+    job: ToolJob, context: ToolContext, semaphore: asyncio.Semaphore | None
+) -> str | ToolError:
+    name = job.call.name
+    async with semaphore if semaphore is not None else contextlib.nullcontext():
+        try:
+            if job.timeout is None:
+                result: object = await job.callback.call(job.arguments, context)
+            else:
+                deadline = asyncio.timeout(job.timeout)
+                try:
+                    async with deadline:
+                        result = await job.callback.call(job.arguments, context)
+                except TimeoutError:
+                    if not deadline.expired():
+                        raise  # the tool's own TimeoutError: a failure like any other
+                    return ToolTimeoutError(
+                        f"tool '{name}' timed out after {float(job.timeout)} s",
+                        tool_name=name,
+                        timeout=job.timeout,
+                    )
+        except _REPORTED as error:
+            if error.tool_name is None:
+                error.tool_name = name
+            return error
+        except Exception as e:
+            wrapped = ToolExecutionError(describe_exception(e), tool_name=name)
+            wrapped.__cause__ = e
+            wrapped.__suppress_context__ = True
+            return wrapped
+    if result is None:
+        return ""
+    return result if isinstance(result, str) else str(result)

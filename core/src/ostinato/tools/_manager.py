@@ -1,0 +1,266 @@
+"""``DefaultToolCallingManager``: runs one batch of tool calls and reports what happened.
+
+Per batch (reference §5.3, with DESIGN.md §4.1 and §4.2):
+
+1. pick the first generation that asks for tools;
+2. for each call, in order: count it and check the limits (before looking the tool up);
+   blank arguments become ``"{}"``; find the tool among the request's callbacks, then
+   through the resolver if fallback is enabled; an unknown tool goes to the exception
+   processor (by default the model reads ``Error: unknown tool ...``);
+3. run the calls concurrently — a ``sequential`` tool runs alone: the batch is cut into
+   groups at each sequential call, groups run one after another in call order, and the
+   calls inside a group run together (at most ``max_concurrency`` at a time; see
+   ``_execution``);
+4. failures (bad arguments, a tool that raised or timed out) go to the exception
+   processor; results keep the call order in one ``ToolResponseMessage``.
+
+It holds no per-turn state: limit counts come from the prompt's messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ostinato.errors import (
+    ConfigurationError,
+    NoToolCallError,
+    ToolCallLimitExceeded,
+    ToolNotFoundError,
+)
+from ostinato.messages import ToolResponse, ToolResponseMessage
+from ostinato.model import ChatResponse
+from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
+from ostinato.tools._callback import ToolCallback, ToolContext, ToolDefinition
+from ostinato.tools._exceptions import (
+    DefaultToolExecutionExceptionProcessor,
+    ToolExecutionExceptionProcessor,
+)
+from ostinato.tools._limits import (
+    LimitBehavior,
+    LimitBreach,
+    ToolCallLimits,
+    count_prior_tool_calls,
+)
+from ostinato.tools._resolver import ToolCallbackResolver
+from ostinato.tools._result import ToolExecutionResult
+
+if TYPE_CHECKING:
+    from ostinato.tools._manager_builder import DefaultToolCallingManagerBuilder
+
+__all__ = ["DefaultToolCallingManager"]
+
+
+def _unknown_tool(name: str, available: Sequence[str]) -> ToolNotFoundError:
+    listing = f"available tools: {', '.join(available)}" if available else "no tools are available"
+    return ToolNotFoundError(
+        f"unknown tool '{name}'; {listing}", tool_name=name, available=tuple(available)
+    )
+
+
+class DefaultToolCallingManager:
+    """Executes the tool calls of a model response: limits, lookup, concurrency, errors.
+
+    Args:
+        tool_callback_resolver: finds tools that are not attached to the request; only
+            consulted when ``resolution_fallback_enabled`` is true.
+        exception_processor: turns failures into text for the model, or raises; defaults
+            to :class:`DefaultToolExecutionExceptionProcessor`.
+        limits: per-tool and per-turn call limits (:class:`ToolCallLimits`).
+        resolution_fallback_enabled: look unknown names up through the resolver.
+        max_concurrency: at most this many calls of one batch run at once (``None``: no cap).
+
+    Raises:
+        ConfigurationError: an argument has the wrong type or value.
+    """
+
+    __slots__ = ("_exception_processor", "_fallback", "_limits", "_max_concurrency", "_resolver")
+
+    def __init__(
+        self,
+        *,
+        tool_callback_resolver: ToolCallbackResolver | None = None,
+        exception_processor: ToolExecutionExceptionProcessor | None = None,
+        limits: ToolCallLimits | None = None,
+        resolution_fallback_enabled: bool = False,
+        max_concurrency: int | None = None,
+    ) -> None:
+        if limits is None:
+            limits = ToolCallLimits()
+        if not isinstance(limits, ToolCallLimits):
+            raise ConfigurationError(f"limits must be a ToolCallLimits, got {limits!r}")
+        if max_concurrency is not None and (
+            type(max_concurrency) is not int or max_concurrency < 1
+        ):
+            raise ConfigurationError(
+                f"max_concurrency must be a positive number of calls or None for no cap, "
+                f"got {max_concurrency!r}"
+            )
+        if tool_callback_resolver is not None and not callable(
+            getattr(tool_callback_resolver, "resolve", None)
+        ):
+            raise ConfigurationError(
+                f"tool_callback_resolver must have a resolve(name) method, "
+                f"got {tool_callback_resolver!r}"
+            )
+        if exception_processor is not None and not callable(
+            getattr(exception_processor, "process", None)
+        ):
+            raise ConfigurationError(
+                f"exception_processor must have a process(error) method, "
+                f"got {exception_processor!r}"
+            )
+        self._resolver = tool_callback_resolver
+        self._exception_processor: ToolExecutionExceptionProcessor = (
+            exception_processor or DefaultToolExecutionExceptionProcessor()
+        )
+        self._limits = limits
+        self._fallback = bool(resolution_fallback_enabled)
+        self._max_concurrency = max_concurrency
+
+    @staticmethod
+    def builder() -> DefaultToolCallingManagerBuilder:
+        """A fluent builder, for people coming from Spring (keyword arguments are simpler)."""
+        from ostinato.tools._manager_builder import DefaultToolCallingManagerBuilder
+
+        return DefaultToolCallingManagerBuilder()
+
+    @property
+    def tool_callback_resolver(self) -> ToolCallbackResolver | None:
+        """The fallback resolver, if any."""
+        return self._resolver
+
+    @property
+    def exception_processor(self) -> ToolExecutionExceptionProcessor:
+        """Turns failures into text for the model, or raises."""
+        return self._exception_processor
+
+    @property
+    def limits(self) -> ToolCallLimits:
+        """The call limits."""
+        return self._limits
+
+    @property
+    def resolution_fallback_enabled(self) -> bool:
+        """Whether unknown names are looked up through the resolver."""
+        return self._fallback
+
+    @property
+    def max_concurrency(self) -> int | None:
+        """The cap on concurrent calls of one batch (``None``: no cap)."""
+        return self._max_concurrency
+
+    def resolve_tool_definitions(self, options: ChatOptions) -> list[ToolDefinition]:
+        """The definitions of the tools attached to ``options``, in order (empty when the
+        options cannot carry tools). The resolver is not consulted."""
+        if options is None:
+            raise ValueError("options must not be None")
+        if not isinstance(options, ToolCallingChatOptions):
+            return []
+        return [cb.tool_definition for cb in options.tool_callbacks]
+
+    async def execute_tool_calls(
+        self, prompt: Prompt, chat_response: ChatResponse
+    ) -> ToolExecutionResult:
+        """Run the tool calls of ``chat_response``'s first tool-calling generation.
+
+        Returns the prompt's messages + the assistant message + one tool response message
+        (responses in call order), and whether every executed call was return-direct.
+
+        Raises:
+            ValueError: ``prompt`` or ``chat_response`` is ``None``.
+            NoToolCallError: no generation asks for a tool.
+            ToolCallLimitExceeded: a limit was breached and the behaviour is THROW; the
+                calls before the breach have run and are in ``partial_result``.
+            Exception: whatever the exception processor raises.
+        """
+        if prompt is None:
+            raise ValueError("prompt must not be None")
+        if chat_response is None:
+            raise ValueError("chat_response must not be None")
+        generation = next((g for g in chat_response.generations if g.output.has_tool_calls), None)
+        if generation is None:
+            raise NoToolCallError("No tool call requested by the chat model")
+        assistant = generation.output
+
+        options = prompt.options
+        callbacks: tuple[ToolCallback, ...] = ()
+        context = ToolContext()
+        if isinstance(options, ToolCallingChatOptions):
+            callbacks = options.tool_callbacks
+            context = ToolContext(options.tool_context)
+
+        # Imported here, not at module level: it needs asyncio, which `import ostinato`
+        # must not pay for (DESIGN.md §9).
+        from ostinato.tools._execution import ToolJob, groups_of, new_semaphore, run_group
+
+        texts: list[str | None] = [None] * len(assistant.tool_calls)
+        jobs: list[ToolJob] = []
+        breach: tuple[int, LimitBreach] | None = None
+        counts = count_prior_tool_calls(prompt.messages)
+        total = sum(counts.values())
+        for index, call in enumerate(assistant.tool_calls):
+            counts[call.name] += 1
+            total += 1
+            found = self._limits.check(call.name, counts[call.name], total)
+            if found is not None:
+                if self._limits.on_limit_exceeded is LimitBehavior.THROW:
+                    breach = (index, found)
+                    break
+                texts[index] = found.message
+                continue
+            callback = self._find(call.name, callbacks)
+            if callback is None:
+                names = [cb.tool_definition.name for cb in callbacks]
+                texts[index] = self._exception_processor.process(_unknown_tool(call.name, names))
+                continue
+            metadata = callback.tool_metadata
+            arguments = call.arguments if call.arguments and call.arguments.strip() else "{}"
+            jobs.append(
+                ToolJob(
+                    index,
+                    call,
+                    callback,
+                    arguments,
+                    metadata.return_direct,
+                    metadata.sequential,
+                    metadata.timeout,
+                )
+            )
+
+        semaphore = new_semaphore(self._max_concurrency)
+        for group in groups_of(jobs):
+            outcomes = await run_group(group, context, semaphore)
+            for job, outcome in zip(group, outcomes):
+                texts[job.index] = (
+                    outcome
+                    if isinstance(outcome, str)
+                    else self._exception_processor.process(outcome)
+                )
+
+        calls = assistant.tool_calls if breach is None else assistant.tool_calls[: breach[0] + 1]
+        if breach is not None:
+            texts[breach[0]] = breach[1].message
+        responses = tuple(
+            ToolResponse(call.id, call.name, text or "") for call, text in zip(calls, texts)
+        )
+        result = ToolExecutionResult(
+            (*prompt.messages, assistant, ToolResponseMessage(responses)),
+            return_direct=bool(jobs) and all(job.return_direct for job in jobs),
+        )
+        if breach is not None:
+            raise ToolCallLimitExceeded(
+                breach[1].message,
+                tool_name=breach[1].tool_name,
+                limit=breach[1].limit,
+                partial_result=result,
+            )
+        return result
+
+    def _find(self, name: str, callbacks: Sequence[ToolCallback]) -> ToolCallback | None:
+        for cb in callbacks:
+            if cb.tool_definition.name == name:
+                return cb
+        if self._fallback and self._resolver is not None:
+            return self._resolver.resolve(name)
+        return None

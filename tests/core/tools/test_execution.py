@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+import pytest
+
+from ostinato.errors import ToolExecutionError, ToolTimeoutError
+from ostinato.messages import ToolCall
+from ostinato.tools import ToolContext
+from ostinato.tools._execution import ToolJob, groups_of, new_semaphore, run_group
+from tests.core.tools.fakes import MISSION, RecordingCallback
+
+
+def job(index: int, name: str, *, sequential: bool = False, result: object = MISSION) -> ToolJob:
+    return ToolJob(
+        index,
+        ToolCall(str(index), name, "{}"),
+        RecordingCallback(name, result),
+        "{}",
+        return_direct=False,
+        sequential=sequential,
+        timeout=None,
+    )
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        ("", []),
+        ("ccc", [[0, 1, 2]]),
+        ("ccScc", [[0, 1], [2], [3, 4]]),
+        ("Scc", [[0], [1, 2]]),
+        ("ccS", [[0, 1], [2]]),
+        ("SS", [[0], [1]]),
+    ],
+)
+def test_the_batch_is_cut_at_sequential_calls(pattern: str, expected: list[list[int]]) -> None:
+    jobs = [job(i, f"t{i}", sequential=(kind == "S")) for i, kind in enumerate(pattern)]
+    assert [[j.index for j in group] for group in groups_of(jobs)] == expected
+
+
+def test_no_semaphore_without_a_cap() -> None:
+    assert new_semaphore(None) is None
+
+
+async def test_outcomes_are_texts_or_tool_errors_in_call_order() -> None:
+    jobs = [job(0, "ok"), job(1, "bad", result=ValueError("v")), job(2, "none", result=None)]
+    outcomes = await run_group(jobs, ToolContext(), new_semaphore(2))
+    assert outcomes[0] == MISSION
+    assert isinstance(outcomes[1], ToolExecutionError)
+    assert str(outcomes[1]) == "ValueError: v"
+    assert isinstance(outcomes[1].__cause__, ValueError)
+    assert outcomes[1].tool_name == "bad"
+    assert outcomes[2] == ""
+
+
+async def test_a_timeout_outcome_carries_the_limit() -> None:
+    timed_out = ToolTimeoutError("tool 'x' timed out after 1.0 s", timeout=1.0)
+    (outcome,) = await run_group([job(0, "x", result=timed_out)], ToolContext(), None)
+    assert outcome is timed_out
+    assert outcome.tool_name == "x"

@@ -1,0 +1,57 @@
+"""Every example runs as written and prints what it promises."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def run_example(name: str, capsys: pytest.CaptureFixture[str]) -> str:
+    runpy.run_path(str(EXAMPLES / name), run_name="__main__")
+    return capsys.readouterr().out
+
+
+def test_demo(capsys):
+    out = run_example("demo.py", capsys)
+    assert "→ forecast" in out and "← to_fahrenheit: 71.6" in out
+    assert out.count("assistant: Lisbon is the warmest today") == 2
+    assert "3 model rounds" in out
+
+
+def test_weather_return_direct(capsys):
+    out = run_example("weather_return_direct.py", capsys)
+    assert "San Francisco is 30 °C" in out
+    assert "'temp': 10" in out and "'humidity': 60" in out
+    assert "model calls: 3" in out
+
+
+def test_observing_advisor(capsys):
+    out = run_example("observing_advisor.py", capsys)
+    assert out.splitlines() == [
+        "round 1: sending 1 message(s)",
+        "round 1: model asks for add",
+        "round 2: sending 3 message(s)",
+        "round 2: model asks for add",
+        "round 3: sending 5 message(s)",
+        "round 3: model answers",
+        "2 + 3 + 10 = 15",
+    ]
+
+
+def test_custom_tool_advisor(capsys):
+    out = run_example("custom_tool_advisor.py", capsys)
+    assert "Order A-17 has shipped." in out
+    assert 'audit: [\'lookup_order({"order_id": "A-17"})\']' in out
+
+
+def test_user_controlled_loop(capsys):
+    out = run_example("user_controlled_loop.py", capsys)
+    assert out.splitlines() == [
+        "ran tools; history now has 3 messages",
+        "7 squared is 49.",
+        "8 squared is 64.",
+    ]
