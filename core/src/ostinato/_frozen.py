@@ -18,6 +18,7 @@ class FrozenDict(dict[str, Any]):
     __slots__ = ()
 
     def _readonly(self, *args: Any, **kwargs: Any) -> NoReturn:
+        """Refused: a FrozenDict never changes (build a new one with :meth:`merged`)."""
         raise TypeError(f"{type(self).__name__} is read-only; build a new one instead")
 
     __setitem__ = _readonly
