@@ -55,7 +55,8 @@ LAZY_TOP_LEVEL = {"AutoConfiguration", "chat_client"}
 def all_modules() -> list[str]:
     names = ["ostinato"]
     for info in pkgutil.walk_packages(ostinato.__path__, "ostinato."):
-        names.append(info.name)
+        if not info.name.endswith(".__main__"):  # running it is its whole point
+            names.append(info.name)
     return sorted(names)
 
 
