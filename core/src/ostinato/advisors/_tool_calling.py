@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
 from ostinato._aio import closing_stream
+from ostinato._frozen import FrozenDict
 from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor, ToolAdvisor
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
@@ -392,12 +393,13 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
             options = _tool_options(round_request, options)
             previous = usage.total
             aggregator = ChatClientMessageAggregator()
+            marker = _RoundMarker(rounds + 1)
             async with closing_stream(chain.copy(self).next_stream(round_request)) as chunks:
                 async for chunk in chunks:
                     aggregator.add(chunk)
                     if self._is_tool_call(chunk.chat_response):
                         continue
-                    yield _with_previous_usage(_mark_round(chunk, rounds + 1), previous)
+                    yield _with_previous_usage(marker.mark(chunk), previous)
             rounds += 1
             aggregate = aggregator.result()
             if aggregate is None:
@@ -474,9 +476,26 @@ def _tool_options(
 
 
 def _mark_round(chunk: ChatClientResponse, round_number: int) -> ChatClientResponse:
-    context = {k: v for k, v in chunk.context.items() if k != SENT_OPTIONS}
-    context[TOOL_LOOP_ROUND] = round_number
-    return chunk.copy(context=context)
+    return _RoundMarker(round_number).mark(chunk)
+
+
+class _RoundMarker:
+    """Stamps chunks with their round; chunks of a round usually share one context object,
+    so the stamped context is built once per distinct context, not once per chunk."""
+
+    __slots__ = ("_in", "_out", "_round")
+
+    def __init__(self, round_number: int) -> None:
+        self._round = round_number
+        self._in: object = None
+        self._out: dict[str, Any] = {}
+
+    def mark(self, chunk: ChatClientResponse) -> ChatClientResponse:
+        if chunk.context is not self._in:
+            context = {k: v for k, v in chunk.context.items() if k != SENT_OPTIONS}
+            context[TOOL_LOOP_ROUND] = self._round
+            self._in, self._out = chunk.context, FrozenDict(context)
+        return ChatClientResponse(chunk.chat_response, self._out)
 
 
 def _with_previous_usage(chunk: ChatClientResponse, previous: Any) -> ChatClientResponse:
