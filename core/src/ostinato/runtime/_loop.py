@@ -65,6 +65,27 @@ def _run_loop(loop: asyncio.AbstractEventLoop) -> None:
             _log.debug("ostinato's private event loop resumed after an exception", exc_info=True)
             continue
         break  # stopped on purpose (interpreter exit)
+    _close_loop(loop)
+
+
+def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what is left, finish async generators, close the loop (bounded, at exit)."""
+    import asyncio
+
+    async def finish() -> None:
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=0.5)
+        await asyncio.wait_for(loop.shutdown_asyncgens(), timeout=0.5)
+
+    try:
+        loop.run_until_complete(finish())
+    except Exception:  # exiting must never fail on a stuck or broken task
+        _log.debug("cleaning up ostinato's private event loop failed", exc_info=True)
+    finally:
+        loop.close()
 
 
 def get_private_loop() -> asyncio.AbstractEventLoop:

@@ -1,0 +1,113 @@
+"""The ``ostinato`` command: built-in subcommands, and those plugins register.
+
+Exit codes: 0 success, 1 a command failed, 2 a usage or configuration error (bad
+settings, broken or clashing plugins). Errors are printed as one line with the fix,
+followed by their details; warnings likewise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TextIO
+
+from ostinato.cli._config_command import add_config_command
+from ostinato.cli._context import CliContext, load_context
+from ostinato.cli._output import print_error, print_warning, summarize
+from ostinato.cli._plugins_command import add_plugins_command
+from ostinato.errors import ConfigurationError, OstinatoError, PluginError
+from ostinato.plugins import Command
+
+__all__ = ["BUILTIN_COMMANDS", "EXIT_CONFIGURATION_ERROR", "build_parser", "main"]
+
+#: Exit code of usage and configuration errors (argparse's own, too).
+EXIT_CONFIGURATION_ERROR: Final = 2
+
+#: Built-in subcommands: name -> function declaring it on the subparsers. Plugins cannot
+#: take these names (``chat`` is kept for the interactive command to come).
+BUILTIN_COMMANDS: Final[dict[str, Callable[[Any], None]]] = {
+    "plugins": add_plugins_command,
+    "config": add_config_command,
+}
+_RESERVED: Final = frozenset({*BUILTIN_COMMANDS, "chat", "help"})
+
+
+def _plugin_commands(context: CliContext) -> dict[str, Command]:
+    if context.registry is None:
+        return {}
+    commands = {}
+    for name, registration in context.registry.commands.items():
+        if name in _RESERVED:
+            warnings.warn(
+                f"{registration.plugin.label} registers the command {name!r}, which is "
+                f"built into ostinato; it is ignored\n"
+                f"fix: rename the plugin's command",
+                stacklevel=2,
+            )
+            continue
+        commands[name] = registration.value
+    return commands
+
+
+def build_parser(context: CliContext, commands: dict[str, Command]) -> argparse.ArgumentParser:
+    """The argument parser: built-in subcommands, then the plugins' (for ``--help``)."""
+    from ostinato import __version__
+
+    epilog = None
+    if context.error is not None:
+        epilog = f"plugin commands are unavailable: {summarize(str(context.error))[0]}"
+    parser = argparse.ArgumentParser(
+        prog="ostinato",
+        description="ostinato: the tool-calling loop of LLM applications, and its plugins.",
+        epilog=epilog,
+    )
+    parser.add_argument("--version", action="version", version=f"ostinato {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for declare in BUILTIN_COMMANDS.values():
+        declare(subparsers)
+    for name, command in sorted(commands.items()):
+        # Only for --help: plugin commands are dispatched before argparse sees their args.
+        subparsers.add_parser(name, help=command.help, add_help=False)
+    return parser
+
+
+def _run(argv: list[str], context: CliContext) -> int:
+    commands = _plugin_commands(context)
+    if argv and argv[0] in commands:
+        return commands[argv[0]].run(argv[1:])
+    parser = build_parser(context, commands)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    handler: Callable[[argparse.Namespace, CliContext], int] = args.handler
+    return handler(args, context)
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    print_warning(str(message), file)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``ostinato`` with ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = _show_warning
+        try:
+            return _run(arguments, load_context())
+        except (ConfigurationError, PluginError) as exc:
+            print_error(str(exc))
+            return EXIT_CONFIGURATION_ERROR
+        except OstinatoError as exc:
+            print_error(str(exc))
+            return 1

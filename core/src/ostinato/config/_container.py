@@ -1,0 +1,125 @@
+"""The ``AutoConfiguration`` container: the composition root of auto-configured clients.
+
+``settings -> plugin_manager -> registry -> chat_model, tool_calling_manager,
+tool_advisor -> advisors -> chat_client``. Every provider is synchronous and calls one
+plain function of :mod:`ostinato.config._decisions`. Override providers on *instances*
+(``container.chat_model.override(model)``), never on the class, so containers stay
+independent. This is the only module that imports dependency-injector.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from dependency_injector import containers, providers
+
+from ostinato.config._decisions import (
+    create_advisors,
+    create_chat_client,
+    create_chat_model,
+    create_default_tools,
+    create_plugin_manager,
+    create_registry,
+    create_tool_advisor,
+    create_tool_calling_manager,
+    select_tool_advisor,
+)
+from ostinato.config._loading import load_settings
+from ostinato.config._settings import Settings
+
+if TYPE_CHECKING:
+    from ostinato.client import ChatClient
+
+__all__ = ["AutoConfiguration", "build_container", "chat_client"]
+
+
+class AutoConfiguration(containers.DeclarativeContainer):
+    """Builds a :class:`~ostinato.client.ChatClient` from the environment and the plugins.
+
+    >>> container = AutoConfiguration()
+    >>> container.chat_model.override(ScriptedChatModel(["hi"]))
+    >>> client = container.chat_client()
+
+    Providers (each a singleton of its container instance):
+
+    * ``plugins`` / ``entry_points``: explicit plugin objects, and whether to load the
+      installed ones (default: only when ``plugins`` is not given);
+    * ``settings``: core :class:`~ostinato.config.Settings`;
+    * ``plugin_manager``: the loaded plugins, with failures and skipped ones;
+    * ``registry``: what they registered (plugin settings checked at this point);
+    * ``chat_model``: from ``OSTINATO_MODEL``;
+    * ``tool_calling_manager``: a ``DefaultToolCallingManager`` with the configured limits;
+    * ``tool_advisor_choice`` and ``tool_advisor``: the one tool advisor;
+    * ``advisors`` and ``default_tools``: the plugins' advisors and enabled tool sets;
+    * ``chat_client``: the client.
+    """
+
+    plugins: providers.Provider[Any] = providers.Object(None)
+    entry_points: providers.Provider[bool | None] = providers.Object(None)
+
+    settings = providers.Singleton(load_settings, Settings)
+    plugin_manager = providers.Singleton(
+        create_plugin_manager, settings, plugins=plugins, entry_points=entry_points
+    )
+    registry = providers.Singleton(create_registry, plugin_manager)
+    chat_model = providers.Singleton(create_chat_model, settings, registry)
+    tool_calling_manager = providers.Singleton(create_tool_calling_manager, settings)
+    tool_advisor_choice = providers.Singleton(
+        select_tool_advisor,
+        settings.provided.chat_client.tool_calling.advisor,
+        registry.provided.tool_advisors,
+    )
+    tool_advisor = providers.Singleton(
+        create_tool_advisor, tool_advisor_choice, registry, tool_calling_manager
+    )
+    advisors = providers.Singleton(create_advisors, registry)
+    default_tools = providers.Singleton(create_default_tools, settings, registry)
+    chat_client = providers.Singleton(
+        create_chat_client,
+        settings,
+        chat_model=chat_model,
+        tool_advisor=tool_advisor,
+        advisors=advisors,
+        default_tools=default_tools,
+    )
+
+
+def build_container(**overrides: Any) -> AutoConfiguration:
+    """A new container, with ``overrides`` applied to this instance only.
+
+    Each keyword names a provider; its value replaces what the provider would build
+    (a provider instance is used as is)::
+
+        build_container(plugins=[my_plugin], chat_model=ScriptedChatModel(["hi"]))
+
+    Raises:
+        TypeError: a keyword names no provider (the message lists them).
+    """
+    container = AutoConfiguration()
+    names = sorted(container.providers)
+    for name, value in overrides.items():
+        if name not in container.providers:
+            raise TypeError(
+                f"build_container() got {name!r}, which is not a provider of AutoConfiguration\n"
+                f"  providers: {', '.join(names)}\n"
+                f"fix: use one of those names"
+            )
+        provider = value if isinstance(value, providers.Provider) else providers.Object(value)
+        container.providers[name].override(provider)
+    return container
+
+
+def chat_client(**overrides: Any) -> ChatClient:
+    """A ready :class:`~ostinato.client.ChatClient`, configured from the environment.
+
+    ``overrides`` replace providers of a fresh :class:`AutoConfiguration` (see
+    :func:`build_container`), e.g. ``chat_client(chat_model=my_model)``.
+
+    Raises:
+        ConfigurationError: a setting is missing or wrong (the message says which
+            variable to set).
+        PluginError: a plugin is broken (with ``OSTINATO_STRICT_PLUGINS=1``) or two
+            plugins registered the same name.
+    """
+    client: ChatClient = build_container(**overrides).chat_client()
+    return client

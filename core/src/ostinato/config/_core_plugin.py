@@ -1,0 +1,65 @@
+"""Core's own contributions, registered through the same hooks as any plugin.
+
+Core registers the tool advisor ``default``: a
+:class:`~ostinato.advisors.ToolCallingAdvisor` whose loop cap comes from
+``OSTINATO_TOOLS__MAX_ITERATIONS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final
+
+from ostinato.config._settings import Settings
+from ostinato.plugins import PluginInfo, PluginOrigin, hookimpl
+
+if TYPE_CHECKING:
+    from ostinato.advisors import ToolAdvisor
+    from ostinato.tools import ToolCallingManager
+
+__all__ = ["CORE_PLUGIN_NAME", "DEFAULT_TOOL_ADVISOR", "CorePlugin"]
+
+#: The name core's built-in plugin is registered under.
+CORE_PLUGIN_NAME: Final = "core"
+
+#: The name of core's tool advisor.
+DEFAULT_TOOL_ADVISOR: Final = "default"
+
+
+class CorePlugin:
+    """The plugin object holding core's hook implementations, configured by ``settings``."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    @staticmethod
+    def info() -> PluginInfo:
+        """How core appears among the plugins."""
+        from ostinato import __version__
+
+        return PluginInfo(
+            name=CORE_PLUGIN_NAME,
+            distribution="ostinato",
+            version=__version__,
+            origin=PluginOrigin.BUILTIN,
+            value=f"{__name__}:CorePlugin",
+        )
+
+    @hookimpl
+    def register_tool_advisors(
+        self, register: Callable[[str, Callable[[ToolCallingManager], ToolAdvisor]], None]
+    ) -> None:
+        """Register ``default``: a ``ToolCallingAdvisor`` capped at ``max_iterations``."""
+        max_iterations = self.settings.tools.max_iterations
+
+        def default(tool_calling_manager: ToolCallingManager) -> ToolAdvisor:
+            from ostinato.advisors import ToolCallingAdvisor
+
+            return ToolCallingAdvisor(
+                tool_calling_manager=tool_calling_manager, max_iterations=max_iterations
+            )
+
+        register(DEFAULT_TOOL_ADVISOR, default)
+
+    def __repr__(self) -> str:
+        return "CorePlugin()"

@@ -1,0 +1,83 @@
+"""The plugins' settings classes: checked, loaded together, and used to spot misspellings.
+
+A plugin registers ``(prefix, settings_class)`` with ``register_settings``. Before any
+factory runs, every class is loaded once so that all bad values of all plugins are
+reported in one :class:`~ostinato.errors.ConfigurationError`; then every ``OSTINATO_*``
+variable that neither core nor a plugin reads gets a warning.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic_settings import BaseSettings
+
+from ostinato.config._fields import SettingField, env_file_values, environment, setting_fields
+from ostinato.config._loading import load_settings, problems_message, warn_unknown_variables
+from ostinato.config._settings import Settings
+from ostinato.errors import ConfigurationError, PluginError
+from ostinato.plugins import Registry
+
+__all__ = [
+    "check_settings_class",
+    "known_setting_fields",
+    "load_plugin_settings",
+    "warn_about_unknown_variables",
+]
+
+
+def check_settings_class(prefix: str, settings_class: Any, plugin_label: str) -> None:
+    """Check that ``settings_class`` is a pydantic-settings class reading ``prefix``.
+
+    Raises:
+        PluginError: it is not a ``BaseSettings`` subclass, or its ``env_prefix`` differs
+            from the prefix it was registered with.
+    """
+    if not (isinstance(settings_class, type) and issubclass(settings_class, BaseSettings)):
+        raise PluginError(
+            f"{plugin_label} registered {settings_class!r} as its settings for {prefix!r}\n"
+            f"  expected: a pydantic_settings.BaseSettings subclass\n"
+            f"fix: derive the class from ostinato.config.PluginSettings"
+        )
+    own = str(settings_class.model_config.get("env_prefix") or "")
+    if own.upper() != prefix:
+        raise PluginError(
+            f"{plugin_label} registered {settings_class.__name__} under {prefix!r}, but the "
+            f"class reads the prefix {own!r}\n"
+            f"fix: set model_config = SettingsConfigDict(env_prefix={prefix!r})"
+        )
+
+
+def load_plugin_settings(registry: Registry) -> dict[str, BaseSettings]:
+    """Load every registered plugin settings class, keyed by prefix.
+
+    Raises:
+        PluginError: a registered class is not a valid settings class.
+        ConfigurationError: one or more variables have bad values (all of them listed).
+    """
+    loaded: dict[str, BaseSettings] = {}
+    problems: list[str] = []
+    for prefix, registration in registry.settings.items():
+        check_settings_class(prefix, registration.value, registration.plugin.label)
+        try:
+            loaded[prefix] = load_settings(registration.value)
+        except ConfigurationError as exc:
+            problems.extend(line for line in str(exc).splitlines() if line.startswith("  "))
+    if problems:
+        raise ConfigurationError(problems_message(problems, "plugin"))
+    return loaded
+
+
+def known_setting_fields(registry: Registry) -> list[SettingField]:
+    """Core's fields and those of every registered plugin settings class."""
+    fields = setting_fields(Settings)
+    for registration in registry.settings.values():
+        if isinstance(registration.value, type) and issubclass(registration.value, BaseSettings):
+            fields.extend(setting_fields(registration.value))
+    return fields
+
+
+def warn_about_unknown_variables(registry: Registry) -> list[str]:
+    """Warn about each ``OSTINATO_*`` variable (environment or ``.env``) nobody reads."""
+    names = set(environment()) | set(env_file_values(Settings))
+    return warn_unknown_variables(known_setting_fields(registry), names, stacklevel=3)

@@ -1,0 +1,115 @@
+"""Core settings: what ``OSTINATO_*`` environment variables (and ``.env``) configure.
+
+Prefix ``OSTINATO_``, nested delimiter ``__``: ``tools.max_iterations`` is
+``OSTINATO_TOOLS__MAX_ITERATIONS``. Lists are comma-separated. Plugins have their own
+settings classes with flat prefixes (``OSTINATO_OPENAI_``). Read them with
+:func:`~ostinato.config.load_settings`, which turns validation errors into one
+:class:`~ostinato.errors.ConfigurationError` naming the variables.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+__all__ = [
+    "ChatClientSettings",
+    "CommaSeparated",
+    "Settings",
+    "ToolCallingSettings",
+    "ToolsSettings",
+    "split_commas",
+]
+
+
+def split_commas(value: Any) -> Any:
+    """``"a, b,,c"`` -> ``["a", "b", "c"]``; ``""`` -> ``[]``; other values unchanged."""
+    if isinstance(value, str):
+        return [item.strip() for item in value.split(",") if item.strip()]
+    return value
+
+
+#: A list read from the environment as comma-separated text (``a,b``), not JSON.
+CommaSeparated = Annotated[list[str], NoDecode, BeforeValidator(split_commas)]
+
+
+class ToolCallingSettings(BaseModel):
+    """``OSTINATO_CHAT_CLIENT__TOOL_CALLING__*``: the tool advisor of auto-configured clients."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    enabled: bool = True
+    """Add the tool advisor to every request (``false``: tool calls are returned, not run)."""
+    advisor: str | None = None
+    """Which registered tool advisor to use (``default``, ``tool-search``...)."""
+
+
+class ChatClientSettings(BaseModel):
+    """``OSTINATO_CHAT_CLIENT__*``: the clients the container builds."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    tool_calling: ToolCallingSettings = ToolCallingSettings()
+    """The tool advisor."""
+
+
+class ToolsSettings(BaseModel):
+    """``OSTINATO_TOOLS__*``: tool call limits, and the named tool sets to enable."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    max_calls_per_tool: Annotated[int | None, Field(ge=1)] = 40
+    """Calls of one tool per turn (empty: unlimited)."""
+    max_total_tool_calls: Annotated[int | None, Field(ge=1)] = 150
+    """Calls of all tools together per turn (empty: unlimited)."""
+    max_iterations: Annotated[int, Field(ge=1)] = 25
+    """Model rounds per turn before the tool loop gives up."""
+    enabled: CommaSeparated = []
+    """Named tool sets (from plugins) every auto-configured client gets."""
+
+    @field_validator("max_calls_per_tool", "max_total_tool_calls", mode="before")
+    @classmethod
+    def _blank_is_unlimited(cls, value: Any) -> Any:
+        if isinstance(value, str) and value.strip().lower() in ("", "none", "unlimited"):
+            return None
+        return value
+
+
+class Settings(BaseSettings):
+    """Core settings, read from ``OSTINATO_*`` environment variables and ``.env``."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="OSTINATO_",
+        env_nested_delimiter="__",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        frozen=True,
+    )
+
+    model: str | None = None
+    """``provider:model``, e.g. ``openai:gpt-4.1-mini``; ``openai:`` asks for the provider's
+    default model."""
+    chat_client: ChatClientSettings = ChatClientSettings()
+    """The clients the container builds."""
+    tools: ToolsSettings = ToolsSettings()
+    """Tool limits and named tool sets."""
+    load_plugins: Annotated[list[str] | None, NoDecode, BeforeValidator(split_commas)] = None
+    """Allow list of plugins to load (unset: all; empty: none)."""
+    disable_plugins: CommaSeparated = []
+    """Plugins not to load."""
+    strict_plugins: bool = False
+    """A plugin that fails to load is an error rather than a warning."""
+
+    @field_validator("model", mode="before")
+    @classmethod
+    def _provider_and_model(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            if not value.strip():
+                return None
+            provider, sep, _ = value.strip().partition(":")
+            if not sep or not provider or any(c.isspace() for c in value.strip()):
+                raise ValueError("provider:model, e.g. openai:gpt-4.1-mini")
+        return value

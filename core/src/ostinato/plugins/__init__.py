@@ -1,0 +1,63 @@
+"""Plugins: the hook specifications, the entry-point loader, the registry of contributions.
+
+A plugin is a distribution declaring an entry point in the group ``ostinato`` whose value
+is a small module of hook implementations (see :class:`HookSpecs`)::
+
+    [project.entry-points.ostinato]
+    acme = "ostinato_acme.plugin"
+
+:class:`PluginManager` loads them (reporting the broken ones), :func:`collect_registry`
+runs their hooks into a :class:`Registry`. Only this package imports pluggy; ``import
+ostinato`` does not import it.
+"""
+
+from ostinato.plugins._hookspecs import HOOK_NAMES, PROJECT_NAME, HookSpecs, hookimpl, hookspec
+from ostinato.plugins._info import (
+    PluginFailure,
+    PluginInfo,
+    PluginLoadWarning,
+    PluginOrigin,
+    SkippedPlugin,
+)
+from ostinato.plugins._manager import ENTRY_POINT_GROUP, PluginManager
+from ostinato.plugins._registry import KINDS, Command, Registration, Registry, collect_registry
+from ostinato.plugins._types import (
+    AdvisorFactory,
+    ChatMemoryRepositoryFactory,
+    ChatModelFactory,
+    CommandRunner,
+    RegisterCommand,
+    RegisterFactory,
+    RegisterSettings,
+    ToolAdvisorFactory,
+    ToolSetFactory,
+)
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "HOOK_NAMES",
+    "KINDS",
+    "PROJECT_NAME",
+    "AdvisorFactory",
+    "ChatMemoryRepositoryFactory",
+    "ChatModelFactory",
+    "Command",
+    "CommandRunner",
+    "HookSpecs",
+    "PluginFailure",
+    "PluginInfo",
+    "PluginLoadWarning",
+    "PluginManager",
+    "PluginOrigin",
+    "RegisterCommand",
+    "RegisterFactory",
+    "RegisterSettings",
+    "Registration",
+    "Registry",
+    "SkippedPlugin",
+    "ToolAdvisorFactory",
+    "ToolSetFactory",
+    "collect_registry",
+    "hookimpl",
+    "hookspec",
+]

@@ -1,0 +1,201 @@
+"""The container's decisions as plain functions: tool advisor, model, tools, advisors."""
+
+from __future__ import annotations
+
+import pytest
+
+from ostinato.advisors import SimpleLoggerAdvisor, ToolCallingAdvisor
+from ostinato.config import (
+    DEFAULT_TOOL_ADVISOR,
+    Settings,
+    create_advisors,
+    create_chat_client,
+    create_chat_model,
+    create_default_tools,
+    create_tool_advisor,
+    create_tool_calling_manager,
+    parse_model,
+    select_tool_advisor,
+)
+from ostinato.errors import ConfigurationError, PluginError
+from ostinato.plugins import PluginInfo, PluginOrigin, Registration, Registry
+from ostinato.testing import ScriptedChatModel
+from ostinato.tools import DefaultToolCallingManager, tool, tool_callbacks
+
+CORE = PluginInfo("core", "ostinato", "0.1.0", PluginOrigin.BUILTIN)
+SEARCH = PluginInfo("tool-search", "ostinato-tool-search", "0.2.0")
+OTHER = PluginInfo("other-loop", "acme-loop", "1.0")
+
+VARIABLE = "OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR"
+
+
+def loop(manager: object) -> ToolCallingAdvisor:
+    return ToolCallingAdvisor(tool_calling_manager=manager)  # type: ignore[arg-type]
+
+
+def advisors(**plugins: PluginInfo) -> dict[str, Registration[object]]:
+    return {name: Registration(name, loop, info) for name, info in plugins.items()}
+
+
+def settings(**values: object) -> Settings:
+    return Settings.model_validate(values)
+
+
+class TestSelectToolAdvisor:
+    def test_default_when_nothing_else_is_installed(self):
+        choice = select_tool_advisor(None, advisors(default=CORE))
+        assert (choice.name, choice.reason, choice.plugin) == (
+            DEFAULT_TOOL_ADVISOR,
+            "no replacement installed",
+            CORE,
+        )
+
+    def test_a_single_replacement_takes_over(self):
+        choice = select_tool_advisor(None, advisors(default=CORE, **{"tool-search": SEARCH}))
+        assert choice.name == "tool-search"
+        assert choice.reason == "the only installed replacement of 'default'"
+        assert choice.plugin == SEARCH
+
+    def test_two_replacements_without_the_setting_are_an_error(self):
+        installed = advisors(default=CORE, **{"tool-search": SEARCH, "other-loop": OTHER})
+        with pytest.raises(ConfigurationError) as caught:
+            select_tool_advisor(None, installed)
+        lines = str(caught.value).splitlines()
+        assert lines[0] == (
+            "2 replacement tool advisors are installed: other-loop (distribution acme-loop "
+            "1.0), tool-search (distribution ostinato-tool-search 0.2.0)"
+        )
+        assert lines[-1] == f"fix: set {VARIABLE} to one of: other-loop, tool-search, default"
+
+    @pytest.mark.parametrize("name", ["default", "tool-search", "other-loop"])
+    def test_the_setting_wins(self, name):
+        installed = advisors(default=CORE, **{"tool-search": SEARCH, "other-loop": OTHER})
+        choice = select_tool_advisor(name, installed)
+        assert choice.name == name
+        assert choice.reason == f"chosen by {VARIABLE}"
+
+    def test_an_unknown_setting_lists_the_installed_ones(self):
+        with pytest.raises(ConfigurationError) as caught:
+            select_tool_advisor("tool-serch", advisors(default=CORE, **{"tool-search": SEARCH}))
+        assert str(caught.value).splitlines() == [
+            f"{VARIABLE}='tool-serch' names no installed tool advisor",
+            "  installed: default (built into ostinato), tool-search (distribution "
+            "ostinato-tool-search 0.2.0)",
+            "fix: set it to one of: default, tool-search",
+        ]
+
+
+def test_the_tool_advisor_factory_receives_the_manager():
+    manager = DefaultToolCallingManager()
+    registry = Registry(tool_advisors=advisors(default=CORE))
+    choice = select_tool_advisor(None, registry.tool_advisors)
+    advisor = create_tool_advisor(choice, registry, manager)
+    assert isinstance(advisor, ToolCallingAdvisor)
+    assert advisor.tool_calling_manager is manager
+
+
+def test_a_factory_returning_no_tool_advisor_is_a_plugin_error():
+    registry = Registry(
+        tool_advisors={"bad": Registration("bad", lambda manager: object(), SEARCH)}
+    )
+    choice = select_tool_advisor("bad", registry.tool_advisors)
+    with pytest.raises(
+        PluginError, match=r"expected: an instance of ostinato\.advisors\.ToolAdvisor"
+    ):
+        create_tool_advisor(choice, registry, DefaultToolCallingManager())
+
+
+class TestChatModel:
+    def registry(self) -> Registry:
+        factory = lambda name: ScriptedChatModel([name])  # noqa: E731
+        return Registry(chat_models={"acme": Registration("acme", factory, SEARCH)})
+
+    def test_the_provider_factory_gets_the_model_name(self):
+        model = create_chat_model(settings(model="acme:big-1"), self.registry())
+        assert isinstance(model, ScriptedChatModel)
+        assert model.script == ["big-1"]
+
+    def test_no_model_says_which_variable_to_set_and_what_is_installed(self):
+        with pytest.raises(ConfigurationError) as caught:
+            create_chat_model(settings(), self.registry())
+        assert str(caught.value).splitlines() == [
+            "no chat model is configured",
+            "  installed providers: acme (distribution ostinato-tool-search 0.2.0)",
+            "fix: set OSTINATO_MODEL=provider:model, e.g. OSTINATO_MODEL=acme:<model>",
+        ]
+
+    def test_no_model_and_no_provider_says_what_to_install(self):
+        with pytest.raises(ConfigurationError, match="pip install ostinato-openai"):
+            create_chat_model(settings(), Registry())
+
+    def test_an_unknown_provider_lists_the_installed_ones(self):
+        with pytest.raises(ConfigurationError) as caught:
+            create_chat_model(settings(model="openai:gpt-4.1"), self.registry())
+        message = str(caught.value)
+        assert "names the provider 'openai', which no plugin registered" in message
+        assert "installed providers: acme" in message
+        assert "pip install ostinato-openai" in message
+
+    @pytest.mark.parametrize(
+        ("value", "parsed"),
+        [("openai:gpt-4.1-mini", ("openai", "gpt-4.1-mini")), ("OpenAI:", ("openai", ""))],
+    )
+    def test_parse_model(self, value, parsed):
+        assert parse_model(value) == parsed
+
+    def test_parse_model_rejects_no_provider(self):
+        with pytest.raises(ConfigurationError, match="is not provider:model"):
+            parse_model("gpt-4")
+
+
+def test_the_tool_calling_manager_has_the_configured_limits():
+    manager = create_tool_calling_manager(
+        settings(tools={"max_calls_per_tool": 2, "max_total_tool_calls": None})
+    )
+    assert manager.limits.max_calls_per_tool == 2
+    assert manager.limits.max_total_tool_calls is None
+
+
+@tool(description="What time it is")
+def clock() -> str:
+    return "noon"
+
+
+def test_only_the_enabled_tool_sets_become_default_tools():
+    registry = Registry(
+        tools={
+            "clock": Registration("clock", lambda: tool_callbacks(clock), SEARCH),
+            "other": Registration("other", lambda: pytest.fail("not enabled"), SEARCH),
+        }
+    )
+    tools = create_default_tools(settings(tools={"enabled": ["clock"]}), registry)
+    assert [t.tool_definition.name for t in tools] == ["clock"]
+    assert create_default_tools(settings(), registry) == []
+
+
+def test_an_unknown_tool_set_is_an_error():
+    with pytest.raises(ConfigurationError, match="OSTINATO_TOOLS__ENABLED lists 'clok'"):
+        create_default_tools(settings(tools={"enabled": ["clok"]}), Registry())
+
+
+def test_advisors_whose_factory_returns_none_are_left_out():
+    logger = SimpleLoggerAdvisor()
+    registry = Registry(
+        advisors={
+            "off": Registration("off", lambda: None, SEARCH),
+            "logger": Registration("logger", lambda: logger, SEARCH),
+        }
+    )
+    assert create_advisors(registry) == [logger]
+
+
+def test_an_advisor_factory_returning_junk_is_a_plugin_error():
+    registry = Registry(advisors={"junk": Registration("junk", lambda: "junk", SEARCH)})
+    with pytest.raises(PluginError, match="advisor factory 'junk'"):
+        create_advisors(registry)
+
+
+def test_the_client_gets_the_tool_advisor_as_its_prototype():
+    advisor = ToolCallingAdvisor()
+    client = create_chat_client(settings(), ScriptedChatModel(), advisor, [], [])
+    assert client.tool_advisor is advisor

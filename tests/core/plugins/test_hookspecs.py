@@ -1,0 +1,77 @@
+"""The hook specifications: the seven hooks of DESIGN.md §5, each taking ``register``."""
+
+from __future__ import annotations
+
+import inspect
+
+import pluggy
+
+import ostinato.plugins
+from ostinato.plugins import HOOK_NAMES, KINDS, PROJECT_NAME, HookSpecs, hookimpl, hookspec
+
+EXPECTED_HOOKS = (
+    "register_chat_models",
+    "register_tool_advisors",
+    "register_advisors",
+    "register_chat_memory_repositories",
+    "register_tools",
+    "register_settings",
+    "register_commands",
+)
+
+
+def test_the_hooks_are_exactly_those_of_the_design():
+    specified = [name for name in vars(HookSpecs) if name.startswith("register_")]
+    assert tuple(specified) == EXPECTED_HOOKS == HOOK_NAMES
+    assert tuple(hook for hook, _, _ in KINDS) == HOOK_NAMES
+
+
+def test_each_hook_takes_only_a_register_callback():
+    for name in HOOK_NAMES:
+        parameters = list(inspect.signature(getattr(HookSpecs, name)).parameters)
+        assert parameters == ["self", "register"], name
+
+
+def test_each_hook_is_documented():
+    for name in HOOK_NAMES:
+        assert (getattr(HookSpecs, name).__doc__ or "").strip(), name
+
+
+def test_markers_belong_to_the_project_ostinato():
+    assert PROJECT_NAME == "ostinato"
+    assert isinstance(hookimpl, pluggy.HookimplMarker)
+    assert isinstance(hookspec, pluggy.HookspecMarker)
+    assert hookimpl.project_name == hookspec.project_name == "ostinato"
+
+
+def test_public_names():
+    assert set(ostinato.plugins.__all__) == {
+        "ENTRY_POINT_GROUP",
+        "HOOK_NAMES",
+        "KINDS",
+        "PROJECT_NAME",
+        "AdvisorFactory",
+        "ChatMemoryRepositoryFactory",
+        "ChatModelFactory",
+        "Command",
+        "CommandRunner",
+        "HookSpecs",
+        "PluginFailure",
+        "PluginInfo",
+        "PluginLoadWarning",
+        "PluginManager",
+        "PluginOrigin",
+        "RegisterCommand",
+        "RegisterFactory",
+        "RegisterSettings",
+        "Registration",
+        "Registry",
+        "SkippedPlugin",
+        "ToolAdvisorFactory",
+        "ToolSetFactory",
+        "collect_registry",
+        "hookimpl",
+        "hookspec",
+    }
+    for name in ostinato.plugins.__all__:
+        assert hasattr(ostinato.plugins, name), name
