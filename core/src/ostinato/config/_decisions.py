@@ -244,6 +244,9 @@ def create_tool_calling_manager(settings: Settings) -> DefaultToolCallingManager
 def create_advisors(registry: Registry) -> list[Advisor]:
     """The advisors the plugins registered, leaving out those their settings disable.
 
+    A factory that declares a ``registry`` parameter receives the registry, so that it
+    can use what other plugins registered (e.g. a memory advisor picking a repository).
+
     Raises:
         PluginError: a factory returned something that is not an ``Advisor``.
     """
@@ -251,7 +254,11 @@ def create_advisors(registry: Registry) -> list[Advisor]:
 
     advisors: list[Advisor] = []
     for name, registration in registry.advisors.items():
-        advisor = registration.value()
+        factory: Any = registration.value
+        if _accepts(factory, "registry"):
+            advisor = factory(registry=registry)
+        else:
+            advisor = factory()
         if advisor is None:
             continue
         if not isinstance(advisor, Advisor):
@@ -307,3 +314,16 @@ def create_chat_client(
     if not settings.chat_client.tool_calling.enabled:
         builder.default_advisor_params(AdvisorParams.tool_calling_advisor_auto_register(False))
     return builder.build()
+
+
+def _accepts(function: Any, parameter: str) -> bool:
+    """Whether ``function`` can be called with the keyword ``parameter``."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+    return parameter in parameters or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
+    )
