@@ -51,6 +51,9 @@ class ChatGenerationMetadata:
     def __contains__(self, key: object) -> bool:
         return key in self.metadata
 
+    def __getitem__(self, key: str) -> Any:
+        return self.metadata[key]
+
     @property
     def is_empty(self) -> bool:
         """True when nothing is recorded."""

@@ -1,0 +1,55 @@
+"""ostinato-openai: OpenAI Chat Completions, and every server imitating it, as a chat model.
+
+``OpenAIChatOptions`` (a plain value) is imported eagerly; the model and the settings,
+which import httpx and pydantic-settings, are imported on first access (PEP 562), so
+loading the plugin stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ostinato_openai._options import OpenAIChatOptions, SystemRole, json_schema_response_format
+
+if TYPE_CHECKING:
+    from ostinato_openai._factory import create_chat_model
+    from ostinato_openai._model import DEFAULT_BASE_URL, OpenAIChatModel
+    from ostinato_openai._retry import RetryPolicy
+    from ostinato_openai._settings import OpenAISettings
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_BASE_URL",
+    "OpenAIChatModel",
+    "OpenAIChatOptions",
+    "OpenAISettings",
+    "RetryPolicy",
+    "SystemRole",
+    "__version__",
+    "create_chat_model",
+    "json_schema_response_format",
+]
+
+_LAZY = {
+    "DEFAULT_BASE_URL": "ostinato_openai._model",
+    "OpenAIChatModel": "ostinato_openai._model",
+    "OpenAISettings": "ostinato_openai._settings",
+    "RetryPolicy": "ostinato_openai._retry",
+    "create_chat_model": "ostinato_openai._factory",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ostinato_openai' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

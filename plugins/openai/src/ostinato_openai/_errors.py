@@ -1,0 +1,232 @@
+"""From what the server (or the network) said to ostinato's typed :class:`ModelError` s.
+
+Error bodies come in several shapes: OpenAI's ``{"error": {"message", "type", "code",
+"param"}}``, a bare ``{"error": "text"}``, FastAPI's ``{"detail": ...}`` (Mistral),
+``{"message": ...}``, a list holding one of these, or plain text. Each becomes the error
+class of its HTTP status, carrying the server's message, type, code and request id, and
+the wait it asked for. The API key never appears: if a server echoes it, it is masked.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import httpx
+
+from ostinato.errors import (
+    AuthenticationError,
+    BadRequestError,
+    MalformedResponseError,
+    ModelConnectionError,
+    ModelError,
+    ModelTimeoutError,
+    NotFoundError,
+    PermissionDeniedError,
+    RateLimitError,
+    ServerError,
+)
+
+__all__ = [
+    "REQUEST_ID_HEADERS",
+    "error_class_for_status",
+    "error_from_payload",
+    "error_from_response",
+    "error_from_transport",
+    "parse_retry_after",
+    "redact",
+]
+
+#: Response headers that carry the provider's request id, most specific first.
+REQUEST_ID_HEADERS = ("x-request-id", "request-id", "apim-request-id", "x-ms-request-id")
+
+_BY_STATUS: dict[int, type[ModelError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    408: ModelTimeoutError,
+    413: BadRequestError,
+    415: BadRequestError,
+    422: BadRequestError,
+    429: RateLimitError,
+}
+
+
+def error_class_for_status(status: int | None) -> type[ModelError]:
+    """The :class:`ModelError` subclass for an HTTP status (5xx: server error)."""
+    if status is None:
+        return ServerError
+    if status >= 500:
+        return ServerError
+    return _BY_STATUS.get(status, ModelError)
+
+
+def redact(text: str, secret: str | None) -> str:
+    """``text`` with ``secret`` masked wherever it appears."""
+    if secret and secret in text:
+        return text.replace(secret, "***")
+    return text
+
+
+def parse_retry_after(
+    headers: Mapping[str, str], now: Callable[[], float] = time.time
+) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or HTTP date).
+
+    A zero ``retry-after-ms`` (Azure sends it beside ``retry-after: 1``) says nothing.
+    """
+    raw_ms = headers.get("retry-after-ms")
+    if raw_ms:
+        try:
+            ms = float(raw_ms)
+        except ValueError:
+            ms = 0.0
+        if ms > 0:
+            return ms / 1000.0
+    raw = headers.get("retry-after")
+    if not raw:
+        return None
+    try:
+        return max(float(raw), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError):
+        return None
+    return max(when.timestamp() - now(), 0.0)
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _error_object(payload: Any) -> Mapping[str, Any]:
+    """The mapping describing the error inside ``payload``, whatever its shape."""
+    if isinstance(payload, list) and payload:
+        payload = payload[0]
+    if not isinstance(payload, Mapping):
+        return {"message": _text(payload)} if payload is not None else {}
+    inner = payload.get("error")
+    if isinstance(inner, Mapping):
+        return inner
+    if isinstance(inner, str):
+        return {"message": inner, "type": payload.get("type"), "code": payload.get("code")}
+    if "detail" in payload:
+        return {"message": _text(payload["detail"])}
+    return payload
+
+
+def _details(error: Mapping[str, Any]) -> str:
+    """The extra facts servers add: the offending parameter, upstream provider, raw text."""
+    parts = []
+    param = error.get("param")
+    if param:
+        parts.append(f"param: {param}")
+    metadata = error.get("metadata")
+    if isinstance(metadata, Mapping):
+        provider = metadata.get("provider_name")
+        raw = metadata.get("raw")
+        if raw:
+            parts.append(f"{provider}: {_text(raw)}" if provider else f"upstream: {_text(raw)}")
+    failed = error.get("failed_generation")
+    if failed:
+        parts.append(f"failed generation: {_text(failed)}")
+    return f" [{'; '.join(parts)}]" if parts else ""
+
+
+def error_from_payload(
+    payload: Any,
+    *,
+    status: int | None,
+    provider: str,
+    headers: Mapping[str, str] | None = None,
+    secret: str | None = None,
+    fallback_message: str | None = None,
+) -> ModelError:
+    """The typed error for an error ``payload`` (a parsed body or a stream's error event).
+
+    ``status`` is the HTTP status; for errors inside a 200 stream pass ``None`` and the
+    payload's own ``status_code`` (Groq) or numeric ``code`` (OpenRouter) is used.
+    """
+    error = _error_object(payload)
+    code = error.get("code")
+    if status is None:
+        status_hint = error.get("status_code", error.get("status"))
+        if isinstance(status_hint, int):
+            status = status_hint
+        elif isinstance(code, int) and 400 <= code <= 599:
+            status = code
+    message = _text(error.get("message")) or fallback_message or "no message"
+    error_type = _text(error.get("type"))
+    headers = headers or {}
+    request_id = next((headers[h] for h in REQUEST_ID_HEADERS if headers.get(h)), None)
+    if request_id is None and isinstance(payload, Mapping):
+        request_id = _text(payload.get("request_id"))
+    retry_after = parse_retry_after(headers)
+    label = f"{provider} error {status}" if status is not None else f"{provider} error"
+    shown_code = None if code is None or code == status else code  # OpenRouter repeats it
+    classification = "/".join(str(x) for x in (error_type, shown_code) if x is not None)
+    if classification:
+        label += f" ({classification})"
+    text = redact(f"{label}: {message}{_details(error)}", secret)
+    cls = error_class_for_status(status)
+    return cls(
+        text,
+        provider=provider,
+        status=status,
+        error_type=error_type,
+        code=None if code is None else str(code),
+        request_id=request_id,
+        retry_after=retry_after,
+    )
+
+
+def error_from_response(
+    status: int, headers: Mapping[str, str], content: bytes, *, provider: str, secret: str | None
+) -> ModelError:
+    """The typed error for an HTTP error response (its body already read)."""
+    text = content.decode("utf-8", errors="replace").strip()
+    payload: Any
+    try:
+        payload = json.loads(text) if text else None
+    except ValueError:
+        payload = text[:2000]
+    fallback = httpx.codes.get_reason_phrase(status) or "HTTP error"
+    return error_from_payload(
+        payload,
+        status=status,
+        provider=provider,
+        headers=headers,
+        secret=secret,
+        fallback_message=fallback,
+    )
+
+
+def error_from_transport(exc: httpx.RequestError, *, provider: str, url: str) -> ModelError:
+    """A failed exchange as :class:`ModelTimeoutError`, :class:`ModelConnectionError` or
+    (for a body that could not be decoded) :class:`MalformedResponseError`."""
+    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    error: ModelError
+    if isinstance(exc, httpx.TimeoutException):
+        error = ModelTimeoutError(
+            f"{provider}: no answer from {url} in time ({detail})", provider=provider
+        )
+    elif isinstance(exc, httpx.DecodingError):
+        error = MalformedResponseError(
+            f"{provider}: the reply from {url} could not be decoded ({detail})", provider=provider
+        )
+    else:
+        error = ModelConnectionError(
+            f"{provider}: connection to {url} failed ({detail})", provider=provider
+        )
+    error.__cause__ = exc
+    return error

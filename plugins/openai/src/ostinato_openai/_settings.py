@@ -1,0 +1,96 @@
+"""``OpenAISettings``: the plugin's environment variables, prefix ``OSTINATO_OPENAI_``.
+
+Flat (no ``__`` nesting). The key and base URL fall back to the ecosystem's
+``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` (and ``OPENAI_ORG_ID`` / ``OPENAI_PROJECT_ID``),
+so an existing OpenAI setup works unchanged. Mappings (headers, query, extra body) are
+JSON in the environment. This module imports pydantic-settings; the plugin module imports
+it only inside its hooks.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["ENV_PREFIX", "OpenAISettings"]
+
+#: The prefix of every variable of this plugin.
+ENV_PREFIX = "OSTINATO_OPENAI_"
+
+_DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+
+def _env(name: str, *fallbacks: str) -> AliasChoices:
+    return AliasChoices(ENV_PREFIX + name.upper(), *fallbacks)
+
+
+class OpenAISettings(BaseSettings):
+    """Connection, retry and default-option settings of the ``openai`` provider.
+
+    Attributes:
+        api_key: ``OSTINATO_OPENAI_API_KEY``, else ``OPENAI_API_KEY``. Optional for local
+            servers; required when ``base_url`` is OpenAI's.
+        base_url: ``OSTINATO_OPENAI_BASE_URL``, else ``OPENAI_BASE_URL``; default
+            ``https://api.openai.com/v1``.
+        organization, project: OpenAI organisation and project headers (fallbacks
+            ``OPENAI_ORG_ID`` and ``OPENAI_PROJECT_ID``).
+        timeout: seconds to wait for each read, write or pool slot (default 600).
+        connect_timeout: seconds to wait for a connection (default 10).
+        max_retries: retries after a failed attempt (default 2; 0 disables).
+        max_retry_time: no retry starts later than this many seconds after the first
+            attempt (default 120).
+        max_connections, max_keepalive_connections: the HTTP pool limits.
+        extra_headers: JSON object of headers added to every request.
+        extra_query: JSON object of query parameters (Azure's ``api-version``).
+        model: the model used when ``OSTINATO_MODEL`` names none (``openai:``).
+        temperature, top_p, max_tokens, max_completion_tokens, seed, reasoning_effort,
+            parallel_tool_calls, strict_tools, stream_usage, system_role, extra_body:
+            default request options (see ``OpenAIChatOptions``).
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        frozen=True,
+        populate_by_name=True,
+    )
+
+    api_key: SecretStr | None = Field(
+        default=None, validation_alias=_env("api_key", "OPENAI_API_KEY")
+    )
+    base_url: str = Field(
+        default=_DEFAULT_BASE_URL, validation_alias=_env("base_url", "OPENAI_BASE_URL")
+    )
+    organization: str | None = Field(
+        default=None, validation_alias=_env("organization", "OPENAI_ORG_ID")
+    )
+    project: str | None = Field(default=None, validation_alias=_env("project", "OPENAI_PROJECT_ID"))
+    timeout: float = Field(default=600.0, gt=0)
+    connect_timeout: float = Field(default=10.0, gt=0)
+    max_retries: int = Field(default=2, ge=0)
+    max_retry_time: float = Field(default=120.0, ge=0)
+    max_connections: int = Field(default=1000, ge=1)
+    max_keepalive_connections: int = Field(default=200, ge=0)
+    extra_headers: dict[str, str] = Field(default_factory=dict)
+    extra_query: dict[str, str] = Field(default_factory=dict)
+    model: str = "gpt-4.1-mini"
+    temperature: float | None = Field(default=None, ge=0)
+    top_p: float | None = Field(default=None, ge=0, le=1)
+    max_tokens: int | None = Field(default=None, ge=1)
+    max_completion_tokens: int | None = Field(default=None, ge=1)
+    seed: int | None = None
+    reasoning_effort: str | None = None
+    parallel_tool_calls: bool | None = None
+    strict_tools: bool | None = None
+    stream_usage: bool = True
+    system_role: Literal["system", "developer"] = "system"
+    extra_body: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def uses_openai(self) -> bool:
+        """Whether ``base_url`` points at OpenAI itself (where a key is required)."""
+        return "api.openai.com" in self.base_url

@@ -1,0 +1,195 @@
+"""Error bodies of every shape, statuses, transport failures: typed, informative, no secret."""
+
+from __future__ import annotations
+
+import email.utils
+import json
+
+import httpx
+import pytest
+
+from ostinato.errors import (
+    AuthenticationError,
+    BadRequestError,
+    MalformedResponseError,
+    ModelConnectionError,
+    ModelError,
+    ModelTimeoutError,
+    NotFoundError,
+    PermissionDeniedError,
+    RateLimitError,
+    ServerError,
+    StreamInterruptedError,
+)
+from ostinato.prompt import Prompt
+from ostinato_openai._errors import (
+    error_class_for_status,
+    error_from_payload,
+    error_from_response,
+    error_from_transport,
+    parse_retry_after,
+    redact,
+)
+from tests.plugins.openai.fakes import model_for, stream_chunks
+
+
+def from_body(
+    status: int, body: object, headers: dict[str, str] | None = None, secret: str | None = None
+) -> ModelError:
+    content = body if isinstance(body, bytes) else json.dumps(body).encode()
+    return error_from_response(status, headers or {}, content, provider="openai", secret=secret)
+
+
+@pytest.mark.parametrize(
+    ("status", "cls"),
+    [
+        (400, BadRequestError),
+        (401, AuthenticationError),
+        (402, ModelError),
+        (403, PermissionDeniedError),
+        (404, NotFoundError),
+        (408, ModelTimeoutError),
+        (409, ModelError),
+        (413, BadRequestError),
+        (422, BadRequestError),
+        (429, RateLimitError),
+        (500, ServerError),
+        (503, ServerError),
+        (529, ServerError),
+        (None, ServerError),
+    ],
+)
+def test_status_classes(status: int | None, cls: type[ModelError]):
+    assert error_class_for_status(status) is cls
+
+
+def test_openai_error_object():
+    error = from_body(
+        400,
+        {
+            "error": {
+                "message": "Bad value",
+                "type": "invalid_request_error",
+                "code": "x",
+                "param": "p",
+            }
+        },
+        {"x-request-id": "req_9"},
+    )
+    assert isinstance(error, BadRequestError)
+    assert str(error) == "openai error 400 (invalid_request_error/x): Bad value [param: p]"
+    assert (error.status, error.error_type, error.code, error.request_id) == (
+        400,
+        "invalid_request_error",
+        "x",
+        "req_9",
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"error": "plain string"}, "plain string"),
+        ({"detail": "Invalid API Key"}, "Invalid API Key"),
+        (
+            {"detail": [{"loc": ["body"], "msg": "field required"}]},
+            '[{"loc": ["body"], "msg": "field required"}]',
+        ),
+        ({"message": "flat"}, "flat"),
+        ([{"error": {"message": "in a list"}}], "in a list"),
+        (b"<html>Bad Gateway</html>", "<html>Bad Gateway</html>"),
+        (b"", "Bad Gateway"),
+    ],
+)
+def test_every_body_shape_shows_the_servers_message(body: object, message: str):
+    error = from_body(502, body)
+    assert isinstance(error, ServerError)
+    assert str(error) == f"openai error 502: {message}"
+
+
+def test_the_api_key_is_masked_wherever_it_appears():
+    error = from_body(
+        401,
+        {"error": {"message": "Incorrect API key provided: sk-secret-key-123."}},
+        secret="sk-secret-key-123",
+    )
+    assert "sk-secret-key-123" not in str(error)
+    assert "sk-secret-key-123" not in repr(error)
+    assert "Incorrect API key provided: ***." in str(error)
+    assert redact("abc", None) == "abc"
+
+
+def test_in_stream_error_payloads_carry_their_status():
+    groq = error_from_payload(
+        {"error": {"message": "m", "status_code": 400}}, status=None, provider="openai"
+    )
+    assert isinstance(groq, BadRequestError)
+    openrouter = error_from_payload(
+        {"error": {"code": 429, "message": "slow down"}}, status=None, provider="openai"
+    )
+    assert isinstance(openrouter, RateLimitError)
+    unknown = error_from_payload({"error": {"message": "?"}}, status=None, provider="openai")
+    assert isinstance(unknown, ServerError)
+    assert unknown.status is None
+
+
+def test_retry_after_variants():
+    assert parse_retry_after({"retry-after": "7"}) == 7.0
+    assert parse_retry_after({"retry-after": "1.5"}) == 1.5
+    assert parse_retry_after({"retry-after-ms": "250", "retry-after": "9"}) == 0.25
+    assert parse_retry_after({"retry-after-ms": "0", "retry-after": "1"}) == 1.0
+    assert parse_retry_after({"retry-after-ms": "soon", "retry-after": "2"}) == 2.0
+    date = email.utils.formatdate(1_000_030, usegmt=True)
+    assert parse_retry_after({"retry-after": date}, now=lambda: 1_000_000.0) == 30.0
+    assert parse_retry_after({"retry-after": "whenever"}) is None
+    assert parse_retry_after({}) is None
+    assert from_body(429, {"error": {"message": "x"}}, {"retry-after": "3"}).retry_after == 3.0
+
+
+@pytest.mark.parametrize(
+    ("exception", "cls"),
+    [
+        (httpx.ConnectError("refused"), ModelConnectionError),
+        (httpx.RemoteProtocolError("reset"), ModelConnectionError),
+        (httpx.ReadTimeout("slow"), ModelTimeoutError),
+        (httpx.PoolTimeout("busy"), ModelTimeoutError),
+        (httpx.DecodingError("gzip"), MalformedResponseError),
+    ],
+)
+def test_transport_failures(exception: httpx.RequestError, cls: type[ModelError]):
+    error = error_from_transport(exception, provider="openai", url="https://x/v1/chat/completions")
+    assert type(error) is cls
+    assert error.__cause__ is exception
+    assert "https://x/v1/chat/completions" in str(error)
+    assert error.status is None
+
+
+@pytest.mark.parametrize("mode", ["call", "stream"])
+async def test_errors_keep_their_cause_and_show_no_key(mode: str):
+    model, _ = model_for(httpx.ConnectError("refused"))
+    with pytest.raises(ModelConnectionError) as caught:
+        if mode == "call":
+            await model.call(Prompt("hi"))
+        else:
+            await stream_chunks(model)
+    assert isinstance(caught.value.__cause__, httpx.ConnectError)
+    assert "sk-secret-key-123" not in repr(caught.value)
+
+
+async def test_a_broken_stream_after_data_is_interrupted_with_its_cause():
+    class Breaks(httpx.AsyncByteStream):
+        async def __aiter__(self):
+            yield b'data: {"id":"r","choices":[{"index":0,"delta":{"content":"x"}}]}\n\n'
+            raise httpx.ReadError("connection reset")
+
+    model, sent = model_for(
+        httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=Breaks()),
+        max_retries=3,
+    )
+    chunks = []
+    with pytest.raises(StreamInterruptedError) as caught:
+        async for chunk in model.stream(Prompt("hi")):
+            chunks.append(chunk)
+    assert isinstance(caught.value.__cause__, httpx.ReadError)
+    assert [c.text for c in chunks] == ["x"]
+    assert len(sent) == 1

@@ -1,0 +1,303 @@
+"""Every exchange in ``../shared/wire/openai/`` replayed field by field.
+
+Each test rebuilds the prompt the recorded request came from, checks that the adapter sent
+exactly the recorded body, and checks every field of the parsed response (or error).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ostinato.errors import AuthenticationError, BadRequestError, NotFoundError
+from ostinato.model import MessageAggregator
+from tests.plugins.openai.expect import expect_response, replay, replay_chunks
+from tests.plugins.openai.wire import exchange_names, load
+
+FOLDER = "openai"
+_DURATIONS = {"12ms": 0.012, "0s": 0.0, "1ms": 0.001}
+
+
+def openai_rate_limit(remaining_tokens: int, reset_tokens: str = "0s") -> dict[str, object]:
+    """The rate limit every recorded OpenAI reply reports (only two values vary)."""
+    return {
+        "requests_limit": 5000,
+        "requests_remaining": 4999,
+        "requests_reset": 0.012,
+        "tokens_limit": 2000000,
+        "tokens_remaining": remaining_tokens,
+        "tokens_reset": _DURATIONS[reset_tokens],
+    }
+
+
+def usage_of(exchange_name: str) -> dict[str, object]:
+    """The recorded usage object (native usage is kept as is)."""
+    exchange = load(FOLDER, exchange_name)
+    if exchange.response["body"] is not None:
+        return dict(exchange.response["body"]["usage"])
+    for line in exchange.response["body_text"].splitlines():
+        if line.startswith("data: {") and '"usage":{' in line:
+            return dict(json.loads(line[6:])["usage"])
+    raise AssertionError("no usage recorded")
+
+
+def test_every_file_is_covered():
+    names = exchange_names(FOLDER)
+    if not names:
+        pytest.skip("wire corpus not found (set SHARED_WIRE_DIR)")
+    covered = {f"{n:03d}" for n in range(1, 13)}
+    assert {name[:3] for name in names} == covered
+
+
+async def test_001_text_basic():
+    response = await replay(load(FOLDER, "001-text-basic.json"))
+    expect_response(
+        response,
+        text="4",
+        finish="stop",
+        raw_finish="stop",
+        usage=(13, 138, 151, 0, None),
+        id="chatcmpl-DoZHjjB4VYY8sNCRd9XvomLmenRjK",
+        model="gpt-5-nano-2025-08-07",
+        metadata={"created": 1780944407, "service_tier": "default", "reasoning_tokens": 128},
+        rate_limit={
+            "requests_limit": 5000,
+            "requests_remaining": 4999,
+            "requests_reset": 0.012,
+            "tokens_limit": 2000000,
+            "tokens_remaining": 1999994,
+            "tokens_reset": 0.0,
+        },
+        native_usage=usage_of("001-text-basic.json"),
+    )
+
+
+async def test_002_tool_call_single():
+    response = await replay(load(FOLDER, "002-tool-call-single.json"))
+    expect_response(
+        response,
+        text=None,
+        calls=[
+            (
+                "call_wt1a0BOrZKusGEuAeJpFIFej",
+                "weather",
+                {"latitude": "52.5200", "longitude": "13.4050"},
+            )
+        ],
+        finish="tool_calls",
+        raw_finish="tool_calls",
+        usage=(169, 160, 329, 0, None),
+        id="chatcmpl-DoZGkW92bJs1WYrrlED1pRiYvqKTR",
+        model="gpt-5-nano-2025-08-07",
+        metadata={"created": 1780944346, "service_tier": "default", "reasoning_tokens": 128},
+        rate_limit=openai_rate_limit(1999986),
+    )
+    assert response.has_tool_calls()
+
+
+async def test_003_tool_result_followup():
+    response = await replay(load(FOLDER, "003-tool-result-followup.json"))
+    expect_response(
+        response,
+        text="Berlin (52.5200, 13.4050): 15°C, Wind 10 km/h.",
+        finish="stop",
+        raw_finish="stop",
+        usage=(230, 352, 582, 0, None),
+        id="chatcmpl-DoZGmtmOxW8K54QE6N1WkonXYZZhZ",
+        model="gpt-5-nano-2025-08-07",
+        metadata={"created": 1780944348, "service_tier": "default", "reasoning_tokens": 320},
+        rate_limit=openai_rate_limit(1999969),
+    )
+
+
+async def test_004_parallel_tool_calls():
+    response = await replay(load(FOLDER, "004-parallel-tool-calls.json"))
+    expect_response(
+        response,
+        text=None,
+        calls=[
+            (
+                "call_GOotzq3y3C45fdLNjm8SXXRo",
+                "weather",
+                {"latitude": "52.5200", "longitude": "13.4050"},
+            ),
+            ("call_6IvZGzhTPoSUAGUWnRx0po6X", "best_language_to_learn", {}),
+        ],
+        finish="tool_calls",
+        raw_finish="tool_calls",
+        usage=(194, 255, 449, 0, None),
+        id="chatcmpl-DoZHQdDpZGtVlN3pc2UBwGHRvCnvf",
+        model="gpt-5-nano-2025-08-07",
+        metadata={"created": 1780944388, "service_tier": "default", "reasoning_tokens": 192},
+        rate_limit=openai_rate_limit(1999976),
+    )
+    # The arguments are kept exactly as the model wrote them.
+    calls = response.result.output.tool_calls  # type: ignore[union-attr]
+    assert calls[0].arguments == '{"latitude": "52.5200", "longitude": "13.4050"}'
+    assert calls[1].arguments == "{}"
+
+
+async def test_005_parallel_tool_results_followup():
+    response = await replay(load(FOLDER, "005-parallel-tool-results-followup.json"))
+    exchange = load(FOLDER, "005-parallel-tool-results-followup.json")
+    expect_response(
+        response,
+        text=exchange.response["body"]["choices"][0]["message"]["content"],
+        finish="stop",
+        raw_finish="stop",
+        usage=(294, 256, 550, 0, None),
+        id="chatcmpl-DoZHUY1JVkWt60jPOCnpLaitMXooc",
+        model="gpt-5-nano-2025-08-07",
+        metadata={"created": 1780944392, "service_tier": "default", "reasoning_tokens": 192},
+        rate_limit=openai_rate_limit(1999958, "1ms"),
+    )
+    assert response.text is not None
+    assert response.text.startswith("- Berlin weather (52.5200, 13.4050): 15°C")
+
+
+async def test_006_stream_text_usage():
+    exchange = load(FOLDER, "006-stream-text-usage.json")
+    chunks, _ = await replay_chunks(exchange)
+    assert [c.text for c in chunks if c.text] == ["1", "\n", "2", "\n", "3"]
+    # The usage-only final chunk (choices: []) has no generation but carries the usage.
+    assert chunks[-1].generations == ()
+    assert chunks[-1].usage.total_tokens == 155
+    response = await replay(exchange)
+    expect_response(
+        response,
+        text="1\n2\n3",
+        finish="stop",
+        raw_finish="stop",
+        usage=(13, 142, 155, 0, None),
+        id="chatcmpl-DoZGwo7RT9RGQpIKxv7lOQs0f0GnJ",
+        model="gpt-5-nano-2025-08-07",
+        metadata={"created": 1780944358, "service_tier": "default", "reasoning_tokens": 128},
+        rate_limit=openai_rate_limit(1999993),
+        native_usage=usage_of("006-stream-text-usage.json"),
+    )
+
+
+async def test_007_stream_tool_call_fragmented():
+    exchange = load(FOLDER, "007-stream-tool-call-fragmented.json")
+    chunks, _ = await replay_chunks(exchange)
+    fragments = [
+        call for chunk in chunks for g in chunk.generations for call in g.output.tool_calls
+    ]
+    assert len(fragments) == 16  # the first (id, name, "") and 15 argument pieces
+    assert all(f.index == 0 for f in fragments)
+    assert fragments[0].id == "call_N2fJZh6fGguUrjbTlDD9mkbh"
+    assert fragments[0].name == "weather"
+    assert all(f.id == "" and f.name == "" for f in fragments[1:])
+    response = await replay(exchange)
+    expect_response(
+        response,
+        text=None,
+        calls=[
+            (
+                "call_N2fJZh6fGguUrjbTlDD9mkbh",
+                "weather",
+                {"latitude": "52.5200", "longitude": "13.4050"},
+            )
+        ],
+        finish="tool_calls",
+        raw_finish="tool_calls",
+        usage=(169, 96, 265, 0, None),
+        id="chatcmpl-DoZJxpcpqjj3ezopmsA45df95Ts6t",
+        model="gpt-5-nano-2025-08-07",
+        metadata={"created": 1780944545, "service_tier": "default", "reasoning_tokens": 64},
+        rate_limit=openai_rate_limit(1999986),
+    )
+
+
+async def test_008_stream_tool_call_no_arguments():
+    response = await replay(load(FOLDER, "008-stream-tool-call-no-arguments.json"))
+    expect_response(
+        response,
+        text=None,
+        calls=[("call_TUkbUb0gIeBdIOHbrszf5mHx", "best_language_to_learn", {})],
+        finish="tool_calls",
+        raw_finish="tool_calls",
+        usage=(139, 150, 289, 0, None),
+        id="chatcmpl-DoZJDjMg652DYyuGTyT7DnXEd3k7I",
+        model="gpt-5-nano-2025-08-07",
+        metadata={"created": 1780944499, "service_tier": "default", "reasoning_tokens": 128},
+        rate_limit=openai_rate_limit(1999979),
+    )
+    assert response.result.output.tool_calls[0].arguments == "{}"  # type: ignore[union-attr]
+
+
+async def test_009_structured_output_json_schema():
+    response = await replay(load(FOLDER, "009-structured-output-json-schema.json"))
+    expect_response(
+        response,
+        text='{"name":"John","age":30}',
+        finish="stop",
+        raw_finish="stop",
+        usage=(49, 533, 582, 0, None),
+        id="chatcmpl-DoZGur4Lx0h6DjFx7HMype95dO37O",
+        model="gpt-5-nano-2025-08-07",
+        metadata={"created": 1780944356, "service_tier": "default", "reasoning_tokens": 512},
+        rate_limit=openai_rate_limit(1999986),
+    )
+    assert json.loads(response.text or "") == {"name": "John", "age": 30}
+
+
+async def test_010_error_400_unsupported_value():
+    with pytest.raises(BadRequestError) as caught:
+        await replay(load(FOLDER, "010-error-400-unsupported-value.json"))
+    error = caught.value
+    assert (error.provider, error.status, error.error_type, error.code) == (
+        "openai",
+        400,
+        "invalid_request_error",
+        "unsupported_value",
+    )
+    assert error.retry_after is None
+    assert error.request_id is None
+    assert str(error) == (
+        "openai error 400 (invalid_request_error/unsupported_value): Unsupported value: "
+        "'messages[0].role' does not support 'system' with this model. "
+        "[param: messages[0].role]"
+    )
+
+
+async def test_011_error_401_invalid_api_key():
+    with pytest.raises(AuthenticationError) as caught:
+        await replay(load(FOLDER, "011-error-401-invalid-api-key.json"))
+    error = caught.value
+    assert (error.status, error.error_type, error.code) == (
+        401,
+        "invalid_request_error",
+        "invalid_api_key",
+    )
+    assert "Incorrect API key provided: invalid-key." in str(error)
+    assert "sk-wire-test" not in repr(error)
+
+
+async def test_012_error_404_model_not_found():
+    with pytest.raises(NotFoundError) as caught:
+        await replay(load(FOLDER, "012-error-404-model-not-found.json"))
+    error = caught.value
+    assert (error.status, error.error_type, error.code) == (
+        404,
+        "invalid_request_error",
+        "model_not_found",
+    )
+    assert "The model `gpt-5.2-proo` does not exist" in str(error)
+
+
+@pytest.mark.parametrize("name", exchange_names(FOLDER, streams=True))
+@pytest.mark.parametrize("piece_size", [1, 2, 5, 13])
+async def test_streams_survive_any_split(name: str, piece_size: int):
+    exchange = load(FOLDER, name)
+    whole = await replay(exchange)
+    split = await replay(exchange, piece_size=piece_size)
+    assert split == whole
+    assert split.usage == whole.usage
+
+
+@pytest.mark.parametrize("name", exchange_names(FOLDER, streams=True))
+async def test_stream_chunks_aggregate_once(name: str):
+    chunks, _ = await replay_chunks(load(FOLDER, name))
+    assert MessageAggregator.aggregate(chunks) == await replay(load(FOLDER, name))
