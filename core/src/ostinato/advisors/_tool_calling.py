@@ -552,9 +552,9 @@ class ToolCallingAdvisorBuilder:
         """The value set for ``name`` so far."""
         return self._settings.get(name, default)
 
-    def copy(self) -> ToolCallingAdvisorBuilder:
-        """An independent builder with the same class and settings."""
-        new = ToolCallingAdvisorBuilder(self._cls)
+    def copy(self) -> Self:
+        """An independent builder of the same type, class and settings."""
+        new = _copy.copy(self)
         new._settings = dict(self._settings)
         return new
 

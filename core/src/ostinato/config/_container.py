@@ -70,7 +70,7 @@ class AutoConfiguration(containers.DeclarativeContainer):
         registry.provided.tool_advisors,
     )
     tool_advisor = providers.Singleton(
-        create_tool_advisor, tool_advisor_choice, registry, tool_calling_manager
+        create_tool_advisor, tool_advisor_choice, registry, tool_calling_manager, settings
     )
     advisors = providers.Singleton(create_advisors, registry)
     default_tools = providers.Singleton(create_default_tools, settings, registry)

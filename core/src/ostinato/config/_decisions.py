@@ -210,16 +210,26 @@ def select_tool_advisor(
 
 
 def create_tool_advisor(
-    choice: ToolAdvisorChoice, registry: Registry, tool_calling_manager: ToolCallingManager
+    choice: ToolAdvisorChoice,
+    registry: Registry,
+    tool_calling_manager: ToolCallingManager,
+    settings: Settings | None = None,
 ) -> ToolAdvisor:
     """Build the chosen tool advisor with its factory.
+
+    A factory that declares a ``settings`` parameter also receives the core settings (so a
+    replacement honours ``OSTINATO_TOOLS__MAX_ITERATIONS`` without reading them again).
 
     Raises:
         PluginError: the factory returned something that is not a ``ToolAdvisor``.
     """
     from ostinato.advisors import ToolAdvisor
 
-    advisor = registry.tool_advisors[choice.name].value(tool_calling_manager)
+    factory: Any = registry.tool_advisors[choice.name].value
+    if settings is not None and _accepts(factory, "settings"):
+        advisor = factory(tool_calling_manager, settings=settings)
+    else:
+        advisor = factory(tool_calling_manager)
     if not isinstance(advisor, ToolAdvisor):
         raise PluginError(
             f"the tool advisor factory {choice.name!r} of {choice.plugin.label} returned "

@@ -1,0 +1,119 @@
+"""ostinato-tool-search: the model searches for the tools it needs instead of seeing them all.
+
+:class:`ToolSearchToolCallingAdvisor` replaces the default tool advisor: each model round
+sees ``toolSearchTool`` plus the tools found with it, drawn from an index of every
+attached tool (:class:`KeywordToolIndex`, BM25, by default; :class:`RegexToolIndex`, the
+reference's; or any :class:`ToolIndex`). Installed, the plugin becomes the tool advisor of
+every auto-configured client.
+
+Every name is imported on first access (PEP 562), so loading the plugin module
+(``ostinato_tool_search.plugin``) costs nothing beyond ``ostinato.plugins``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ostinato_tool_search._advisor import (
+        DEFAULT_SYSTEM_MESSAGE_SUFFIX,
+        ToolSearchToolCallingAdvisor,
+    )
+    from ostinato_tool_search._builder import ToolSearchToolCallingAdvisorBuilder
+    from ostinato_tool_search._eviction import (
+        AlwaysEvictStrategy,
+        CompositeEvictionStrategy,
+        EvictionStrategy,
+        LruEvictionStrategy,
+        NeverEvictStrategy,
+        TtlEvictionStrategy,
+    )
+    from ostinato_tool_search._factory import create_tool_search_advisor, load_tool_search_settings
+    from ostinato_tool_search._index import DEFAULT_MAX_RESULTS, InMemoryToolIndex, ToolIndex
+    from ostinato_tool_search._keyword import KeywordToolIndex
+    from ostinato_tool_search._regex import RegexToolIndex, query_to_regex_pattern
+    from ostinato_tool_search._search_tool import (
+        SEARCH_TOOL_NAME,
+        SESSION_ID_TOOL_CONTEXT_KEY,
+        ToolSearchTool,
+    )
+    from ostinato_tool_search._sessions import IndexedSessions, tool_set_fingerprint
+    from ostinato_tool_search._settings import ToolSearchSettings
+    from ostinato_tool_search._tokens import tokenize
+    from ostinato_tool_search._turn import TURN_CONTEXT_KEY, ToolSearchTurn
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_MAX_RESULTS",
+    "DEFAULT_SYSTEM_MESSAGE_SUFFIX",
+    "SEARCH_TOOL_NAME",
+    "SESSION_ID_TOOL_CONTEXT_KEY",
+    "TURN_CONTEXT_KEY",
+    "AlwaysEvictStrategy",
+    "CompositeEvictionStrategy",
+    "EvictionStrategy",
+    "InMemoryToolIndex",
+    "IndexedSessions",
+    "KeywordToolIndex",
+    "LruEvictionStrategy",
+    "NeverEvictStrategy",
+    "RegexToolIndex",
+    "ToolIndex",
+    "ToolSearchSettings",
+    "ToolSearchTool",
+    "ToolSearchToolCallingAdvisor",
+    "ToolSearchToolCallingAdvisorBuilder",
+    "ToolSearchTurn",
+    "TtlEvictionStrategy",
+    "__version__",
+    "create_tool_search_advisor",
+    "load_tool_search_settings",
+    "query_to_regex_pattern",
+    "tokenize",
+    "tool_set_fingerprint",
+]
+
+_LAZY = {
+    "AlwaysEvictStrategy": "ostinato_tool_search._eviction",
+    "CompositeEvictionStrategy": "ostinato_tool_search._eviction",
+    "DEFAULT_MAX_RESULTS": "ostinato_tool_search._index",
+    "DEFAULT_SYSTEM_MESSAGE_SUFFIX": "ostinato_tool_search._advisor",
+    "EvictionStrategy": "ostinato_tool_search._eviction",
+    "InMemoryToolIndex": "ostinato_tool_search._index",
+    "IndexedSessions": "ostinato_tool_search._sessions",
+    "KeywordToolIndex": "ostinato_tool_search._keyword",
+    "LruEvictionStrategy": "ostinato_tool_search._eviction",
+    "NeverEvictStrategy": "ostinato_tool_search._eviction",
+    "RegexToolIndex": "ostinato_tool_search._regex",
+    "SEARCH_TOOL_NAME": "ostinato_tool_search._search_tool",
+    "SESSION_ID_TOOL_CONTEXT_KEY": "ostinato_tool_search._search_tool",
+    "TURN_CONTEXT_KEY": "ostinato_tool_search._turn",
+    "ToolIndex": "ostinato_tool_search._index",
+    "ToolSearchSettings": "ostinato_tool_search._settings",
+    "ToolSearchTool": "ostinato_tool_search._search_tool",
+    "ToolSearchToolCallingAdvisor": "ostinato_tool_search._advisor",
+    "ToolSearchToolCallingAdvisorBuilder": "ostinato_tool_search._builder",
+    "ToolSearchTurn": "ostinato_tool_search._turn",
+    "TtlEvictionStrategy": "ostinato_tool_search._eviction",
+    "create_tool_search_advisor": "ostinato_tool_search._factory",
+    "load_tool_search_settings": "ostinato_tool_search._factory",
+    "query_to_regex_pattern": "ostinato_tool_search._regex",
+    "tokenize": "ostinato_tool_search._tokens",
+    "tool_set_fingerprint": "ostinato_tool_search._sessions",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ostinato_tool_search' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

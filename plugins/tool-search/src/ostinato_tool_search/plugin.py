@@ -1,0 +1,50 @@
+"""The ``tool-search`` plugin's hook implementations (entry point ``ostinato: tool-search``).
+
+Import-light on purpose: only ``ostinato.plugins`` is imported here; the advisor, the
+indexes and pydantic-settings are imported by the hooks and the factory when they run
+(DESIGN.md §5).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from ostinato.plugins import hookimpl
+
+if TYPE_CHECKING:
+    from ostinato.tools import ToolCallingManager
+    from ostinato_tool_search._advisor import ToolSearchToolCallingAdvisor
+
+__all__ = [
+    "SETTINGS_PREFIX",
+    "TOOL_ADVISOR_NAME",
+    "create_tool_advisor",
+    "register_settings",
+    "register_tool_advisors",
+]
+
+#: The name the advisor is registered under (``OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR``).
+TOOL_ADVISOR_NAME: Final = "tool-search"
+#: The settings prefix this plugin reads.
+SETTINGS_PREFIX: Final = "OSTINATO_TOOL_SEARCH_"
+
+
+def create_tool_advisor(tool_calling_manager: ToolCallingManager) -> ToolSearchToolCallingAdvisor:
+    """The ``tool-search`` factory: an advisor configured by ``OSTINATO_TOOL_SEARCH_*``."""
+    from ostinato_tool_search._factory import create_tool_search_advisor
+
+    return create_tool_search_advisor(tool_calling_manager)
+
+
+@hookimpl
+def register_tool_advisors(register: Any) -> None:
+    """Register the ``tool-search`` tool advisor."""
+    register(TOOL_ADVISOR_NAME, create_tool_advisor)
+
+
+@hookimpl
+def register_settings(register: Any) -> None:
+    """Register :class:`~ostinato_tool_search.ToolSearchSettings` (``OSTINATO_TOOL_SEARCH_``)."""
+    from ostinato_tool_search._settings import ToolSearchSettings
+
+    register(SETTINGS_PREFIX, ToolSearchSettings)
