@@ -1,0 +1,94 @@
+"""ostinato-memory: conversation memory for ostinato.
+
+Memory advisors (:class:`MessageChatMemoryAdvisor`, :class:`PromptChatMemoryAdvisor`), a
+turn-atomic :class:`MessageWindowChatMemory`, and repositories in memory and in SQLite.
+See ``docs/memory.md`` for what is stored when, outside and inside the tool loop.
+
+Naming: the protocols' methods are async (``await memory.add(...)``); each has a blocking
+twin with the suffix ``_sync`` (``memory.add_sync(...)``, ``repository.save_all_sync(...)``).
+
+The SQLite repository, the settings and the factories are imported on first access (PEP
+562), so importing the package (and loading the plugin) stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ostinato_memory._advisor import ChatMemoryAdvisor, ChatMemoryAdvisorBuilder
+from ostinato_memory._errors import (
+    ChatMemoryRepositoryError,
+    DatabaseLockedError,
+    MissingConversationIdError,
+    NewerSchemaError,
+    NotAMemoryDatabaseError,
+)
+from ostinato_memory._in_memory import InMemoryChatMemoryRepository
+from ostinato_memory._message_advisor import MessageChatMemoryAdvisor
+from ostinato_memory._prompt_advisor import DEFAULT_SYSTEM_PROMPT_TEMPLATE, PromptChatMemoryAdvisor
+from ostinato_memory._repository import ConversationChange, UpdatableChatMemoryRepository
+from ostinato_memory._window import MessageWindowChatMemory, apply_window, pair_tool_messages
+
+if TYPE_CHECKING:
+    from ostinato_memory._factories import (
+        create_chat_memory_repository,
+        create_memory_advisor,
+        load_memory_settings,
+    )
+    from ostinato_memory._settings import MemorySettings
+    from ostinato_memory._sqlite import SQLiteChatMemoryRepository
+    from ostinato_memory._sqlite_schema import SCHEMA_VERSION, default_sqlite_path
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_SYSTEM_PROMPT_TEMPLATE",
+    "SCHEMA_VERSION",
+    "ChatMemoryAdvisor",
+    "ChatMemoryAdvisorBuilder",
+    "ChatMemoryRepositoryError",
+    "ConversationChange",
+    "DatabaseLockedError",
+    "InMemoryChatMemoryRepository",
+    "MemorySettings",
+    "MessageChatMemoryAdvisor",
+    "MessageWindowChatMemory",
+    "MissingConversationIdError",
+    "NewerSchemaError",
+    "NotAMemoryDatabaseError",
+    "PromptChatMemoryAdvisor",
+    "SQLiteChatMemoryRepository",
+    "UpdatableChatMemoryRepository",
+    "__version__",
+    "apply_window",
+    "create_chat_memory_repository",
+    "create_memory_advisor",
+    "default_sqlite_path",
+    "load_memory_settings",
+    "pair_tool_messages",
+]
+
+_LAZY = {
+    "MemorySettings": "ostinato_memory._settings",
+    "SCHEMA_VERSION": "ostinato_memory._sqlite_schema",
+    "SQLiteChatMemoryRepository": "ostinato_memory._sqlite",
+    "create_chat_memory_repository": "ostinato_memory._factories",
+    "create_memory_advisor": "ostinato_memory._factories",
+    "default_sqlite_path": "ostinato_memory._sqlite_schema",
+    "load_memory_settings": "ostinato_memory._factories",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ostinato_memory' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,254 @@
+"""``ChatMemoryAdvisor``: what every memory advisor shares — conversation id, order, and
+*when* messages are stored.
+
+Outside the tool loop (the default order, ``HIGHEST_PRECEDENCE + 200``, is before the
+tool advisor's) one run of the advisor is one turn: the user message and the turn's
+answer are stored together once the turn has succeeded (DESIGN.md §4.4). Inside the
+loop one run is one model round: a round whose answer asks for tools stays *open* until
+the next round brings the tool responses, and is then stored whole; a round that answers
+is stored with its input. A failed run stores nothing.
+
+Subclasses decide only how remembered messages reach the model
+(:meth:`ChatMemoryAdvisor.apply_history`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from ostinato.advisors import (
+    Advisor,
+    AdvisorChain,
+    CallAdvisor,
+    ChatClientRequest,
+    ChatClientResponse,
+    MemoryAdvisor,
+    Ordered,
+    StreamAdvisor,
+    ToolAdvisor,
+)
+from ostinato.memory import ChatMemory, ChatMemoryRepository
+from ostinato.messages import AssistantMessage, Message
+from ostinato_memory._answer import StreamedAnswer, outputs_of
+from ostinato_memory._history import resolve_conversation_id
+from ostinato_memory._open_rounds import OpenRounds
+
+__all__ = ["ChatMemoryAdvisor", "ChatMemoryAdvisorBuilder"]
+
+A = TypeVar("A", bound="ChatMemoryAdvisor")
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    conversation_id: str
+    request: ChatClientRequest  # what goes down the chain, history applied
+    inputs: tuple[Message, ...]  # stored with the answer
+    outside: bool  # the tool loop runs inside this advisor
+
+
+def _loop_inside(advisor: Advisor, chain: AdvisorChain) -> bool:
+    advisors = chain.advisors
+    for i, candidate in enumerate(advisors):
+        if candidate is advisor:
+            return any(isinstance(a, ToolAdvisor) for a in advisors[i + 1 :])
+    return any(isinstance(a, ToolAdvisor) for a in advisors)
+
+
+def _checked_memory(value: object) -> ChatMemory:
+    if value is None:
+        raise ValueError(
+            "chatMemory cannot be null: pass a ChatMemory, e.g. MessageWindowChatMemory()"
+        )
+    if not isinstance(value, ChatMemory):
+        hint = (
+            "; this is a repository: wrap it, MessageWindowChatMemory(repository)"
+            if isinstance(value, ChatMemoryRepository)
+            else ""
+        )
+        raise TypeError(
+            f"chat_memory must be a ChatMemory (add, get, clear), got {type(value).__name__}{hint}"
+        )
+    return value
+
+
+class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ABC):
+    """Base of the memory advisors (the reference's ``BaseChatMemoryAdvisor``).
+
+    Args:
+        chat_memory: where the conversation is remembered (e.g.
+            :class:`~ostinato_memory.MessageWindowChatMemory`).
+        order: position in the chain (default :attr:`DEFAULT_ORDER`, outside the tool
+            loop). Order it after the tool advisor (e.g.
+            ``ToolCallingAdvisor.DEFAULT_ORDER + 1``) to remember every tool round.
+        default_conversation_id: the conversation used when the advisor context names
+            none (``AdvisorParams.conversation_id(...)`` wins). Without either, a run
+            fails with :class:`~ostinato_memory.MissingConversationIdError`.
+    """
+
+    DEFAULT_ORDER: ClassVar[int] = Ordered.HIGHEST_PRECEDENCE + 200
+
+    __slots__ = ("_chat_memory", "_default_conversation_id", "_open_rounds", "_order")
+
+    def __init__(
+        self,
+        chat_memory: ChatMemory,
+        *,
+        order: int = DEFAULT_ORDER,
+        default_conversation_id: str | None = None,
+    ) -> None:
+        chat_memory = _checked_memory(chat_memory)
+        if isinstance(order, bool) or not isinstance(order, int):
+            raise TypeError(f"order must be an int, got {order!r}")
+        if default_conversation_id is not None and (
+            not isinstance(default_conversation_id, str) or not default_conversation_id.strip()
+        ):
+            raise ValueError(
+                f"default_conversation_id must be a non-blank string or None, got "
+                f"{default_conversation_id!r}"
+            )
+        self._chat_memory = chat_memory
+        self._order = order
+        self._default_conversation_id = default_conversation_id
+        self._open_rounds = OpenRounds()
+
+    @classmethod
+    def builder(cls, chat_memory: ChatMemory) -> ChatMemoryAdvisorBuilder[Self]:
+        """A fluent builder, for people coming from Spring AI."""
+        return ChatMemoryAdvisorBuilder(cls, chat_memory)
+
+    @property
+    def name(self) -> str:
+        """The class name."""
+        return type(self).__name__
+
+    @property
+    def order(self) -> int:
+        """Position in the chain."""
+        return self._order
+
+    @property
+    def chat_memory(self) -> ChatMemory:
+        """Where the conversation is remembered."""
+        return self._chat_memory
+
+    @property
+    def default_conversation_id(self) -> str | None:
+        """The conversation used when the advisor context names none."""
+        return self._default_conversation_id
+
+    def conversation_id(self, context: Mapping[str, Any]) -> str:
+        """The conversation of a request with this advisor ``context``.
+
+        Raises:
+            MissingConversationIdError: the context names none and there is no default.
+        """
+        return resolve_conversation_id(context, self._default_conversation_id, self.name)
+
+    @abstractmethod
+    def apply_history(
+        self,
+        request: ChatClientRequest,
+        history: Sequence[Message],
+        current: Sequence[Message],
+    ) -> ChatClientRequest:
+        """The request the rest of the chain receives.
+
+        Args:
+            request: the request as it arrived.
+            history: the remembered messages of the conversation.
+            current: messages of the turn in progress that are not stored yet (an open
+                tool round, inside the loop); they must reach the model as messages.
+        """
+
+    # -- the runs -----------------------------------------------------------------------
+
+    async def _begin(self, request: ChatClientRequest, chain: AdvisorChain) -> _Run:
+        conversation_id = self.conversation_id(request.context)
+        outside = _loop_inside(self, chain)
+        history = await self._chat_memory.get(conversation_id)
+        completed = self._open_rounds.take(conversation_id, request.prompt.messages)
+        if completed is None:
+            prepared = self.apply_history(request, history, ())
+            inputs: tuple[Message, ...] = (request.prompt.last_user_or_tool_response_message,)
+        else:
+            prepared = self.apply_history(request, history, completed[:-1])
+            inputs = completed
+        if completed is not None and not outside:
+            # Inside the loop the tool round is whole now: store it before the next
+            # model call (a later failure keeps it). Outside, it waits for the answer.
+            await self._chat_memory.add(conversation_id, completed)
+            inputs = ()
+        return _Run(conversation_id, prepared, inputs, outside)
+
+    async def _end(self, run: _Run, outputs: Sequence[AssistantMessage]) -> None:
+        messages = [*run.inputs, *outputs]
+        asking = next((o for o in outputs if o.has_tool_calls), None)
+        if asking is not None and not run.outside:
+            call_ids = (call.id for call in asking.tool_calls)
+            self._open_rounds.open(run.conversation_id, messages, call_ids)
+        elif messages:
+            await self._chat_memory.add(run.conversation_id, messages)
+
+    async def advise_call(
+        self, request: ChatClientRequest, chain: AdvisorChain
+    ) -> ChatClientResponse:
+        """Apply the history, call the rest of the chain, store the run once it succeeded."""
+        run = await self._begin(request, chain)
+        response = await chain.next_call(run.request)
+        await self._end(run, outputs_of(response.chat_response))
+        return response
+
+    async def advise_stream(
+        self, request: ChatClientRequest, chain: AdvisorChain
+    ) -> AsyncIterator[ChatClientResponse]:
+        """Apply the history, pass the chunks through, store the run once the stream has
+        ended normally (an abandoned or failed stream stores nothing)."""
+        run = await self._begin(request, chain)
+        answer = StreamedAnswer()
+        stream = chain.next_stream(run.request)
+        try:
+            async for chunk in stream:
+                answer.add(chunk)
+                yield chunk
+        finally:
+            aclose = getattr(stream, "aclose", None)
+            if aclose is not None:
+                await aclose()
+        await self._end(run, answer.outputs())
+
+    def __repr__(self) -> str:
+        return f"<{self.name} order={self._order} memory={self._chat_memory!r}>"
+
+
+class ChatMemoryAdvisorBuilder(Generic[A]):
+    """Fluent construction of a memory advisor: ``Advisor.builder(memory).order(10).build()``."""
+
+    __slots__ = ("_chat_memory", "_cls", "_settings")
+
+    def __init__(self, cls: type[A], chat_memory: ChatMemory) -> None:
+        self._cls = cls
+        chat_memory = _checked_memory(chat_memory)
+        self._chat_memory = chat_memory
+        self._settings: dict[str, Any] = {}
+
+    def order(self, order: int) -> Self:
+        """Set the advisor order."""
+        self._settings["order"] = order
+        return self
+
+    def default_conversation_id(self, conversation_id: str) -> Self:
+        """Set the conversation used when the advisor context names none."""
+        self._settings["default_conversation_id"] = conversation_id
+        return self
+
+    def setting(self, name: str, value: Any) -> Self:
+        """Set any other constructor argument (``system_prompt_template``...)."""
+        self._settings[name] = value
+        return self
+
+    def build(self) -> A:
+        """Construct the advisor (validation errors surface here)."""
+        return self._cls(self._chat_memory, **self._settings)

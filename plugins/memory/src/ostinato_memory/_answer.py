@@ -1,0 +1,56 @@
+"""The answer memory stores: the assistant messages of a response, or of a whole stream.
+
+On the call path it is the outputs of the response's generations. On the stream path it
+must be the same messages (DESIGN.md §4.5): chunks are folded with core's
+:class:`~ostinato.advisors.ChatClientMessageAggregator`, which keeps the final round of a
+tool loop only. One case needs more than the aggregator: a turn that ends with one
+whole response of several generations (return-direct over several tools) — the
+aggregator keeps the first generation only, ``call()`` returns them all.
+"""
+
+from __future__ import annotations
+
+from ostinato.advisors import TOOL_LOOP_ROUND, ChatClientMessageAggregator, ChatClientResponse
+from ostinato.messages import AssistantMessage
+from ostinato.model import ChatResponse
+
+__all__ = ["StreamedAnswer", "outputs_of"]
+
+_NO_ROUND = object()
+
+
+def outputs_of(response: ChatResponse | None) -> list[AssistantMessage]:
+    """The assistant message of each generation of ``response`` (none without one)."""
+    if response is None:
+        return []
+    return [generation.output for generation in response.generations]
+
+
+class StreamedAnswer:
+    """Collects a stream's chunks; :meth:`outputs` is what ``call()`` would have returned."""
+
+    __slots__ = ("_aggregator", "_round", "_round_chunks")
+
+    def __init__(self) -> None:
+        self._aggregator = ChatClientMessageAggregator()
+        self._round: object = _NO_ROUND
+        self._round_chunks: list[ChatResponse] = []
+
+    def add(self, chunk: ChatClientResponse) -> None:
+        """Fold ``chunk`` in."""
+        self._aggregator.add(chunk)
+        if chunk.chat_response is None:
+            return
+        round_number = chunk.context.get(TOOL_LOOP_ROUND)
+        if round_number != self._round:
+            self._round = round_number
+            self._round_chunks = []
+        self._round_chunks.append(chunk.chat_response)
+
+    def outputs(self) -> list[AssistantMessage]:
+        """The assistant messages of the final answer."""
+        chunks = self._round_chunks
+        if len(chunks) == 1 and len(chunks[0].generations) > 1:
+            return outputs_of(chunks[0])
+        result = self._aggregator.result()
+        return outputs_of(result.chat_response) if result is not None else []

@@ -1,0 +1,261 @@
+"""``SQLiteChatMemoryRepository``: conversations in one SQLite file, shared by threads and
+processes.
+
+Built on the standard library's ``sqlite3``: WAL mode, one transaction per write, a busy
+timeout for concurrent writers, a versioned schema created on first use (see
+:mod:`ostinato_memory._sqlite_schema`). Each message is stored in its JSON form
+(``Message.to_dict``), so it comes back equal: text, tool calls, tool responses, media,
+metadata. The async methods run the blocking work on ostinato's thread pool, never on
+the event loop.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import ClassVar
+
+from ostinato.messages import Message, message_from_dict
+from ostinato.runtime import run_in_tool_thread
+from ostinato_memory._errors import ChatMemoryRepositoryError
+from ostinato_memory._repository import ConversationChange
+from ostinato_memory._sqlite_schema import (
+    MESSAGES_TABLE,
+    connect,
+    default_sqlite_path,
+    translate_errors,
+)
+from ostinato_memory._validation import check_conversation_id, check_messages
+
+__all__ = ["SQLiteChatMemoryRepository"]
+
+# Connections inherited over fork: never used nor closed in the child (closing could
+# checkpoint or remove the parent's WAL file), only kept from garbage collection.
+_INHERITED: list[sqlite3.Connection] = []
+
+_SELECT = (
+    f"SELECT position, message FROM {MESSAGES_TABLE} WHERE conversation_id = ? ORDER BY position"
+)
+_DELETE = f"DELETE FROM {MESSAGES_TABLE} WHERE conversation_id = ?"
+_INSERT = (
+    f"INSERT INTO {MESSAGES_TABLE} (conversation_id, position, type, message) VALUES (?, ?, ?, ?)"
+)
+_IDS = f"SELECT DISTINCT conversation_id FROM {MESSAGES_TABLE} ORDER BY conversation_id"
+
+
+def _encode(conversation_id: str, messages: Sequence[Message]) -> list[tuple[str, int, str, str]]:
+    rows = []
+    for position, message in enumerate(messages):
+        try:
+            text = json.dumps(message.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        except (TypeError, ValueError) as exc:
+            raise ChatMemoryRepositoryError(
+                f"cannot store message {position} of conversation {conversation_id!r} "
+                f"({message!r}): its JSON form failed: {exc}; nothing was changed\n"
+                "fix: keep message metadata to JSON values (str, numbers, booleans, None, "
+                "lists and dicts of them)"
+            ) from exc
+        rows.append((conversation_id, position, message.message_type.value, text))
+    return rows
+
+
+def _decode(conversation_id: str, rows: Sequence[tuple[int, str]], path: Path) -> list[Message]:
+    messages = []
+    for position, text in rows:
+        try:
+            messages.append(message_from_dict(json.loads(text)))
+        except (TypeError, ValueError, KeyError) as exc:
+            raise ChatMemoryRepositoryError(
+                f"message {position} of conversation {conversation_id!r} in {path} cannot be "
+                f"read: {exc}\n"
+                "fix: delete the conversation (delete_by_conversation_id) or repair the row",
+                path=str(path),
+            ) from exc
+    return messages
+
+
+class SQLiteChatMemoryRepository:
+    """A :class:`~ostinato.memory.ChatMemoryRepository` (and
+    :class:`~ostinato_memory.UpdatableChatMemoryRepository`) in an SQLite file.
+
+    Args:
+        path: the database file (default :func:`default_sqlite_path`:
+            ``$XDG_DATA_HOME/ostinato/memory.sqlite3``). Created, with its directory, on
+            first use. A file that is not an ostinato-memory database is never written.
+        busy_timeout: seconds a read or write waits for another connection's lock before
+            :class:`~ostinato_memory.DatabaseLockedError` (default 5).
+
+    Every method has a blocking twin with the suffix ``_sync`` (``save_all_sync``...)
+    that runs on the calling thread; the async methods run those on ostinato's thread
+    pool. Each thread uses its own connection. Saving an empty list removes the
+    conversation. Call :meth:`close` (or use the repository as a context manager) to
+    close the connections when no operation is running.
+    """
+
+    DEFAULT_BUSY_TIMEOUT: ClassVar[float] = 5.0
+
+    __slots__ = ("_busy_timeout", "_connections", "_local", "_lock", "_path")
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+    ) -> None:
+        if path is None:
+            path = default_sqlite_path()
+        if str(path) == ":memory:" or str(path).startswith("file:"):
+            raise ValueError(
+                f"SQLiteChatMemoryRepository needs a file path, got {str(path)!r} "
+                "(each thread would see its own database)\n"
+                "fix: use InMemoryChatMemoryRepository() for memory that needs no file"
+            )
+        if isinstance(busy_timeout, bool) or not isinstance(busy_timeout, int | float):
+            raise TypeError(f"busy_timeout must be a number of seconds, got {busy_timeout!r}")
+        if busy_timeout < 0:
+            raise ValueError(f"busy_timeout must be >= 0 seconds, got {busy_timeout!r}")
+        self._path = Path(path).expanduser().absolute()
+        self._busy_timeout = float(busy_timeout)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[tuple[int, sqlite3.Connection]] = []
+
+    @property
+    def path(self) -> Path:
+        """The database file."""
+        return self._path
+
+    @property
+    def busy_timeout(self) -> float:
+        """Seconds an operation waits for a lock."""
+        return self._busy_timeout
+
+    # -- connections --------------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        held: tuple[int, sqlite3.Connection] | None = getattr(self._local, "held", None)
+        pid = os.getpid()
+        if held is not None and held[0] == pid:
+            return held[1]
+        connection = connect(self._path, self._busy_timeout)
+        with self._lock:
+            if any(owner != pid for owner, _ in self._connections):
+                _INHERITED.extend(c for owner, c in self._connections if owner != pid)
+                self._connections = [(o, c) for o, c in self._connections if o == pid]
+            self._connections.append((pid, connection))
+        self._local.held = (pid, connection)
+        return connection
+
+    def close(self) -> None:
+        """Close this process's connections (the next operation opens new ones)."""
+        pid = os.getpid()
+        with self._lock:
+            mine = [c for owner, c in self._connections if owner == pid]
+            _INHERITED.extend(c for owner, c in self._connections if owner != pid)
+            self._connections = []
+            self._local = threading.local()
+        for connection in mine:
+            connection.close()
+
+    def __enter__(self) -> SQLiteChatMemoryRepository:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self, action: str) -> Iterator[sqlite3.Connection]:
+        connection = self._connection()
+        with translate_errors(self._path, action, self._busy_timeout):
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield connection
+                connection.execute("COMMIT")
+            except BaseException:
+                if connection.in_transaction:
+                    connection.rollback()
+                raise
+
+    def _read(self, conversation_id: str, connection: sqlite3.Connection) -> list[Message]:
+        rows = connection.execute(_SELECT, (conversation_id,)).fetchall()
+        return _decode(conversation_id, rows, self._path)
+
+    @staticmethod
+    def _write(
+        connection: sqlite3.Connection, conversation_id: str, rows: list[tuple[str, int, str, str]]
+    ) -> None:
+        connection.execute(_DELETE, (conversation_id,))
+        connection.executemany(_INSERT, rows)
+
+    # -- blocking faces -----------------------------------------------------------------
+
+    def find_conversation_ids_sync(self) -> list[str]:
+        """Every conversation id holding at least one message, sorted."""
+        connection = self._connection()
+        with translate_errors(self._path, "list conversations in", self._busy_timeout):
+            return [str(row[0]) for row in connection.execute(_IDS)]
+
+    def find_by_conversation_id_sync(self, conversation_id: str) -> list[Message]:
+        """The messages of ``conversation_id``, oldest first (empty when unknown)."""
+        check_conversation_id(conversation_id)
+        connection = self._connection()
+        with translate_errors(self._path, "read", self._busy_timeout):
+            return self._read(conversation_id, connection)
+
+    def save_all_sync(self, conversation_id: str, messages: Sequence[Message]) -> None:
+        """Replace the messages of ``conversation_id`` in one transaction (empty: remove)."""
+        check_conversation_id(conversation_id)
+        rows = _encode(conversation_id, check_messages(messages))
+        with self._transaction("write") as connection:
+            self._write(connection, conversation_id, rows)
+
+    def delete_by_conversation_id_sync(self, conversation_id: str) -> None:
+        """Remove ``conversation_id`` and its messages."""
+        check_conversation_id(conversation_id)
+        with self._transaction("delete from") as connection:
+            connection.execute(_DELETE, (conversation_id,))
+
+    def update_sync(self, conversation_id: str, change: ConversationChange) -> list[Message]:
+        """Store ``change(stored)`` for ``conversation_id`` in one transaction (the read
+        included, so no concurrent writer's change is lost) and return it."""
+        check_conversation_id(conversation_id)
+        with self._transaction("update") as connection:
+            new = check_messages(change(self._read(conversation_id, connection)))
+            self._write(connection, conversation_id, _encode(conversation_id, new))
+        return new
+
+    # -- async faces (the ChatMemoryRepository protocol) --------------------------------
+
+    async def find_conversation_ids(self) -> list[str]:
+        """Every conversation id holding at least one message, sorted."""
+        return await run_in_tool_thread(self.find_conversation_ids_sync)
+
+    async def find_by_conversation_id(self, conversation_id: str) -> list[Message]:
+        """The messages of ``conversation_id``, oldest first (empty when unknown)."""
+        check_conversation_id(conversation_id)
+        return await run_in_tool_thread(self.find_by_conversation_id_sync, conversation_id)
+
+    async def save_all(self, conversation_id: str, messages: Sequence[Message]) -> None:
+        """Replace the messages of ``conversation_id`` in one transaction (empty: remove)."""
+        check_conversation_id(conversation_id)
+        checked = check_messages(messages)  # a snapshot: the caller may change its list
+        await run_in_tool_thread(self.save_all_sync, conversation_id, checked)
+
+    async def delete_by_conversation_id(self, conversation_id: str) -> None:
+        """Remove ``conversation_id`` and its messages."""
+        check_conversation_id(conversation_id)
+        await run_in_tool_thread(self.delete_by_conversation_id_sync, conversation_id)
+
+    async def update(self, conversation_id: str, change: ConversationChange) -> list[Message]:
+        """Store ``change(stored)`` for ``conversation_id`` atomically and return it
+        (``change`` runs on a pool thread)."""
+        check_conversation_id(conversation_id)
+        return await run_in_tool_thread(self.update_sync, conversation_id, change)
+
+    def __repr__(self) -> str:
+        return f"SQLiteChatMemoryRepository({str(self._path)!r})"

@@ -1,0 +1,217 @@
+"""Opening an ostinato-memory SQLite database: checked, migrated, never overwritten.
+
+A database is ours when it holds the meta table with ``application = ostinato-memory``;
+its ``schema_version`` says which schema it has. A new (empty) file gets the current
+schema on first use. Anything else — a file that is not SQLite, a corrupt one, another
+application's database, a newer schema — raises before a single byte is written. SQLite
+errors are turned into the plugin's exceptions here, with what to do about them.
+
+This module only opens and checks; reading and writing conversations is
+:mod:`ostinato_memory._sqlite`'s.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Final
+
+from ostinato_memory._errors import (
+    ChatMemoryRepositoryError,
+    DatabaseLockedError,
+    NewerSchemaError,
+    NotAMemoryDatabaseError,
+)
+
+__all__ = [
+    "APPLICATION",
+    "MESSAGES_TABLE",
+    "META_TABLE",
+    "SCHEMA_VERSION",
+    "connect",
+    "default_sqlite_path",
+    "translate_errors",
+]
+
+#: The schema version this ostinato-memory writes.
+SCHEMA_VERSION: Final = 1
+#: The ``application`` value of the meta table: how a database is recognised as ours.
+APPLICATION: Final = "ostinato-memory"
+#: The meta table: ``key -> value`` (``application``, ``schema_version``).
+META_TABLE: Final = "ostinato_memory_meta"
+#: One row per message: ``(conversation_id, position, type, message JSON)``.
+MESSAGES_TABLE: Final = "ostinato_memory_messages"
+
+_SCHEMA: Final = (
+    f"CREATE TABLE IF NOT EXISTS {META_TABLE} ("
+    " key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID",
+    f"CREATE TABLE IF NOT EXISTS {MESSAGES_TABLE} ("
+    " conversation_id TEXT NOT NULL,"
+    " position INTEGER NOT NULL,"
+    " type TEXT NOT NULL,"
+    " message TEXT NOT NULL,"
+    " PRIMARY KEY (conversation_id, position)) WITHOUT ROWID",
+)
+
+_LOCKED = ("SQLITE_BUSY", "SQLITE_LOCKED")
+_NOT_OURS = ("SQLITE_NOTADB", "SQLITE_CORRUPT")
+_FIX_PATH = "fix: set OSTINATO_MEMORY_SQLITE_PATH (or pass path=) to another file"
+
+
+def default_sqlite_path() -> Path:
+    """``$XDG_DATA_HOME/ostinato/memory.sqlite3``, else ``~/.local/share/ostinato/...``
+    (``%LOCALAPPDATA%\\ostinato\\memory.sqlite3`` on Windows)."""
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        base = Path(os.environ["LOCALAPPDATA"])
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        # The XDG spec says relative values are invalid and must be ignored.
+        base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
+    return base / "ostinato" / "memory.sqlite3"
+
+
+def _error_name(exc: sqlite3.Error) -> str:
+    return str(getattr(exc, "sqlite_errorname", "") or "")
+
+
+def _translate(
+    exc: sqlite3.Error, path: Path, action: str, busy_timeout: float
+) -> ChatMemoryRepositoryError:
+    name = _error_name(exc)
+    where = str(path)
+    if name.startswith(_LOCKED) or "database is locked" in str(exc):
+        return DatabaseLockedError(
+            f"the memory database {where} is locked: could not {action} within the busy "
+            f"timeout of {busy_timeout:g}s ({exc}); nothing was changed\n"
+            "fix: retry, raise busy_timeout, or find the process holding a long write "
+            "transaction on this file",
+            path=where,
+        )
+    if name.startswith(_NOT_OURS):
+        return NotAMemoryDatabaseError(
+            f"{where} is not a usable ostinato-memory database ({exc}); "
+            "it was left untouched\n"
+            f"{_FIX_PATH}, or move this file away if it is damaged",
+            path=where,
+        )
+    return ChatMemoryRepositoryError(
+        f"SQLite could not {action} the memory database {where}: {exc} "
+        f"({name or type(exc).__name__}); nothing was changed\n"
+        "fix: check that the path is a writable file in an existing, writable directory",
+        path=where,
+    )
+
+
+@contextmanager
+def translate_errors(path: Path, action: str, busy_timeout: float) -> Iterator[None]:
+    """Turn ``sqlite3.Error`` raised inside into the plugin's exceptions."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise _translate(exc, path, action, busy_timeout) from exc
+
+
+def connect(path: Path, busy_timeout: float) -> sqlite3.Connection:
+    """A checked connection to the memory database at ``path`` (created on first use).
+
+    The connection is in autocommit mode (callers open their own transactions), waits up
+    to ``busy_timeout`` seconds for locks, and runs in WAL mode.
+
+    Raises:
+        NotAMemoryDatabaseError: the file is not SQLite, is corrupt, or is another
+            application's database.
+        NewerSchemaError: the database has a newer schema than this version knows.
+        DatabaseLockedError: the database stayed locked past ``busy_timeout``.
+        ChatMemoryRepositoryError: the file cannot be opened or created.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ChatMemoryRepositoryError(
+            f"cannot create the directory of the memory database {path}: {exc}\n"
+            f"{_FIX_PATH} in a writable directory",
+            path=str(path),
+        ) from exc
+    with translate_errors(path, "open", busy_timeout):
+        connection = sqlite3.connect(
+            str(path), timeout=busy_timeout, isolation_level=None, check_same_thread=False
+        )
+    try:
+        with translate_errors(path, "open", busy_timeout):
+            _prepare(connection, path)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _tables(connection: sqlite3.Connection) -> set[str]:
+    rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    return {str(row[0]) for row in rows}
+
+
+def _prepare(connection: sqlite3.Connection, path: Path) -> None:
+    # Read first: a file that is not SQLite fails here, before anything is written.
+    tables = _tables(connection)
+    if META_TABLE not in tables:
+        if tables:
+            raise _foreign(path, f"it holds other tables ({', '.join(sorted(tables))})")
+        connection.execute("PRAGMA journal_mode = WAL")  # an empty file: ours to set up
+        _create(connection, path)
+    _check(connection, path)
+    connection.execute("PRAGMA journal_mode = WAL")
+    # WAL + NORMAL: durable across application crashes, a little faster than FULL.
+    connection.execute("PRAGMA synchronous = NORMAL")
+
+
+def _create(connection: sqlite3.Connection, path: Path) -> None:
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        tables = _tables(connection)  # another process may have created it meanwhile
+        if tables and META_TABLE not in tables:
+            raise _foreign(path, f"it holds other tables ({', '.join(sorted(tables))})")
+        for statement in _SCHEMA:
+            connection.execute(statement)
+        connection.executemany(
+            f"INSERT OR IGNORE INTO {META_TABLE} (key, value) VALUES (?, ?)",
+            [("application", APPLICATION), ("schema_version", str(SCHEMA_VERSION))],
+        )
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.rollback()
+        raise
+
+
+def _check(connection: sqlite3.Connection, path: Path) -> None:
+    meta = {
+        str(key): str(value)
+        for key, value in connection.execute(f"SELECT key, value FROM {META_TABLE}")
+    }
+    if meta.get("application") != APPLICATION:
+        raise _foreign(path, f"its {META_TABLE} table names {meta.get('application')!r}")
+    raw = meta.get("schema_version", "")
+    if not raw.isdigit():
+        raise _foreign(path, f"its schema_version is {raw!r}")
+    version = int(raw)
+    if version > SCHEMA_VERSION:
+        raise NewerSchemaError(
+            f"the memory database {path} has schema version {version}, but this "
+            f"ostinato-memory knows versions up to {SCHEMA_VERSION}; it was left untouched\n"
+            "fix: upgrade ostinato-memory (pip install -U ostinato-memory), or use another file",
+            path=str(path),
+        )
+    if version < 1 or MESSAGES_TABLE not in _tables(connection):
+        raise _foreign(path, f"schema version {version} without the {MESSAGES_TABLE} table")
+
+
+def _foreign(path: Path, why: str) -> NotAMemoryDatabaseError:
+    return NotAMemoryDatabaseError(
+        f"{path} is an SQLite database, but not an ostinato-memory one: {why}; "
+        f"it was left untouched\n{_FIX_PATH}",
+        path=str(path),
+    )

@@ -1,0 +1,230 @@
+"""``SQLiteChatMemoryRepository`` on real files: created on first use, WAL, a versioned
+schema, one transaction per write, and clear errors — never an overwrite — for a corrupt
+or foreign file, a newer schema, a locked database."""
+
+from __future__ import annotations
+
+import multiprocessing
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ostinato.messages import AssistantMessage, UserMessage
+from ostinato_memory import (
+    SCHEMA_VERSION,
+    ChatMemoryRepositoryError,
+    DatabaseLockedError,
+    NewerSchemaError,
+    NotAMemoryDatabaseError,
+    SQLiteChatMemoryRepository,
+    default_sqlite_path,
+)
+
+TURN = [UserMessage("hi"), AssistantMessage("hello")]
+
+
+def raw(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(str(path), isolation_level=None)
+
+
+def test_nothing_exists_until_first_use_then_schema_and_wal(tmp_path):
+    path = tmp_path / "deep" / "dir" / "memory.sqlite3"
+    repository = SQLiteChatMemoryRepository(path)
+    assert not path.parent.exists()
+    assert repository.find_conversation_ids_sync() == []
+    assert path.exists()
+    with raw(path) as check:
+        meta = dict(check.execute("SELECT key, value FROM ostinato_memory_meta"))
+        mode = check.execute("PRAGMA journal_mode").fetchone()[0]
+    assert meta == {"application": "ostinato-memory", "schema_version": str(SCHEMA_VERSION)}
+    assert mode == "wal"
+    repository.close()
+
+
+def test_the_default_path_is_in_the_user_data_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert default_sqlite_path() == tmp_path / "xdg" / "ostinato" / "memory.sqlite3"
+    assert SQLiteChatMemoryRepository().path == default_sqlite_path()
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/ignored")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    expected = tmp_path / "home" / ".local" / "share" / "ostinato" / "memory.sqlite3"
+    assert default_sqlite_path() == expected
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_sqlite_path() == expected
+
+
+def test_data_survives_a_new_repository_on_the_same_file(tmp_path):
+    path = tmp_path / "m.sqlite3"
+    with SQLiteChatMemoryRepository(path) as first:
+        first.save_all_sync("c", TURN)
+    with SQLiteChatMemoryRepository(str(path)) as second:
+        assert second.find_by_conversation_id_sync("c") == TURN
+
+
+def test_each_write_is_one_transaction(tmp_path):
+    repository = SQLiteChatMemoryRepository(tmp_path / "m.sqlite3")
+    repository.find_conversation_ids_sync()
+    statements: list[str] = []
+    repository._connection().set_trace_callback(statements.append)
+    repository.save_all_sync("c", [*TURN, *TURN])
+    kinds = [s.split()[0].upper() for s in statements]
+    assert kinds[0] == "BEGIN" and kinds[-1] == "COMMIT"
+    assert kinds.count("BEGIN") == 1 and kinds.count("COMMIT") == 1
+    repository.close()
+
+
+def test_arguments_and_paths_are_checked(tmp_path):
+    with pytest.raises(ValueError, match="InMemoryChatMemoryRepository"):
+        SQLiteChatMemoryRepository(":memory:")
+    with pytest.raises(ValueError, match="busy_timeout"):
+        SQLiteChatMemoryRepository(tmp_path / "m", busy_timeout=-1)
+    with pytest.raises(TypeError, match="busy_timeout"):
+        SQLiteChatMemoryRepository(tmp_path / "m", busy_timeout="1")  # type: ignore[arg-type]
+    folder = tmp_path / "a-directory"
+    folder.mkdir()
+    with pytest.raises(ChatMemoryRepositoryError, match="could not open") as error:
+        SQLiteChatMemoryRepository(folder).find_conversation_ids_sync()
+    assert error.value.path == str(folder)
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    with pytest.raises(ChatMemoryRepositoryError, match="cannot create the directory"):
+        SQLiteChatMemoryRepository(blocked / "sub" / "m.sqlite3").find_conversation_ids_sync()
+
+
+def unchanged_after(path: Path, error: type[Exception], match: str) -> None:
+    before = path.read_bytes()
+    files = sorted(path.parent.iterdir())
+    repository = SQLiteChatMemoryRepository(path)
+    with pytest.raises(error, match=match):
+        repository.save_all_sync("c", TURN)
+    with pytest.raises(error, match=match):
+        repository.find_by_conversation_id_sync("c")
+    assert path.read_bytes() == before
+    assert sorted(path.parent.iterdir()) == files  # no journal or WAL file left behind
+
+
+def test_a_file_that_is_not_sqlite_is_left_untouched(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("these are my notes, not a database\n" * 200)
+    unchanged_after(path, NotAMemoryDatabaseError, "not a usable ostinato-memory database")
+
+
+def test_another_applications_database_is_left_untouched(tmp_path):
+    path = tmp_path / "app.db"
+    with raw(path) as other:
+        other.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
+        other.execute("INSERT INTO users (name) VALUES ('ada')")
+    unchanged_after(path, NotAMemoryDatabaseError, r"holds other tables \(users\)")
+
+
+def test_a_meta_table_of_another_application_is_refused(tmp_path):
+    path = tmp_path / "app.db"
+    with raw(path) as other:
+        other.execute("CREATE TABLE ostinato_memory_meta (key TEXT PRIMARY KEY, value TEXT)")
+        other.execute("INSERT INTO ostinato_memory_meta VALUES ('application', 'someone')")
+    unchanged_after(path, NotAMemoryDatabaseError, "names 'someone'")
+
+
+def test_a_newer_schema_is_left_untouched(tmp_path):
+    path = tmp_path / "m.sqlite3"
+    with SQLiteChatMemoryRepository(path) as repository:
+        repository.save_all_sync("c", TURN)
+    with raw(path) as newer:
+        newer.execute("UPDATE ostinato_memory_meta SET value = '99' WHERE key = 'schema_version'")
+        newer.execute("PRAGMA journal_mode = DELETE")
+    unchanged_after(path, NewerSchemaError, "(?s)schema version 99.*pip install -U ostinato-memory")
+
+
+def test_a_corrupt_database_is_reported(tmp_path):
+    path = tmp_path / "m.sqlite3"
+    with SQLiteChatMemoryRepository(path) as repository:
+        repository.save_all_sync("c", [UserMessage("x" * 100)] * 50)
+    data = bytearray(path.read_bytes())
+    data[4096:8192] = b"\x7f" * 4096  # the second page: garbage
+    path.write_bytes(bytes(data))
+    unchanged_after(path, NotAMemoryDatabaseError, "malformed")
+
+
+def test_a_locked_database_is_reported_and_nothing_changes(tmp_path):
+    path = tmp_path / "m.sqlite3"
+    repository = SQLiteChatMemoryRepository(path, busy_timeout=0.05)
+    repository.save_all_sync("c", TURN)
+    holder = raw(path)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(DatabaseLockedError, match=r"is locked.*busy timeout of 0\.05s"):
+            repository.save_all_sync("c", [UserMessage("lost")])
+        assert repository.find_by_conversation_id_sync("c") == TURN  # readers go on (WAL)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    repository.save_all_sync("c", [UserMessage("now")])
+    assert repository.find_by_conversation_id_sync("c") == [UserMessage("now")]
+    repository.close()
+
+
+def test_a_message_that_cannot_be_stored_changes_nothing(tmp_path):
+    repository = SQLiteChatMemoryRepository(tmp_path / "m.sqlite3")
+    repository.save_all_sync("c", TURN)
+    bad = AssistantMessage("x", metadata={"client": object()})
+    with pytest.raises(ChatMemoryRepositoryError, match=r"(?s)JSON form failed.*JSON values"):
+        repository.save_all_sync("c", [UserMessage("new"), bad])
+    assert repository.find_by_conversation_id_sync("c") == TURN
+    repository.close()
+
+
+def test_a_row_that_cannot_be_read_is_reported(tmp_path):
+    path = tmp_path / "m.sqlite3"
+    repository = SQLiteChatMemoryRepository(path)
+    repository.save_all_sync("c", TURN)
+    with raw(path) as edit:
+        edit.execute('UPDATE ostinato_memory_messages SET message = \'{"type": "alien"}\'')
+    with pytest.raises(ChatMemoryRepositoryError, match="message 0 of conversation 'c'"):
+        repository.find_by_conversation_id_sync("c")
+    repository.close()
+
+
+async def test_close_then_use_again(tmp_path):
+    repository = SQLiteChatMemoryRepository(tmp_path / "m.sqlite3")
+    await repository.save_all("c", TURN)
+    repository.close()
+    assert await repository.find_by_conversation_id("c") == TURN
+    repository.close()
+    repository.close()
+
+
+def _child(path: str, queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    from ostinato_memory import SQLiteChatMemoryRepository as Repository
+
+    inherited = _INHERITED_REPOSITORY
+    assert inherited is not None
+    inherited.save_all_sync("child", [UserMessage("from the child")])
+    queue.put(inherited.find_conversation_ids_sync())
+    queue.put(Repository(path).find_by_conversation_id_sync("parent"))
+
+
+_INHERITED_REPOSITORY: SQLiteChatMemoryRepository | None = None
+
+
+@pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(), reason="needs the fork start method"
+)
+def test_a_forked_child_opens_its_own_connection(tmp_path):
+    global _INHERITED_REPOSITORY
+    path = tmp_path / "m.sqlite3"
+    _INHERITED_REPOSITORY = SQLiteChatMemoryRepository(path)
+    _INHERITED_REPOSITORY.save_all_sync("parent", TURN)
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_child, args=(str(path), queue))
+    child.start()
+    ids, parent_turn = queue.get(timeout=30), queue.get(timeout=30)
+    child.join(timeout=30)
+    assert child.exitcode == 0
+    assert ids == ["child", "parent"] and parent_turn == TURN
+    assert _INHERITED_REPOSITORY.find_by_conversation_id_sync("child") == [
+        UserMessage("from the child")
+    ]
+    _INHERITED_REPOSITORY.close()
+    _INHERITED_REPOSITORY = None
