@@ -305,3 +305,26 @@ async def test_aaggregate_folds_an_async_stream():
     assert response.text == "Hello, world"
     assert response.usage == Usage(1, 2)
     assert only_generation(response).metadata.finish_reason == "stop"
+
+
+def test_chunks_with_several_generations_aggregate_by_position():
+    from ostinato.messages import AssistantMessage
+    from ostinato.model import ChatGenerationMetadata, ChatResponse, Generation, MessageAggregator
+
+    whole = ChatResponse(
+        [
+            Generation(AssistantMessage("first"), ChatGenerationMetadata("returnDirect")),
+            Generation(AssistantMessage("second"), ChatGenerationMetadata("returnDirect")),
+        ]
+    )
+    assert MessageAggregator.aggregate([whole]) == whole
+    split = [
+        ChatResponse([Generation(AssistantMessage("fir")), Generation(AssistantMessage("sec"))]),
+        ChatResponse(
+            [
+                Generation(AssistantMessage("st"), ChatGenerationMetadata("returnDirect")),
+                Generation(AssistantMessage("ond"), ChatGenerationMetadata("returnDirect")),
+            ]
+        ),
+    ]
+    assert MessageAggregator.aggregate(split) == whole

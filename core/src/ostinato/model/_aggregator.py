@@ -37,44 +37,19 @@ class _CallBuilder:
         return ToolCall(self.id, self.name, "".join(self.arguments), self.type or "function")
 
 
-class MessageAggregator:
-    """Accumulates stream chunks into one :class:`ChatResponse`.
-
-    Rules (the reference's, with tool-call fragments merged as DESIGN §3 asks):
-
-    * only each chunk's first generation counts;
-    * text is the concatenation of every non-``None`` text (``None`` if no chunk had
-      text); reasoning text in ``metadata["reasoning"]`` is concatenated likewise, other
-      message metadata is merged with later chunks winning;
-    * tool calls carrying an ``index`` are fragments: those with the same index are
-      merged (first non-empty id, name and type; arguments concatenated); calls without
-      an index are merged with an earlier call of the same id, else appended whole;
-    * finish reason: the last one set; generation metadata merged;
-    * usage: for each count, the last positive value seen (so providers that repeat a
-      running total are not double-counted, and those that send it once at the end work);
-    * id, model, rate limit and prompt metadata: the last non-empty value.
-
-    Use :meth:`add` chunk by chunk and :meth:`result` at the end, or the class methods
-    :meth:`aggregate` / :meth:`aaggregate` on a whole stream.
-    """
+class _GenerationBuilder:
+    """Accumulates the pieces of one generation across chunks."""
 
     __slots__ = (
         "_calls",
         "_content_filters",
-        "_count",
         "_finish_reason",
         "_gen_meta",
-        "_id",
         "_keys",
         "_media",
         "_message_meta",
-        "_model",
-        "_prompt_metadata",
-        "_rate_limit",
         "_reasoning",
-        "_response_meta",
         "_text",
-        "_usage",
     )
 
     def __init__(self) -> None:
@@ -87,28 +62,8 @@ class MessageAggregator:
         self._finish_reason: str | None = None
         self._content_filters: set[str] = set()
         self._gen_meta: dict[str, Any] = {}
-        self._usage: dict[str, Any] = {}
-        self._id = ""
-        self._model = ""
-        self._rate_limit: Any = None
-        self._prompt_metadata: Any = None
-        self._response_meta: dict[str, Any] = {}
-        self._count = 0
 
-    @property
-    def chunk_count(self) -> int:
-        """How many chunks were added."""
-        return self._count
-
-    def add(self, chunk: ChatResponse) -> None:
-        """Fold one chunk in."""
-        self._count += 1
-        generation = chunk.result
-        if generation is not None:
-            self._add_generation(generation)
-        self._add_metadata(chunk.metadata)
-
-    def _add_generation(self, generation: Generation) -> None:
+    def add(self, generation: Generation) -> None:
         out = generation.output
         if out.text is not None:
             if self._text is None:
@@ -153,6 +108,84 @@ class MessageAggregator:
         self._calls.append(_CallBuilder(call))
         self._keys.append(key)
 
+    def build(self) -> Generation:
+        message_meta = dict(self._message_meta)
+        if self._reasoning is not None:
+            message_meta[REASONING] = "".join(self._reasoning)
+        output = AssistantMessage(
+            "".join(self._text) if self._text is not None else None,
+            tuple(b.build() for b in self._calls),
+            message_meta,
+            tuple(self._media),
+        )
+        return Generation(
+            output,
+            ChatGenerationMetadata(
+                self._finish_reason, frozenset(self._content_filters), self._gen_meta
+            ),
+        )
+
+
+class MessageAggregator:
+    """Accumulates stream chunks into one :class:`ChatResponse`.
+
+    Rules (the reference's, with tool-call fragments merged as DESIGN §3 asks):
+
+    * generations are folded by position: the n-th generation of each chunk into the
+      n-th generation of the aggregate (a stream of one generation is the usual case; a
+      chunk carrying several whole generations, such as the tool loop's return-direct
+      answer, aggregates to the same generations ``call()`` returns);
+    * text is the concatenation of every non-``None`` text (``None`` if no chunk had
+      text); reasoning text in ``metadata["reasoning"]`` is concatenated likewise, other
+      message metadata is merged with later chunks winning;
+    * tool calls carrying an ``index`` are fragments: those with the same index are
+      merged (first non-empty id, name and type; arguments concatenated); calls without
+      an index are merged with an earlier call of the same id, else appended whole;
+    * finish reason: the last one set; generation metadata merged;
+    * usage: for each count, the last positive value seen (so providers that repeat a
+      running total are not double-counted, and those that send it once at the end work);
+    * id, model, rate limit and prompt metadata: the last non-empty value.
+
+    Use :meth:`add` chunk by chunk and :meth:`result` at the end, or the class methods
+    :meth:`aggregate` / :meth:`aaggregate` on a whole stream.
+    """
+
+    __slots__ = (
+        "_count",
+        "_generations",
+        "_id",
+        "_model",
+        "_prompt_metadata",
+        "_rate_limit",
+        "_response_meta",
+        "_usage",
+    )
+
+    def __init__(self) -> None:
+        self._generations: list[_GenerationBuilder] = []
+        self._usage: dict[str, Any] = {}
+        self._id = ""
+        self._model = ""
+        self._rate_limit: Any = None
+        self._prompt_metadata: Any = None
+        self._response_meta: dict[str, Any] = {}
+        self._count = 0
+
+    @property
+    def chunk_count(self) -> int:
+        """How many chunks were added."""
+        return self._count
+
+    def add(self, chunk: ChatResponse) -> None:
+        """Fold one chunk in."""
+        self._count += 1
+        builders = self._generations
+        for position, generation in enumerate(chunk.generations):
+            if position == len(builders):
+                builders.append(_GenerationBuilder())
+            builders[position].add(generation)
+        self._add_metadata(chunk.metadata)
+
     def _add_metadata(self, metadata: ChatResponseMetadata) -> None:
         usage = metadata.usage
         for name in ("prompt_tokens", "completion_tokens", "total_tokens"):
@@ -174,16 +207,8 @@ class MessageAggregator:
         self._response_meta.update(metadata.metadata)
 
     def result(self) -> ChatResponse:
-        """The aggregate so far: one generation, whatever was streamed."""
-        message_meta = dict(self._message_meta)
-        if self._reasoning is not None:
-            message_meta[REASONING] = "".join(self._reasoning)
-        output = AssistantMessage(
-            "".join(self._text) if self._text is not None else None,
-            tuple(b.build() for b in self._calls),
-            message_meta,
-            tuple(self._media),
-        )
+        """The aggregate so far (at least one generation, whatever was streamed)."""
+        builders = self._generations or [_GenerationBuilder()]
         usage = self._usage
         total = usage.get("total_tokens")
         if total is not None and total < usage.get("prompt_tokens", 0) + usage.get(
@@ -192,14 +217,7 @@ class MessageAggregator:
             # A total reported before the final counts (e.g. only prompt tokens) is stale.
             total = None
         return ChatResponse(
-            [
-                Generation(
-                    output,
-                    ChatGenerationMetadata(
-                        self._finish_reason, frozenset(self._content_filters), self._gen_meta
-                    ),
-                )
-            ],
+            [b.build() for b in builders],
             ChatResponseMetadata(
                 id=self._id,
                 model=self._model,
