@@ -265,10 +265,7 @@ def create_advisors(registry: Registry) -> list[Advisor]:
     advisors: list[Advisor] = []
     for name, registration in registry.advisors.items():
         factory: Any = registration.value
-        if _accepts(factory, "registry"):
-            advisor = factory(registry=registry)
-        else:
-            advisor = factory()
+        advisor = factory(registry=registry) if _accepts(factory, "registry") else factory()
         if advisor is None:
             continue
         if not isinstance(advisor, Advisor):

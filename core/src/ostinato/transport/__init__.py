@@ -1,0 +1,49 @@
+"""What every HTTP model adapter needs besides its HTTP library: stream decoders, retries.
+
+* :class:`SSEDecoder` turns a byte stream into :class:`ServerSentEvent` s (OpenAI,
+  Anthropic and their imitators); :class:`NDJSONDecoder` turns one into JSON values
+  (Ollama). Both take bytes split anywhere.
+* :class:`RetryPolicy` (exponential backoff with jitter, bounded in count and total time,
+  honouring a server's wait; sleep, clock and randomness injectable) with
+  :func:`is_retryable` and :func:`parse_retry_after`; :func:`retry_call` and
+  :func:`retry_stream` run an adapter's attempts under it (a stream never retried once it
+  delivered).
+* :func:`error_class_for_status` and :func:`redact`: the same status gives the same
+  :class:`~ostinato.errors.ModelError` in every adapter, and never a secret.
+* :class:`LoopClients`: one HTTP client per running event loop.
+
+Nothing here imports httpx (or any HTTP library): adapters bring their own
+(DESIGN.md §2, §8). See ``docs/adapters.md``.
+"""
+
+from ostinato.transport._attempts import (
+    AttemptFailed,
+    raise_model_error,
+    retry_call,
+    retry_stream,
+)
+from ostinato.transport._loop_clients import AsyncClosable, LoopClients
+from ostinato.transport._ndjson import NDJSONDecoder, NDJSONError
+from ostinato.transport._retry import RetryPolicy, RetryState, is_retryable
+from ostinato.transport._retry_after import parse_retry_after
+from ostinato.transport._sse import ServerSentEvent, SSEDecoder
+from ostinato.transport._status import error_class_for_status, redact
+
+__all__ = [
+    "AsyncClosable",
+    "AttemptFailed",
+    "LoopClients",
+    "NDJSONDecoder",
+    "NDJSONError",
+    "RetryPolicy",
+    "RetryState",
+    "SSEDecoder",
+    "ServerSentEvent",
+    "error_class_for_status",
+    "is_retryable",
+    "parse_retry_after",
+    "raise_model_error",
+    "redact",
+    "retry_call",
+    "retry_stream",
+]

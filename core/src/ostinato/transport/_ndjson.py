@@ -1,0 +1,66 @@
+"""An incremental newline-delimited JSON decoder, fed bytes as they arrive.
+
+One JSON value per line (Ollama's native streams). Lines end with LF or CRLF; blank lines
+are skipped; bytes may be split anywhere, inside a line or inside a multi-byte character.
+A line that is not JSON raises :class:`NDJSONError` naming it. It knows nothing about HTTP,
+and does not decide whether an unterminated last line means a truncated body.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["NDJSONDecoder", "NDJSONError"]
+
+
+class NDJSONError(ValueError):
+    """A line of the body is not JSON.
+
+    Attributes:
+        line: the offending line (decoded, at most 200 characters).
+    """
+
+    def __init__(self, line: str, reason: str) -> None:
+        super().__init__(f"a line of the NDJSON body is not JSON ({reason}): {line!r}")
+        self.line = line
+
+
+class NDJSONDecoder:
+    """Turns a byte stream into the JSON values of its lines.
+
+    Call :meth:`feed` with each piece of the body and :meth:`close` at the end of it.
+    """
+
+    __slots__ = ("_buffer",)
+
+    def __init__(self) -> None:
+        self._buffer = b""
+
+    def feed(self, chunk: bytes) -> list[Any]:
+        """The values of the lines completed by ``chunk``."""
+        if not chunk:
+            return []
+        data = self._buffer + chunk if self._buffer else chunk
+        *lines, self._buffer = data.split(b"\n")
+        return [value for line in lines for value in self._parse(line)]
+
+    def close(self) -> list[Any]:
+        """End of the body: the value of an unterminated last line, if any."""
+        tail, self._buffer = self._buffer, b""
+        return self._parse(tail)
+
+    @property
+    def has_partial_line(self) -> bool:
+        """Whether bytes of a line not yet ended are buffered (whitespace aside)."""
+        return bool(self._buffer.strip())
+
+    @staticmethod
+    def _parse(raw: bytes) -> list[Any]:
+        text = raw.decode("utf-8", errors="replace").strip()
+        if not text:
+            return []
+        try:
+            return [json.loads(text)]
+        except ValueError as exc:
+            raise NDJSONError(text[:200], str(exc)) from None

@@ -1,0 +1,108 @@
+"""An incremental server-sent events decoder, fed bytes as they arrive.
+
+It follows the WHATWG event-stream rules (``data``/``event``/``id`` fields, ``:`` comment
+lines, a blank line ends an event, multi-line data joined with ``\\n``, lines ended by
+CRLF, LF or CR) and is tolerant where servers are sloppy: whitespace before a field name
+is ignored (OpenRouter/Novita send `` data: ...``); spaces after the data are kept as sent
+(Anthropic pads its JSON with them; a JSON parser skips them). Bytes may be split
+anywhere, inside a line or inside a multi-byte character. It knows nothing about HTTP or
+JSON, and imports neither.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["SSEDecoder", "ServerSentEvent"]
+
+_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSentEvent:
+    """One dispatched event: its type (``"message"`` unless named), data and id."""
+
+    data: str
+    event: str = "message"
+    id: str | None = None
+
+
+class SSEDecoder:
+    """Turns a byte stream into :class:`ServerSentEvent` objects.
+
+    Call :meth:`feed` with each piece of the body and :meth:`close` at the end of it.
+    """
+
+    __slots__ = ("_buffer", "_data", "_event", "_id", "_pending_cr")
+
+    def __init__(self) -> None:
+        self._buffer = b""
+        self._pending_cr = False
+        self._data: list[str] = []
+        self._event: str | None = None
+        self._id: str | None = None
+
+    def feed(self, chunk: bytes) -> list[ServerSentEvent]:
+        """The events completed by ``chunk``."""
+        events: list[ServerSentEvent] = []
+        if not chunk:
+            return events
+        if self._pending_cr:
+            # A CR ended the previous piece: a LF right after it belongs to the same break.
+            self._pending_cr = False
+            if chunk[:1] == b"\n":
+                chunk = chunk[1:]
+        data = self._buffer + chunk if self._buffer else chunk
+        position = 0
+        for match in _LINE_BREAK.finditer(data):
+            self._line(data[position : match.start()], events)
+            position = match.end()
+        if position and data[position - 1 : position] == b"\r" and position == len(data):
+            self._pending_cr = True
+        self._buffer = data[position:]
+        return events
+
+    def close(self) -> list[ServerSentEvent]:
+        """End of the body: an unterminated last line and event are dispatched as they are.
+
+        (The standard drops an event without its closing blank line; callers decide
+        whether such a tail means a truncated stream.)
+        """
+        events: list[ServerSentEvent] = []
+        if self._buffer:
+            self._line(self._buffer, events)
+            self._buffer = b""
+        self._dispatch(events)
+        return events
+
+    @property
+    def has_partial_event(self) -> bool:
+        """Whether bytes of an event not yet dispatched are buffered."""
+        return bool(self._buffer or self._data or self._event is not None)
+
+    def _line(self, raw: bytes, events: list[ServerSentEvent]) -> None:
+        line = raw.decode("utf-8", errors="replace").lstrip(" \t")
+        if not line:
+            self._dispatch(events)
+            return
+        if line.startswith(":"):
+            return  # a comment: keep-alive or processing notice
+        name, colon, value = line.partition(":")
+        if colon and value.startswith(" "):
+            value = value[1:]
+        if name == "data":
+            self._data.append(value)
+        elif name == "event":
+            self._event = value
+        elif name == "id" and "\0" not in value:
+            self._id = value
+        # "retry" and unknown fields are ignored, as the standard says.
+
+    def _dispatch(self, events: list[ServerSentEvent]) -> None:
+        if self._data:
+            events.append(
+                ServerSentEvent("\n".join(self._data), self._event or "message", self._id)
+            )
+        self._data = []
+        self._event = None

@@ -1,0 +1,52 @@
+"""From an HTTP status to the :class:`~ostinato.errors.ModelError` class adapters raise.
+
+Shared by every adapter so that the same status means the same error everywhere: 400,
+413, 415 and 422 are bad requests, 401 authentication, 403 permission, 404 not found, 408
+a timeout, 429 a rate limit, every 5xx (Anthropic's 529 "overloaded" too) a server error.
+:func:`redact` keeps a secret out of the message a server may have echoed it in.
+"""
+
+from __future__ import annotations
+
+from ostinato.errors import (
+    AuthenticationError,
+    BadRequestError,
+    ModelError,
+    ModelTimeoutError,
+    NotFoundError,
+    PermissionDeniedError,
+    RateLimitError,
+    ServerError,
+)
+
+__all__ = ["error_class_for_status", "redact"]
+
+_BY_STATUS: dict[int, type[ModelError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    408: ModelTimeoutError,
+    413: BadRequestError,
+    415: BadRequestError,
+    422: BadRequestError,
+    429: RateLimitError,
+}
+
+
+def error_class_for_status(status: int | None) -> type[ModelError]:
+    """The :class:`ModelError` subclass for an HTTP status.
+
+    ``None`` (an error reported without a status) and every 5xx give
+    :class:`~ostinato.errors.ServerError`; an unlisted 4xx gives :class:`ModelError`.
+    """
+    if status is None or status >= 500:
+        return ServerError
+    return _BY_STATUS.get(status, ModelError)
+
+
+def redact(text: str, secret: str | None) -> str:
+    """``text`` with ``secret`` masked (``***``) wherever it appears."""
+    if secret and secret in text:
+        return text.replace(secret, "***")
+    return text

@@ -1,0 +1,176 @@
+"""A conversation as the Messages API wants it: top-level ``system`` and alternating turns.
+
+* System messages, wherever they are, become the top-level ``system`` text blocks.
+* A user message is one ``user`` turn of content blocks: its text, then its media
+  (images and PDFs, inline or by URL).
+* An assistant message is one ``assistant`` turn: its thinking blocks first (sent back
+  only with their signature, which the API checks), then its text, then one ``tool_use``
+  block per tool call with the arguments as an ``input`` object.
+* A tool response message becomes ``tool_result`` blocks in a ``user`` turn.
+* Consecutive turns of one role are merged into one, as the API requires (so the results
+  of one batch, or a tool result followed by the user's next words, share a turn).
+
+A message whose metadata has ``cache_control`` ends with a prompt-caching breakpoint.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ostinato.errors import ConfigurationError
+from ostinato.messages import (
+    REASONING,
+    REASONING_SIGNATURE,
+    AssistantMessage,
+    Media,
+    Message,
+    SystemMessage,
+    ToolResponseMessage,
+    UserMessage,
+)
+from ostinato_anthropic._normalise import THINKING_BLOCKS
+from ostinato_anthropic._options import CACHE_CONTROL
+
+__all__ = [
+    "cache_control",
+    "message_payloads",
+    "plain",
+    "system_blocks",
+    "thinking_blocks",
+    "tool_input",
+]
+
+
+def plain(value: Any) -> Any:
+    """Frozen mappings and tuples as plain JSON containers."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+def cache_control(marker: Any = True, ttl: str | None = None) -> dict[str, Any]:
+    """The ``cache_control`` of a breakpoint: ``marker`` itself when it is a mapping,
+    else an ephemeral one (with ``ttl`` when given)."""
+    if isinstance(marker, Mapping):
+        return plain(marker)  # type: ignore[no-any-return]
+    control: dict[str, Any] = {"type": "ephemeral"}
+    if ttl:
+        control["ttl"] = ttl
+    return control
+
+
+def system_blocks(messages: Iterable[Message], *, ttl: str | None = None) -> list[dict[str, Any]]:
+    """The top-level ``system`` blocks: one text block per system message, in order."""
+    blocks: list[dict[str, Any]] = []
+    for message in messages:
+        if isinstance(message, SystemMessage):
+            blocks.append({"type": "text", "text": message.text})
+            marker = message.metadata.get(CACHE_CONTROL)
+            if marker:
+                blocks[-1]["cache_control"] = cache_control(marker, ttl)
+    return blocks
+
+
+def tool_input(arguments: str) -> dict[str, Any]:
+    """A tool call's arguments as the ``input`` object (``{}`` when empty or not an object).
+
+    A model that wrote arguments that are not a JSON object got an error back from the
+    tool loop; the call itself is still sent back, with an empty input.
+    """
+    try:
+        value = json.loads(arguments) if arguments.strip() else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _media(media: Media) -> dict[str, Any]:
+    mime = media.mime_type.lower()
+    if mime.startswith("image/"):
+        kind = "image"
+    elif mime == "application/pdf":
+        kind = "document"
+    else:
+        raise ConfigurationError(
+            f"{media!r}: the Messages API takes images and PDFs; send {media.mime_type} "
+            "content as text instead"
+        )
+    if media.url is not None:
+        return {"type": kind, "source": {"type": "url", "url": media.url}}
+    data = base64.b64encode(media.data or b"").decode("ascii")
+    return {"type": kind, "source": {"type": "base64", "media_type": mime, "data": data}}
+
+
+def thinking_blocks(message: AssistantMessage) -> list[dict[str, Any]]:
+    """The thinking blocks to send back for ``message`` (none without a signature)."""
+    kept = message.metadata.get(THINKING_BLOCKS)
+    if isinstance(kept, list | tuple) and kept:
+        return [plain(block) for block in kept if isinstance(block, Mapping)]
+    reasoning = message.metadata.get(REASONING)
+    signature = message.metadata.get(REASONING_SIGNATURE)
+    if isinstance(reasoning, str) and isinstance(signature, str) and signature:
+        return [{"type": "thinking", "thinking": reasoning, "signature": signature}]
+    return []
+
+
+def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
+    blocks: list[dict[str, Any]]
+    if isinstance(message, UserMessage):
+        blocks = (
+            [{"type": "text", "text": message.text}] if message.text or not message.media else []
+        )
+        return "user", blocks + [_media(m) for m in message.media]
+    if isinstance(message, AssistantMessage):
+        blocks = thinking_blocks(message)
+        if message.text:
+            blocks.append({"type": "text", "text": message.text})
+        blocks.extend(
+            {
+                "type": "tool_use",
+                "id": call.id,
+                "name": call.name,
+                "input": tool_input(call.arguments),
+            }
+            for call in message.tool_calls
+        )
+        return "assistant", blocks
+    if isinstance(message, ToolResponseMessage):
+        results = []
+        for response in message.responses:
+            result: dict[str, Any] = {"type": "tool_result", "tool_use_id": response.id}
+            if response.response_data:
+                result["content"] = [{"type": "text", "text": response.response_data}]
+            results.append(result)
+        return "user", results
+    raise TypeError(f"cannot send {type(message).__name__} as a turn")  # pragma: no cover
+
+
+def message_payloads(
+    messages: Iterable[Message], *, cache_last: bool = False, ttl: str | None = None
+) -> list[dict[str, Any]]:
+    """The ``messages`` array: system messages left out, same-role turns merged.
+
+    ``cache_last`` puts a caching breakpoint after the last block of the last turn.
+    """
+    turns: list[dict[str, Any]] = []
+    for message in messages:
+        if isinstance(message, SystemMessage):
+            continue
+        role, blocks = _blocks(message)
+        if not blocks:
+            continue  # an empty assistant message: the API rejects empty turns
+        marker = message.metadata.get(CACHE_CONTROL)
+        if marker:
+            blocks[-1]["cache_control"] = cache_control(marker, ttl)
+        if turns and turns[-1]["role"] == role:
+            turns[-1]["content"].extend(blocks)
+        else:
+            turns.append({"role": role, "content": blocks})
+    if cache_last and turns:
+        turns[-1]["content"][-1]["cache_control"] = cache_control(True, ttl)
+    return turns

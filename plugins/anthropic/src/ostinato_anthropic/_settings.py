@@ -1,0 +1,102 @@
+"""``AnthropicSettings``: the plugin's environment variables, prefix ``OSTINATO_ANTHROPIC_``.
+
+Flat (no ``__`` nesting). The key and base URL fall back to the Anthropic SDK's
+``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``, so an existing setup works unchanged.
+Mappings (headers, query, extra body) are JSON in the environment; the beta list is
+comma-separated. This module imports pydantic-settings; the plugin module imports it only
+inside its hooks.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import AliasChoices, BeforeValidator, Field, SecretStr
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+__all__ = ["DEFAULT_API_VERSION", "DEFAULT_BASE_URL", "ENV_PREFIX", "AnthropicSettings"]
+
+#: The prefix of every variable of this plugin.
+ENV_PREFIX = "OSTINATO_ANTHROPIC_"
+#: The API root (requests go to ``<base>/v1/messages``).
+DEFAULT_BASE_URL = "https://api.anthropic.com"
+#: The ``anthropic-version`` header sent by default.
+DEFAULT_API_VERSION = "2023-06-01"
+
+
+def _env(name: str, *fallbacks: str) -> AliasChoices:
+    return AliasChoices(ENV_PREFIX + name.upper(), *fallbacks)
+
+
+def _split_commas(value: Any) -> Any:
+    if isinstance(value, str):
+        return [item.strip() for item in value.split(",") if item.strip()]
+    return value
+
+
+class AnthropicSettings(BaseSettings):
+    """Connection, retry and default-option settings of the ``anthropic`` provider.
+
+    Attributes:
+        api_key: ``OSTINATO_ANTHROPIC_API_KEY``, else ``ANTHROPIC_API_KEY``; sent as
+            ``x-api-key``. Required by Anthropic's own API.
+        base_url: ``OSTINATO_ANTHROPIC_BASE_URL``, else ``ANTHROPIC_BASE_URL``; default
+            ``https://api.anthropic.com``.
+        api_version: the ``anthropic-version`` header (default ``2023-06-01``).
+        betas: comma-separated beta features for the ``anthropic-beta`` header.
+        timeout: seconds to wait for each read, write or pool slot (default 600).
+        connect_timeout: seconds to wait for a connection (default 10).
+        max_retries: retries after a failed attempt (default 2; 0 disables).
+        max_retry_time: no retry starts later than this many seconds after the first
+            attempt (default 120).
+        max_connections, max_keepalive_connections: the HTTP pool limits.
+        extra_headers: JSON object of headers added to every request.
+        extra_query: JSON object of query parameters added to every request.
+        model: the model used when ``OSTINATO_MODEL`` names none (``anthropic:``).
+        max_tokens: the answer's token limit, which the API requires (default 4096).
+        temperature, top_p, top_k, thinking_budget, cache_system, cache_tools,
+            cache_messages, cache_ttl, extra_body: default request options (see
+            ``AnthropicChatOptions``).
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        frozen=True,
+        populate_by_name=True,
+    )
+
+    api_key: SecretStr | None = Field(
+        default=None, validation_alias=_env("api_key", "ANTHROPIC_API_KEY")
+    )
+    base_url: str = Field(
+        default=DEFAULT_BASE_URL, validation_alias=_env("base_url", "ANTHROPIC_BASE_URL")
+    )
+    api_version: str = DEFAULT_API_VERSION
+    betas: Annotated[list[str], NoDecode, BeforeValidator(_split_commas)] = []
+    timeout: float = Field(default=600.0, gt=0)
+    connect_timeout: float = Field(default=10.0, gt=0)
+    max_retries: int = Field(default=2, ge=0)
+    max_retry_time: float = Field(default=120.0, ge=0)
+    max_connections: int = Field(default=1000, ge=1)
+    max_keepalive_connections: int = Field(default=200, ge=0)
+    extra_headers: dict[str, str] = Field(default_factory=dict)
+    extra_query: dict[str, str] = Field(default_factory=dict)
+    model: str = "claude-sonnet-4-5"
+    max_tokens: int = Field(default=4096, ge=1)
+    temperature: float | None = Field(default=None, ge=0, le=1)
+    top_p: float | None = Field(default=None, ge=0, le=1)
+    top_k: int | None = Field(default=None, ge=1)
+    thinking_budget: int | None = Field(default=None, ge=1)
+    cache_system: bool | None = None
+    cache_tools: bool | None = None
+    cache_messages: bool | None = None
+    cache_ttl: str | None = None
+    extra_body: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def uses_anthropic(self) -> bool:
+        """Whether ``base_url`` points at Anthropic itself (where a key is required)."""
+        return "api.anthropic.com" in self.base_url

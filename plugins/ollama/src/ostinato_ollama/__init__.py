@@ -1,0 +1,55 @@
+"""ostinato-ollama: Ollama's native chat API (``/api/chat``) as a chat model.
+
+``OllamaChatOptions`` and the metadata keys (plain values) are imported eagerly; the
+model and the settings, which import httpx and pydantic-settings, are imported on first
+access (PEP 562), so loading the plugin stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ostinato_ollama._normalise import CREATED_AT, FINISH_REASON_RAW
+from ostinato_ollama._options import OllamaChatOptions
+
+if TYPE_CHECKING:
+    from ostinato_ollama._factory import create_chat_model
+    from ostinato_ollama._model import OllamaChatModel
+    from ostinato_ollama._settings import DEFAULT_BASE_URL, OllamaSettings, ollama_base_url
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CREATED_AT",
+    "DEFAULT_BASE_URL",
+    "FINISH_REASON_RAW",
+    "OllamaChatModel",
+    "OllamaChatOptions",
+    "OllamaSettings",
+    "__version__",
+    "create_chat_model",
+    "ollama_base_url",
+]
+
+_LAZY = {
+    "DEFAULT_BASE_URL": "ostinato_ollama._settings",
+    "OllamaChatModel": "ostinato_ollama._model",
+    "OllamaSettings": "ostinato_ollama._settings",
+    "create_chat_model": "ostinato_ollama._factory",
+    "ollama_base_url": "ostinato_ollama._settings",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ostinato_ollama' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

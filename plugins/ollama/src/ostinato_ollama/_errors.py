@@ -1,0 +1,144 @@
+"""From what Ollama (or the network) said to ostinato's typed :class:`ModelError` s.
+
+Ollama's error body is ``{"error": "<message>"}``, a plain string, over HTTP or as a line
+of a stream; a wrong path gets plain text (``404 page not found``). Each becomes the
+error class of its status, with a hint where the cause is common: a model not pulled, a
+model that cannot use tools (or think), a missing key for ollama.com, a server that is
+not running. The API key never appears: if echoed, it is masked.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+
+from ostinato.errors import (
+    MalformedResponseError,
+    ModelConnectionError,
+    ModelError,
+    ModelTimeoutError,
+)
+from ostinato.transport import error_class_for_status, parse_retry_after, redact
+
+__all__ = ["error_from_payload", "error_from_response", "error_from_transport"]
+
+_REQUEST_ID_HEADERS = ("x-request-id", "request-id")
+
+
+def _message(payload: Any) -> str | None:
+    if isinstance(payload, Mapping):
+        inner = payload.get("error")
+        if isinstance(inner, Mapping):
+            inner = inner.get("message")
+        if inner is not None:
+            return inner if isinstance(inner, str) else json.dumps(inner, ensure_ascii=False)
+        return None
+    if isinstance(payload, str):
+        return payload or None
+    return None if payload is None else json.dumps(payload, ensure_ascii=False)
+
+
+def _hint(status: int | None, message: str, model: str | None) -> str | None:
+    shown = repr(model) if model else "the model"
+    lower = message.lower()
+    if "does not support tools" in lower:
+        return (
+            f"fix: {shown} cannot call tools; pick a model with tool support "
+            "(https://ollama.com/search?c=tools) or send the request without tools"
+        )
+    if "does not support thinking" in lower:
+        return f"fix: {shown} cannot think; leave OllamaChatOptions.think unset for it"
+    if status == 404 and "model" in lower:
+        return f"fix: pull it first (ollama pull {model or '<model>'}) or check its name"
+    if status == 404:
+        return "fix: check OSTINATO_OLLAMA_BASE_URL (the server's root, without /api)"
+    if status == 401:
+        return "fix: set OSTINATO_OLLAMA_API_KEY (or OLLAMA_API_KEY) for ollama.com"
+    return None
+
+
+def error_from_payload(
+    payload: Any,
+    *,
+    status: int | None,
+    provider: str,
+    headers: Mapping[str, str] | None = None,
+    secret: str | None = None,
+    model: str | None = None,
+    fallback_message: str | None = None,
+) -> ModelError:
+    """The typed error for an error ``payload`` (a parsed body or a stream's error line).
+
+    ``status`` is ``None`` for an error inside a 200 stream (a server-side failure).
+    """
+    message = _message(payload) or fallback_message or "no message"
+    label = f"{provider} error {status}" if status is not None else f"{provider} error"
+    text = f"{label}: {message}"
+    hint = _hint(status, message, model)
+    if hint:
+        text += "\n" + hint
+    headers = headers or {}
+    cls = error_class_for_status(status)
+    return cls(
+        redact(text, secret),
+        provider=provider,
+        status=status,
+        request_id=next((headers[h] for h in _REQUEST_ID_HEADERS if headers.get(h)), None),
+        retry_after=parse_retry_after(headers),
+    )
+
+
+def error_from_response(
+    status: int,
+    headers: Mapping[str, str],
+    content: bytes,
+    *,
+    provider: str,
+    secret: str | None,
+    model: str | None = None,
+) -> ModelError:
+    """The typed error for an HTTP error response (its body already read)."""
+    text = content.decode("utf-8", errors="replace").strip()
+    payload: Any
+    try:
+        payload = json.loads(text) if text else None
+    except ValueError:
+        payload = text[:2000]
+    return error_from_payload(
+        payload,
+        status=status,
+        provider=provider,
+        headers=headers,
+        secret=secret,
+        model=model,
+        fallback_message=httpx.codes.get_reason_phrase(status) or "HTTP error",
+    )
+
+
+def error_from_transport(exc: httpx.RequestError, *, provider: str, url: str) -> ModelError:
+    """A failed exchange as :class:`ModelTimeoutError`, :class:`ModelConnectionError` (with
+    a hint that the server may not be running) or :class:`MalformedResponseError`."""
+    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    error: ModelError
+    if isinstance(exc, httpx.TimeoutException):
+        error = ModelTimeoutError(
+            f"{provider}: no answer from {url} in time ({detail}); loading a large model "
+            "can take minutes (OSTINATO_OLLAMA_TIMEOUT)",
+            provider=provider,
+        )
+    elif isinstance(exc, httpx.DecodingError):
+        error = MalformedResponseError(
+            f"{provider}: the reply from {url} could not be decoded ({detail})", provider=provider
+        )
+    else:
+        error = ModelConnectionError(
+            f"{provider}: connection to {url} failed ({detail})\n"
+            "fix: start the server (ollama serve) or set OSTINATO_OLLAMA_BASE_URL "
+            "(or OLLAMA_HOST)",
+            provider=provider,
+        )
+    error.__cause__ = exc
+    return error

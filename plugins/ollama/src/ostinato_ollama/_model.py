@@ -1,0 +1,280 @@
+"""``OllamaChatModel``: the :class:`~ostinato.model.ChatModel` speaking Ollama's native chat API.
+
+It talks to ``POST <base>/api/chat`` over httpx only, a local server or ollama.com. It
+owns one ``httpx.AsyncClient`` per event loop (made by ``http_client_factory`` when
+given) and closes them in :meth:`OllamaChatModel.aclose`. Streams are NDJSON whatever
+the content type says (ollama.com labels them ``application/json``); a call reads its
+reply through the same parser, so a server that streams anyway is understood too.
+Failures before any data reached the caller are retried by the
+:class:`~ostinato.transport.RetryPolicy`; a stream that has delivered a chunk is never
+retried. Streams are read under ``async with client.stream(...)``, so closing or
+cancelling the consumer closes the HTTP response at once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from contextlib import aclosing
+from typing import Any, Final, Protocol
+
+import httpx
+
+from ostinato.errors import MalformedResponseError, StreamInterruptedError
+from ostinato.model import ChatResponse, MessageAggregator
+from ostinato.prompt import Prompt
+from ostinato.transport import (
+    AttemptFailed,
+    LoopClients,
+    NDJSONDecoder,
+    NDJSONError,
+    RetryPolicy,
+    retry_call,
+    retry_stream,
+)
+from ostinato_ollama._errors import error_from_response, error_from_transport
+from ostinato_ollama._options import OllamaChatOptions
+from ostinato_ollama._reply import ReplyParser
+from ostinato_ollama._request import build_request_body
+from ostinato_ollama._settings import DEFAULT_BASE_URL
+
+__all__ = ["DEFAULT_LIMITS", "DEFAULT_TIMEOUT", "OllamaChatModel"]
+
+#: Loading a model can take minutes: ten minutes per read, ten seconds to connect.
+DEFAULT_TIMEOUT: Final = httpx.Timeout(600.0, connect=10.0)
+#: Sized for hundreds of concurrent conversations (httpx's default is 100 connections).
+DEFAULT_LIMITS: Final = httpx.Limits(
+    max_connections=1000, max_keepalive_connections=200, keepalive_expiry=30.0
+)
+_USER_AGENT: Final = "ostinato-ollama/0.1.0"
+
+
+class _Secret(Protocol):
+    def get_secret_value(self) -> str: ...
+
+
+def _secret_text(api_key: str | _Secret | None) -> str | None:
+    if api_key is None or isinstance(api_key, str):
+        return api_key or None
+    return api_key.get_secret_value() or None
+
+
+def _timeout(timeout: float | httpx.Timeout | None) -> httpx.Timeout:
+    if timeout is None:
+        return DEFAULT_TIMEOUT
+    if isinstance(timeout, httpx.Timeout):
+        return timeout
+    return httpx.Timeout(timeout, connect=min(timeout, DEFAULT_TIMEOUT.connect or timeout))
+
+
+class OllamaChatModel:
+    """A model served by Ollama, through its native ``/api/chat``.
+
+    Args:
+        model: the default model name (shortcut for ``default_options.model``).
+        default_options: the options every request starts from.
+        base_url: the server's root (``http://localhost:11434``, ``https://ollama.com``);
+            requests go to ``<base>/api/chat``.
+        api_key: sent as ``Authorization: Bearer`` (ollama.com); a local server needs none.
+        timeout: seconds, or an ``httpx.Timeout``; applied to every request, also on
+            clients from ``http_client_factory``.
+        retry_policy: backoff and bounds of retries (``RetryPolicy(max_retries=0)`` for
+            none).
+        extra_headers: headers added to every request.
+        limits: the pool limits of clients this model makes itself.
+        http_client_factory: makes the ``httpx.AsyncClient`` for each event loop (tests
+            pass one built on ``httpx.MockTransport``); the model closes what it made.
+        provider: the name errors carry (``"ollama"``).
+    """
+
+    def __init__(
+        self,
+        *,
+        model: str | None = None,
+        default_options: OllamaChatOptions | None = None,
+        base_url: str = DEFAULT_BASE_URL,
+        api_key: str | _Secret | None = None,
+        timeout: float | httpx.Timeout | None = None,
+        retry_policy: RetryPolicy | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        limits: httpx.Limits | None = None,
+        http_client_factory: Callable[[], httpx.AsyncClient] | None = None,
+        provider: str = "ollama",
+    ) -> None:
+        options = default_options or OllamaChatOptions()
+        if model:
+            options = options.copy(model=model)
+        self._default_options = options
+        self._api_key = _secret_text(api_key)
+        self._base_url = base_url.rstrip("/")
+        self._url = f"{self._base_url}/api/chat"
+        self._timeout = _timeout(timeout)
+        self._retry = retry_policy or RetryPolicy()
+        self._limits = limits or DEFAULT_LIMITS
+        self._provider = provider
+        headers = {"user-agent": _USER_AGENT, "content-type": "application/json"}
+        if self._api_key:
+            headers["authorization"] = f"Bearer {self._api_key}"
+        headers.update({k.lower(): v for k, v in (extra_headers or {}).items()})
+        self._headers = headers
+        self._clients: LoopClients[httpx.AsyncClient] = LoopClients(
+            http_client_factory or self._make_client, httpx.AsyncClient
+        )
+
+    def _make_client(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(timeout=self._timeout, limits=self._limits)
+
+    def __repr__(self) -> str:
+        return (
+            f"OllamaChatModel(model={self._default_options.model!r}, base_url={self._base_url!r})"
+        )
+
+    @property
+    def default_options(self) -> OllamaChatOptions:
+        """The options requests start from."""
+        return self._default_options
+
+    @property
+    def base_url(self) -> str:
+        """The server root requests go to."""
+        return self._base_url
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        """How failed requests are retried."""
+        return self._retry
+
+    def options_for(self, prompt: Prompt) -> OllamaChatOptions:
+        """The options a request for ``prompt`` is sent with (unset fields from the defaults)."""
+        if prompt.options is None:
+            return self._default_options
+        return OllamaChatOptions.from_options(prompt.options).filled_from(self._default_options)
+
+    def request_body(self, prompt: Prompt, *, stream: bool = False) -> dict[str, Any]:
+        """The JSON body this model would send for ``prompt``."""
+        return build_request_body(prompt, self.options_for(prompt), stream=stream)
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    async def aclose(self) -> None:
+        """Close every HTTP client this model made (it makes new ones if used again)."""
+        await self._clients.aclose()
+
+    async def __aenter__(self) -> OllamaChatModel:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    # -- requests ----------------------------------------------------------------------
+
+    def _post_arguments(self, body: Mapping[str, Any], *, stream: bool) -> dict[str, Any]:
+        accept = "application/x-ndjson" if stream else "application/json"
+        return {
+            "content": json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode(),
+            "headers": {**self._headers, "accept": accept},
+            "timeout": self._timeout,
+        }
+
+    def _parser(self, body: Mapping[str, Any]) -> ReplyParser:
+        return ReplyParser(provider=self._provider, model=body.get("model"), secret=self._api_key)
+
+    async def _failure(self, response: httpx.Response, body: Mapping[str, Any]) -> AttemptFailed:
+        content = await response.aread()
+        error = error_from_response(
+            response.status_code,
+            response.headers,
+            content,
+            provider=self._provider,
+            secret=self._api_key,
+            model=body.get("model"),
+        )
+        return AttemptFailed(error, response.headers)
+
+    def _transport_failure(self, exc: httpx.RequestError) -> AttemptFailed:
+        return AttemptFailed(error_from_transport(exc, provider=self._provider, url=self._url))
+
+    def _malformed(self, what: str) -> MalformedResponseError:
+        return MalformedResponseError(f"{self._provider}: {what}", provider=self._provider)
+
+    async def call(self, prompt: Prompt) -> ChatResponse:
+        """Answer ``prompt`` in one response (retrying failures the policy allows)."""
+        body = self.request_body(prompt, stream=False)
+        arguments = self._post_arguments(body, stream=False)
+
+        async def attempt() -> ChatResponse:
+            try:
+                response = await self._clients.get().post(self._url, **arguments)
+            except httpx.RequestError as exc:
+                raise self._transport_failure(exc) from exc
+            if response.status_code >= 400:
+                raise await self._failure(response, body)
+            parser = self._parser(body)
+            aggregator = MessageAggregator()
+            decoder = NDJSONDecoder()
+            try:
+                for obj in decoder.feed(response.content) + decoder.close():
+                    chunk = parser.reply(obj)
+                    if chunk is not None:
+                        aggregator.add(chunk)
+            except NDJSONError as exc:
+                raise self._malformed(f"the reply is not JSON: {exc.line!r}") from None
+            if not parser.done:
+                raise self._malformed("the reply ended before its final object (done: true)")
+            return aggregator.result()
+
+        return await retry_call(attempt, self._retry)
+
+    async def stream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
+        """Answer ``prompt`` as partial responses read from NDJSON lines.
+
+        Raises :class:`~ostinato.errors.StreamInterruptedError` when the stream breaks or
+        ends without its final object after it started, the typed error of an error line,
+        and retries only failures that came before the first chunk.
+        """
+        body = self.request_body(prompt, stream=True)
+        arguments = self._post_arguments(body, stream=True)
+        chunks = retry_stream(
+            lambda: self._stream_once(body, arguments), self._retry, provider=self._provider
+        )
+        async with aclosing(chunks):
+            async for chunk in chunks:
+                yield chunk
+
+    async def _stream_once(
+        self, body: Mapping[str, Any], arguments: Mapping[str, Any]
+    ) -> AsyncGenerator[ChatResponse, None]:
+        client = self._clients.get()
+        try:
+            async with client.stream("POST", self._url, **arguments) as response:
+                if response.status_code >= 400:
+                    raise await self._failure(response, body)
+                parser = self._parser(body)
+                decoder = NDJSONDecoder()
+                async for piece in response.aiter_bytes():
+                    try:
+                        objs = decoder.feed(piece)
+                    except NDJSONError as exc:
+                        raise self._malformed(f"a stream line is not JSON: {exc.line!r}") from None
+                    for obj in objs:
+                        chunk = parser.reply(obj)
+                        if chunk is not None:
+                            yield chunk
+                        if parser.done:
+                            return
+                try:
+                    tail = decoder.close()
+                except NDJSONError:
+                    tail = []  # a truncated last line
+                for obj in tail:
+                    chunk = parser.reply(obj)
+                    if chunk is not None:
+                        yield chunk
+                if not parser.done:
+                    raise StreamInterruptedError(
+                        f"{self._provider}: the stream from {self._url} ended before its final "
+                        "object (done: true)",
+                        provider=self._provider,
+                    )
+        except httpx.RequestError as exc:
+            raise self._transport_failure(exc) from exc

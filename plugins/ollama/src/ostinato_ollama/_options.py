@@ -1,0 +1,93 @@
+"""``OllamaChatOptions``: the native ``/api/chat`` request options beyond the portable ones.
+
+Pure values: this module imports nothing heavy (no httpx), so the package can export it
+eagerly. How each field reaches the wire is decided in ``_request``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ostinato._frozen import EMPTY, freeze
+from ostinato.prompt import ChatOptions, ToolCallingChatOptions
+
+__all__ = ["OllamaChatOptions"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OllamaChatOptions(ToolCallingChatOptions):
+    """Options of one ``/api/chat`` request; ``None`` leaves the server's (or model's) default.
+
+    The portable fields and the tool fields come from
+    :class:`~ostinato.prompt.ToolCallingChatOptions`. The sampling ones travel in the
+    request's ``options`` object: ``temperature``, ``top_p``, ``top_k``,
+    ``frequency_penalty`` and ``presence_penalty`` under their names, ``max_tokens`` as
+    ``num_predict``, ``stop_sequences`` as ``stop``.
+
+    Attributes:
+        options: the model options as Ollama names them (``num_ctx``, ``repeat_penalty``,
+            ``mirostat``...), passed through; the named fields here are laid over them.
+            An empty mapping is sent as ``{}``.
+        num_ctx: the context window, in tokens (Ollama's default is small).
+        seed: ask for deterministic sampling.
+        format: ``"json"``, or a JSON schema the answer must follow (structured output).
+        think: ``True``/``False`` turns a reasoning model's thinking on or off; ``"low"``,
+            ``"medium"``, ``"high"`` set its effort (gpt-oss).
+        keep_alive: how long the model stays loaded after the request (``"5m"``, ``"1h"``,
+            seconds as a number, ``0`` to unload at once, ``-1`` to keep it).
+        extra_body: extra top-level request fields, laid over everything else.
+    """
+
+    options: Mapping[str, Any] | None = None
+    num_ctx: int | None = None
+    seed: int | None = None
+    format: str | Mapping[str, Any] | None = None
+    think: bool | str | None = None
+    keep_alive: str | int | float | None = None
+    extra_body: Mapping[str, Any] = field(default=EMPTY)
+
+    def __post_init__(self) -> None:
+        ToolCallingChatOptions.__post_init__(self)
+        if self.options is not None:
+            object.__setattr__(self, "options", freeze(self.options))
+        if isinstance(self.format, Mapping):
+            object.__setattr__(self, "format", freeze(self.format))
+        object.__setattr__(self, "extra_body", freeze(self.extra_body))
+
+    @classmethod
+    def from_options(cls, options: ChatOptions | None) -> OllamaChatOptions:
+        """``options`` as :class:`OllamaChatOptions` (fields this class lacks are dropped)."""
+        if isinstance(options, cls):
+            return options
+        if options is None:
+            return cls()
+        return cls().combine_with(options)
+
+    def filled_from(self, defaults: OllamaChatOptions) -> OllamaChatOptions:
+        """These options with every unset field taken from ``defaults``.
+
+        Unlike :meth:`combine_with` nothing concatenates: the stop sequences, tools, tool
+        context, model options and extra body set here replace the defaults'. An empty
+        ``options`` mapping counts as set.
+        """
+        changes: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            mine = getattr(self, f.name)
+            if _unset(mine, f):
+                theirs = getattr(defaults, f.name)
+                if not _unset(theirs, f):
+                    changes[f.name] = theirs
+        return dataclasses.replace(self, **changes) if changes else self
+
+
+def _unset(value: object, f: dataclasses.Field[Any]) -> bool:
+    if value is None:
+        return True
+    if f.name == "options":
+        return False  # {} is a deliberate value here
+    if f.default is not dataclasses.MISSING:
+        return bool(value == f.default)
+    return isinstance(value, tuple | Mapping) and not value

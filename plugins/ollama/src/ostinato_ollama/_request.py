@@ -1,0 +1,183 @@
+"""A :class:`Prompt` and its options as a native ``/api/chat`` request body.
+
+Messages map one to one, except a :class:`ToolResponseMessage`, which becomes one
+``tool`` message per response (with ``tool_name`` and ``tool_call_id``). An assistant
+message is sent with its text (``""`` when it has none), its reasoning as ``thinking``,
+and its tool calls with the arguments as objects. Images travel base64-encoded in
+``images``. Tools become ``function`` tools. Sampling options go in the ``options``
+object; ``stream`` is always sent, since Ollama streams when it is left out.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ostinato.errors import ConfigurationError
+from ostinato.messages import (
+    AssistantMessage,
+    Media,
+    Message,
+    SystemMessage,
+    ToolResponseMessage,
+    UserMessage,
+)
+from ostinato.prompt import Prompt
+from ostinato_ollama._options import OllamaChatOptions
+
+__all__ = ["build_request_body", "message_payloads", "model_options", "tool_payload"]
+
+# Option fields that go in "options" under another name, or the same.
+_RENAMED = {"max_tokens": "num_predict"}
+_SAMPLING = (
+    "temperature",
+    "top_p",
+    "top_k",
+    "seed",
+    "num_ctx",
+    "max_tokens",
+    "frequency_penalty",
+    "presence_penalty",
+)
+
+
+def _plain(value: Any) -> Any:
+    """Frozen mappings and tuples as plain JSON containers."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _image(media: Media) -> str:
+    if not media.mime_type.lower().startswith("image/") or media.data is None:
+        raise ConfigurationError(
+            f"{media!r}: Ollama takes images sent inline (Media('image/png', data=...)); "
+            "download referenced media first"
+        )
+    return base64.b64encode(media.data).decode("ascii")
+
+
+def _arguments(text: str) -> Any:
+    try:
+        value = json.loads(text) if text.strip() else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _assistant(message: AssistantMessage) -> dict[str, Any]:
+    payload: dict[str, Any] = {"role": "assistant", "content": message.text or ""}
+    if message.reasoning:
+        payload["thinking"] = message.reasoning
+    if message.tool_calls:
+        payload["tool_calls"] = [
+            {
+                "id": call.id,
+                "function": {
+                    "index": position,
+                    "name": call.name,
+                    "arguments": _arguments(call.arguments),
+                },
+            }
+            for position, call in enumerate(message.tool_calls)
+        ]
+    return payload
+
+
+def message_payloads(messages: Iterable[Message]) -> list[dict[str, Any]]:
+    """The ``messages`` array for ``messages``."""
+    payloads: list[dict[str, Any]] = []
+    for message in messages:
+        if isinstance(message, SystemMessage):
+            payloads.append({"role": "system", "content": message.text})
+        elif isinstance(message, UserMessage):
+            payload: dict[str, Any] = {"role": "user", "content": message.text}
+            if message.media:
+                payload["images"] = [_image(m) for m in message.media]
+            payloads.append(payload)
+        elif isinstance(message, AssistantMessage):
+            payloads.append(_assistant(message))
+        elif isinstance(message, ToolResponseMessage):
+            payloads.extend(
+                {
+                    "role": "tool",
+                    "content": r.response_data,
+                    "tool_name": r.name,
+                    "tool_call_id": r.id,
+                }
+                for r in message.responses
+            )
+        else:  # pragma: no cover - Prompt admits only the four kinds
+            raise TypeError(f"cannot send {type(message).__name__} to /api/chat")
+    return payloads
+
+
+def tool_payload(name: str, description: str, input_schema: str) -> dict[str, Any]:
+    """One ``function`` tool; ``input_schema`` is the schema's JSON text."""
+    try:
+        parameters = json.loads(input_schema)
+    except ValueError as exc:
+        raise ConfigurationError(
+            f"tool {name!r}: its input schema is not JSON ({exc}); a ToolDefinition's "
+            "input_schema must be JSON schema text"
+        ) from None
+    return {
+        "type": "function",
+        "function": {"name": name, "description": description, "parameters": parameters},
+    }
+
+
+def model_options(options: OllamaChatOptions) -> dict[str, Any] | None:
+    """The ``options`` object: the raw model options with the named ones laid over them
+    (``None`` when there is nothing to send)."""
+    merged: dict[str, Any] = _plain(options.options) if options.options is not None else {}
+    for name in _SAMPLING:
+        value = getattr(options, name)
+        if value is not None:
+            merged[_RENAMED.get(name, name)] = value
+    if options.stop_sequences:
+        merged["stop"] = list(options.stop_sequences)
+    if not merged and options.options is None:
+        return None
+    return merged
+
+
+def build_request_body(
+    prompt: Prompt, options: OllamaChatOptions, *, stream: bool
+) -> dict[str, Any]:
+    """The JSON body of a ``POST /api/chat`` for ``prompt`` with ``options``.
+
+    Raises:
+        ConfigurationError: no model name, a tool whose schema is not JSON, or media
+            Ollama cannot take.
+    """
+    if not options.model:
+        raise ConfigurationError(
+            "no model name: set OSTINATO_MODEL=ollama:<model>, OSTINATO_OLLAMA_MODEL, or "
+            "OllamaChatOptions(model=...)"
+        )
+    body: dict[str, Any] = {
+        "model": options.model,
+        "messages": message_payloads(prompt.messages),
+        "stream": stream,
+    }
+    if options.tool_callbacks:
+        body["tools"] = [
+            tool_payload(d.name, d.description, d.input_schema)
+            for d in (cb.tool_definition for cb in options.tool_callbacks)
+        ]
+    if options.format is not None:
+        body["format"] = _plain(options.format)
+    sampling = model_options(options)
+    if sampling is not None:
+        body["options"] = sampling
+    if options.think is not None:
+        body["think"] = options.think
+    if options.keep_alive is not None:
+        body["keep_alive"] = options.keep_alive
+    body.update(_plain(options.extra_body))
+    return body

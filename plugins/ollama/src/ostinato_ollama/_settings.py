@@ -1,0 +1,153 @@
+"""``OllamaSettings``: the plugin's environment variables, prefix ``OSTINATO_OLLAMA_``.
+
+Flat (no ``__`` nesting). The base URL falls back to ``OLLAMA_HOST``, read the way the
+``ollama`` command reads it (``0.0.0.0``, ``host:port``, ``https://host``...), and the
+key to ``OLLAMA_API_KEY`` (ollama.com). Mappings (model options, headers, extra body)
+are JSON in the environment. This module imports pydantic-settings; the plugin module
+imports it only inside its hooks.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["DEFAULT_BASE_URL", "DEFAULT_PORT", "ENV_PREFIX", "OllamaSettings", "ollama_base_url"]
+
+#: The prefix of every variable of this plugin.
+ENV_PREFIX = "OSTINATO_OLLAMA_"
+#: Where a local Ollama listens.
+DEFAULT_BASE_URL = "http://localhost:11434"
+#: Ollama's port, used when a host is given without one.
+DEFAULT_PORT = 11434
+
+
+def _env(name: str, *fallbacks: str) -> AliasChoices:
+    return AliasChoices(ENV_PREFIX + name.upper(), *fallbacks)
+
+
+def ollama_base_url(host: str) -> str:
+    """A base URL from an ``OLLAMA_HOST``-style value.
+
+    No scheme means ``http``; no port means 11434 without a scheme, else the scheme's
+    own; ``0.0.0.0`` (the server's "listen everywhere") means this machine. Examples:
+    ``0.0.0.0`` -> ``http://127.0.0.1:11434``, ``gpu-box:8080`` -> ``http://gpu-box:8080``,
+    ``https://ollama.com`` -> ``https://ollama.com``.
+    """
+    text = host.strip().rstrip("/")
+    if not text:
+        return DEFAULT_BASE_URL
+    port: int | None
+    if "://" not in text:
+        parts = urlsplit(f"http://{text}")
+        port = parts.port or DEFAULT_PORT
+    else:
+        parts = urlsplit(text)
+        port = parts.port
+    hostname = parts.hostname or "127.0.0.1"
+    if hostname == "0.0.0.0":
+        hostname = "127.0.0.1"
+    if ":" in hostname:
+        hostname = f"[{hostname}]"  # IPv6
+    netloc = f"{hostname}:{port}" if port else hostname
+    return f"{parts.scheme}://{netloc}{parts.path.rstrip('/')}"
+
+
+class OllamaSettings(BaseSettings):
+    """Connection, retry and default-option settings of the ``ollama`` provider.
+
+    Attributes:
+        base_url: ``OSTINATO_OLLAMA_BASE_URL``, else ``OLLAMA_HOST`` (read as the
+            ``ollama`` command reads it); default ``http://localhost:11434``.
+        api_key: ``OSTINATO_OLLAMA_API_KEY``, else ``OLLAMA_API_KEY``: sent as a bearer
+            token (ollama.com needs one; a local server none).
+        timeout: seconds to wait for each read, write or pool slot (default 600: loading
+            a model can take minutes).
+        connect_timeout: seconds to wait for a connection (default 10).
+        max_retries: retries after a failed attempt (default 2; 0 disables).
+        max_retry_time: no retry starts later than this many seconds after the first
+            attempt (default 120).
+        max_connections, max_keepalive_connections: the HTTP pool limits.
+        extra_headers: JSON object of headers added to every request.
+        model: the model used when ``OSTINATO_MODEL`` names none (``ollama:``).
+        keep_alive: how long models stay loaded (``5m``, ``1h``, seconds, ``-1``).
+        think: ``true``/``false``, or ``low``/``medium``/``high``.
+        format: ``json``, or a JSON schema (as JSON text) every answer must follow.
+        num_ctx, temperature, top_p, top_k, seed, max_tokens: default model options.
+        options: JSON object of further model options (``{"repeat_penalty": 1.1}``).
+        extra_body: JSON object of extra request fields.
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        frozen=True,
+        populate_by_name=True,
+    )
+
+    base_url: str = Field(
+        default=DEFAULT_BASE_URL, validation_alias=_env("base_url", "OLLAMA_HOST")
+    )
+    api_key: SecretStr | None = Field(
+        default=None, validation_alias=_env("api_key", "OLLAMA_API_KEY")
+    )
+    timeout: float = Field(default=600.0, gt=0)
+    connect_timeout: float = Field(default=10.0, gt=0)
+    max_retries: int = Field(default=2, ge=0)
+    max_retry_time: float = Field(default=120.0, ge=0)
+    max_connections: int = Field(default=1000, ge=1)
+    max_keepalive_connections: int = Field(default=200, ge=0)
+    extra_headers: dict[str, str] = Field(default_factory=dict)
+    model: str = "qwen3"
+    keep_alive: str | None = None
+    think: bool | str | None = None
+    format: str | dict[str, Any] | None = None
+    num_ctx: int | None = Field(default=None, ge=1)
+    temperature: float | None = Field(default=None, ge=0)
+    top_p: float | None = Field(default=None, ge=0, le=1)
+    top_k: int | None = Field(default=None, ge=1)
+    seed: int | None = None
+    max_tokens: int | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    extra_body: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("base_url", mode="after")
+    @classmethod
+    def _normalise_base_url(cls, value: str) -> str:
+        return ollama_base_url(value)
+
+    @field_validator("think", mode="before")
+    @classmethod
+    def _think_word(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            word = value.strip().lower()
+            if word in ("true", "1", "yes", "on"):
+                return True
+            if word in ("false", "0", "no", "off"):
+                return False
+            if word not in ("low", "medium", "high"):
+                raise ValueError("true, false, low, medium or high")
+            return word
+        return value
+
+    @field_validator("format", mode="before")
+    @classmethod
+    def _format_schema(cls, value: Any) -> Any:
+        if isinstance(value, str) and value.strip().startswith("{"):
+            return json.loads(value)
+        return value
+
+    @property
+    def keep_alive_value(self) -> str | int | None:
+        """``keep_alive`` as sent: a plain number of seconds as a number (Ollama reads a
+        string only as a duration with a unit)."""
+        value = self.keep_alive
+        if value is not None and value.strip().lstrip("-").isdigit():
+            return int(value)
+        return value

@@ -1,0 +1,88 @@
+"""``LoopClients``: one client per running loop, remade when closed, all closed at the end."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from ostinato.transport import LoopClients
+
+
+class FakeClient:
+    """A client with the two members LoopClients needs."""
+
+    def __init__(self) -> None:
+        self.is_closed = False
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    async def aclose(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.is_closed = True
+
+
+class Factory:
+    def __init__(self) -> None:
+        self.made: list[FakeClient] = []
+
+    def __call__(self) -> FakeClient:
+        client = FakeClient()
+        self.made.append(client)
+        return client
+
+
+async def test_one_client_per_loop_reused_remade_and_closed():
+    factory = Factory()
+    clients = LoopClients(factory, FakeClient)
+    first = clients.get()
+    assert clients.get() is first
+    assert len(clients) == 1
+    first.is_closed = True
+    second = clients.get()
+    assert second is not first
+    await clients.aclose()
+    assert second.is_closed
+    assert len(clients) == 0
+
+
+def test_each_event_loop_gets_its_own_client():
+    factory = Factory()
+    clients = LoopClients(factory)
+
+    async def use() -> FakeClient:
+        return clients.get()
+
+    one = asyncio.run(use())
+    other = asyncio.run(use())
+    assert one is not other
+    asyncio.run(clients.aclose())  # those loops are closed: nothing to close there
+    assert not one.is_closed
+
+
+async def test_a_client_of_another_running_loop_is_closed_on_its_loop():
+    factory = Factory()
+    clients = LoopClients(factory)
+    other = asyncio.new_event_loop()
+    thread = threading.Thread(target=other.run_forever, daemon=True)
+    thread.start()
+
+    async def use() -> FakeClient:
+        return clients.get()
+
+    try:
+        remote = await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(use(), other))
+        local = clients.get()
+        await clients.aclose()
+        assert remote.is_closed and remote.loop is other
+        assert local.is_closed and local.loop is asyncio.get_running_loop()
+    finally:
+        other.call_soon_threadsafe(other.stop)
+        thread.join(5)
+        other.close()
+
+
+async def test_a_factory_returning_the_wrong_type_fails_clearly():
+    clients = LoopClients(lambda: object(), FakeClient)  # type: ignore[arg-type,return-value]
+    with pytest.raises(TypeError, match=r"must return an .*FakeClient, got object"):
+        clients.get()

@@ -1,0 +1,127 @@
+"""The ``anthropic`` plugin: its entry point, its hooks, and how little importing it costs."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import subprocess
+import sys
+
+import pytest
+
+import ostinato_anthropic
+from ostinato.plugins import PluginInfo, PluginManager, collect_registry
+from ostinato_anthropic import plugin
+
+
+def test_the_entry_point_is_declared():
+    (entry,) = [
+        ep for ep in importlib.metadata.entry_points(group="ostinato") if ep.name == "anthropic"
+    ]
+    assert entry.value == "ostinato_anthropic.plugin"
+    assert entry.load() is plugin
+
+
+def registry():
+    manager = PluginManager(strict=True)
+    manager.add_plugin(plugin, PluginInfo("anthropic", value="ostinato_anthropic.plugin"))
+    return collect_registry(manager)
+
+
+def test_hooks_register_the_provider_and_the_settings(monkeypatch: pytest.MonkeyPatch):
+    from ostinato.config import check_settings_class
+
+    found = registry()
+    assert set(found.chat_models) == {"anthropic"}
+    assert set(found.settings) == {"OSTINATO_ANTHROPIC_"}
+    settings_class = found.settings["OSTINATO_ANTHROPIC_"].value
+    assert settings_class is ostinato_anthropic.AnthropicSettings
+    check_settings_class("OSTINATO_ANTHROPIC_", settings_class, "anthropic")
+
+    monkeypatch.setenv("OSTINATO_ANTHROPIC_API_KEY", "sk-ant-x")
+    monkeypatch.delenv("OSTINATO_ANTHROPIC_BASE_URL", raising=False)
+    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+    model = found.chat_models["anthropic"].value("claude-haiku-4-5")
+    assert isinstance(model, ostinato_anthropic.AnthropicChatModel)
+    assert model.default_options.model == "claude-haiku-4-5"
+
+
+def test_auto_configuration_builds_the_anthropic_model(monkeypatch: pytest.MonkeyPatch):
+    from ostinato.config import Settings, create_chat_model
+
+    monkeypatch.setenv("OSTINATO_MODEL", "anthropic:claude-haiku-4-5")
+    monkeypatch.setenv("OSTINATO_ANTHROPIC_API_KEY", "sk-ant-x")
+    model = create_chat_model(Settings(), registry())
+    assert isinstance(model, ostinato_anthropic.AnthropicChatModel)
+    assert model.default_options.model == "claude-haiku-4-5"
+
+
+_PROBE = """
+import json, sys
+import ostinato_anthropic.plugin
+import ostinato_anthropic
+from ostinato_anthropic import AnthropicChatOptions
+heavy = sorted(n for n in ("httpx", "pydantic_settings", "ostinato_anthropic._model") if n in sys.modules)
+print(json.dumps(heavy))
+"""
+
+
+def test_importing_the_plugin_and_package_stays_light():
+    out = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == []
+
+
+def test_lazy_attributes():
+    assert set(ostinato_anthropic.__all__) == {
+        "CACHE_CONTROL",
+        "DEFAULT_API_VERSION",
+        "DEFAULT_BASE_URL",
+        "DEFAULT_MAX_TOKENS",
+        "FINISH_REASON_RAW",
+        "STOP_SEQUENCE",
+        "THINKING_BLOCKS",
+        "AnthropicChatModel",
+        "AnthropicChatOptions",
+        "AnthropicSettings",
+        "__version__",
+        "create_chat_model",
+        "json_schema_output_config",
+    }
+    for name in ostinato_anthropic.__all__:
+        assert getattr(ostinato_anthropic, name) is not None
+    assert dir(ostinato_anthropic) == sorted(ostinato_anthropic.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        ostinato_anthropic.nope  # noqa: B018
+
+
+def _modules() -> list[str]:
+    import pkgutil
+
+    return ["ostinato_anthropic"] + [
+        info.name
+        for info in pkgutil.walk_packages(ostinato_anthropic.__path__, "ostinato_anthropic.")
+    ]
+
+
+@pytest.mark.parametrize("name", _modules())
+def test_every_module_declares_all_and_documents_its_names(name: str):
+    import importlib
+    import inspect
+
+    module = importlib.import_module(name)
+    assert module.__doc__, f"{name} has no module docstring"
+    assert isinstance(getattr(module, "__all__", None), list), f"{name} has no __all__"
+    for export in module.__all__:
+        value = getattr(module, export)
+        if not (inspect.isclass(value) or inspect.isfunction(value)):
+            continue
+        if not value.__module__.startswith("ostinato_anthropic"):
+            continue
+        assert inspect.getdoc(value), f"{name}.{export} has no docstring"
+        for attr, member in vars(value).items() if inspect.isclass(value) else ():
+            if attr.startswith("_"):
+                continue
+            if isinstance(member, staticmethod | classmethod):
+                member = member.__func__
+            if isinstance(member, property) or inspect.isfunction(member):
+                assert inspect.getdoc(member), f"{name}.{export}.{attr} has no docstring"

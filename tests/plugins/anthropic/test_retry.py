@@ -1,0 +1,164 @@
+"""Retries: x-should-retry and retry-after honoured, overloaded streams retried before they
+deliver, never after, and no real sleeping."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from ostinato.errors import (
+    AuthenticationError,
+    BadRequestError,
+    RateLimitError,
+    ServerError,
+    StreamInterruptedError,
+)
+from ostinato.prompt import Prompt
+from tests.plugins.anthropic.fakes import (
+    FakeTime,
+    aggregate,
+    message,
+    model_for,
+    sse_body,
+    start,
+    stream_chunks,
+    text_events,
+)
+from tests.plugins.anthropic.wire import load
+
+OK = message({"type": "text", "text": "ok"})
+
+
+def ok_stream() -> httpx.Response:
+    end = {
+        "type": "message_delta",
+        "delta": {"stop_reason": "end_turn"},
+        "usage": {"output_tokens": 1},
+    }
+    return sse_body(start(), *text_events("ok"), end)
+
+
+def error(status: int, error_type: str = "api_error", **headers: str) -> httpx.Response:
+    body = {"type": "error", "error": {"type": error_type, "message": f"status {status}"}}
+    return httpx.Response(status, json=body, headers=headers)
+
+
+@pytest.mark.parametrize(
+    ("status", "error_type"),
+    [
+        (408, "timeout_error"),
+        (409, "api_error"),
+        (429, "rate_limit_error"),
+        (500, "api_error"),
+        (529, "overloaded_error"),
+    ],
+)
+async def test_retryable_statuses_are_retried_with_backoff(status: int, error_type: str):
+    time = FakeTime()
+    model, sent = model_for(
+        error(status, error_type), error(status, error_type), OK, time=time, max_retries=2
+    )
+    assert (await model.call(Prompt("hi"))).text == "ok"
+    assert len(sent) == 3
+    assert 0.375 <= time.sleeps[0] <= 0.5
+    assert 0.75 <= time.sleeps[1] <= 1.0
+
+
+async def test_retry_after_and_retry_after_ms_are_honoured():
+    time = FakeTime()
+    model, _ = model_for(
+        error(429, "rate_limit_error", **{"retry-after": "7"}),
+        error(529, "overloaded_error", **{"retry-after-ms": "250"}),
+        OK,
+        time=time,
+        max_retries=2,
+    )
+    await model.call(Prompt("hi"))
+    assert time.sleeps == [7.0, 0.25]
+
+
+async def test_x_should_retry_overrides_the_status():
+    time = FakeTime()
+    model, sent = model_for(error(503, **{"x-should-retry": "false"}), OK, time=time, max_retries=3)
+    with pytest.raises(ServerError):
+        await model.call(Prompt("hi"))
+    assert len(sent) == 1
+    model, sent = model_for(
+        error(400, "invalid_request_error", **{"x-should-retry": "true"}),
+        OK,
+        time=time,
+        max_retries=3,
+    )
+    assert (await model.call(Prompt("hi"))).text == "ok"
+    assert len(sent) == 2
+
+
+async def test_the_recorded_401_is_not_retried():
+    time = FakeTime()
+    model, sent = model_for(
+        load("011-error-401-authentication.json").response_for(), OK, time=time, max_retries=3
+    )
+    with pytest.raises(AuthenticationError):
+        await model.call(Prompt("hi"))
+    assert len(sent) == 1
+    assert time.sleeps == []
+
+
+async def test_client_errors_are_not_retried():
+    model, sent = model_for(error(400, "invalid_request_error"), OK, max_retries=3)
+    with pytest.raises(BadRequestError):
+        await model.call(Prompt("hi"))
+    assert len(sent) == 1
+
+
+async def test_retries_are_bounded():
+    time = FakeTime()
+    model, sent = model_for(error(529), error(529), error(529), OK, time=time, max_retries=2)
+    with pytest.raises(ServerError):
+        await model.call(Prompt("hi"))
+    assert len(sent) == 3
+
+
+async def test_a_retry_after_beyond_the_limit_is_raised_at_once():
+    time = FakeTime()
+    model, sent = model_for(
+        error(429, "rate_limit_error", **{"retry-after": "3600"}), OK, time=time, max_retries=3
+    )
+    with pytest.raises(RateLimitError) as caught:
+        await model.call(Prompt("hi"))
+    assert caught.value.retry_after == 3600.0
+    assert len(sent) == 1
+
+
+async def test_a_stream_overloaded_before_it_delivers_is_retried():
+    # An error event right after message_start: nothing reached the caller yet.
+    overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    time = FakeTime()
+    model, sent = model_for(
+        sse_body(start(), {"type": "ping"}, overloaded, stop=False),
+        httpx.ConnectError("refused"),
+        ok_stream(),
+        time=time,
+        max_retries=2,
+    )
+    assert (await aggregate(model)).text == "ok"
+    assert len(sent) == 3
+
+
+async def test_a_stream_is_never_retried_once_it_delivered():
+    overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    model, sent = model_for(
+        sse_body(start(), *text_events("Hel"), overloaded, stop=False), ok_stream(), max_retries=3
+    )
+    with pytest.raises(ServerError, match="overloaded_error"):
+        await stream_chunks(model)
+    assert len(sent) == 1
+
+
+async def test_a_stream_cut_after_it_delivered_is_interrupted():
+    body = sse_body(start(), *text_events("Hel"), stop=False)
+    cut = httpx.Response(200, headers=body.headers, content=body.content[:-20])
+    model, sent = model_for(cut, ok_stream(), max_retries=3)
+    with pytest.raises(StreamInterruptedError):
+        await stream_chunks(model)
+    assert len(sent) == 1

@@ -1,0 +1,342 @@
+"""Every exchange in ``../shared/wire/anthropic/`` replayed field by field.
+
+Each test rebuilds the prompt the recorded request came from, checks that the adapter sent
+exactly the recorded body (path, query and headers too), and checks every field of the
+parsed response (or error). Streams are also served split at awkward byte offsets.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from ostinato.errors import AuthenticationError, NotFoundError
+from ostinato.model import MessageAggregator
+from tests.plugins.anthropic.expect import expect_response, replay, replay_chunks
+from tests.plugins.anthropic.wire import exchange_names, load, recorded_prompt, replay_model
+
+CLAUDE_HAIKU = "claude-haiku-4-5-20251001"
+WEATHER_ARGS = {"latitude": "52.5200", "longitude": "13.4050"}
+
+
+def rate_limit(requests_remaining: int, requests_reset: str, reset: str) -> dict[str, Any]:
+    """The anthropic-ratelimit-* headers of ruby_llm's recordings (three values vary)."""
+    return {
+        "input_tokens_limit": 10000000,
+        "input_tokens_remaining": 10000000,
+        "input_tokens_reset": reset,
+        "output_tokens_limit": 2000000,
+        "output_tokens_remaining": 2000000,
+        "output_tokens_reset": reset,
+        "requests_limit": 10000,
+        "requests_remaining": requests_remaining,
+        "requests_reset": requests_reset,
+        "tokens_limit": 12000000,
+        "tokens_remaining": 12000000,
+        "tokens_reset": reset,
+    }
+
+
+def recorded_events(name: str) -> list[dict[str, Any]]:
+    """The JSON of every data line of a recorded stream, parsed independently."""
+    lines = load(name).response["body_text"].splitlines()
+    return [json.loads(line[len("data: ") :]) for line in lines if line.startswith("data: ")]
+
+
+def test_every_file_is_covered():
+    names = exchange_names()
+    if not names:
+        pytest.skip("wire corpus not found (set SHARED_WIRE_DIR)")
+    assert {name[:3] for name in names} == {f"{n:03d}" for n in range(1, 13)}
+
+
+async def test_001_text_basic():
+    exchange = load("001-text-basic.json")
+    response = await replay(exchange)
+    expect_response(
+        response,
+        text="2 + 2 = 4",
+        finish="stop",
+        raw_finish="end_turn",
+        usage=(16, 13, 29, 0, 0),
+        id="msg_011CeCGmD8uwD58unxgBN8Qx",
+        model=CLAUDE_HAIKU,
+        rate_limit={
+            "input_tokens_limit": 10000000,
+            "input_tokens_remaining": 10000000,
+            "input_tokens_reset": "2026-08-19T14:34:12Z",
+            "output_tokens_limit": 2000000,
+            "output_tokens_remaining": 2000000,
+            "output_tokens_reset": "2026-08-19T14:34:12Z",
+            "requests_limit": 10000,
+            "requests_remaining": 9997,
+            "requests_reset": "2026-08-19T14:34:11Z",
+            "tokens_limit": 12000000,
+            "tokens_remaining": 12000000,
+            "tokens_reset": "2026-08-19T14:34:12Z",
+        },
+        native_usage=exchange.response["body"]["usage"],  # newer fields kept as sent
+    )
+
+
+async def test_002_tool_use_single():
+    response = await replay(load("002-tool-use-single.json"))
+    expect_response(
+        response,
+        text=None,
+        calls=[("toolu_01Ay5KzhmQYMK53svGLaAxfc", "weather", WEATHER_ARGS)],
+        finish="tool_calls",
+        raw_finish="tool_use",
+        usage=(633, 75, 708, 0, 0),
+        id="msg_011CeCGmCbAyQmGiHPwNrvsc",
+        model=CLAUDE_HAIKU,
+        rate_limit=rate_limit(9999, "2026-08-19T14:34:11Z", "2026-08-19T14:34:12Z"),
+    )
+    assert response.has_tool_calls()
+
+
+async def test_003_tool_result_followup():
+    # The request carries the assistant's tool_use turn and a user turn holding the
+    # tool_result block; replay() checks it is exactly what was recorded.
+    response = await replay(load("003-tool-result-followup.json"))
+    expect_response(
+        response,
+        text=(
+            "The weather in Berlin is currently:\n- **Temperature**: 15°C\n- **Wind**: 10 km/h"
+            "\n\nIt's a relatively cool day with light winds. You might want to bring a light "
+            "jacket if you're heading out!"
+        ),
+        finish="stop",
+        raw_finish="end_turn",
+        usage=(748, 55, 803, 0, 0),
+        id="msg_011CeCGmJyeqtPVxNMNBTuXR",
+        model=CLAUDE_HAIKU,
+        rate_limit={
+            **rate_limit(9999, "2026-08-19T14:34:13Z", "2026-08-19T14:34:13Z"),
+            "input_tokens_reset": "2026-08-19T14:34:13Z",
+            "output_tokens_reset": "2026-08-19T14:34:14Z",
+        },
+    )
+
+
+async def test_004_tool_use_parallel():
+    response = await replay(load("004-tool-use-parallel.json"))
+    expect_response(
+        response,
+        text=None,
+        calls=[
+            ("toolu_01TjHdHxyQNDy4DipRieJU5n", "weather", WEATHER_ARGS),
+            ("toolu_01QHFWAkMuVLb3VgS4EDGUGY", "best_language_to_learn", {}),
+        ],
+        finish="tool_calls",
+        raw_finish="tool_use",
+        usage=(701, 98, 799, 0, 0),
+        id="msg_011CeCGnz5QeBWHzpPHf1ThJ",
+        model=CLAUDE_HAIKU,
+        rate_limit=rate_limit(9999, "2026-08-19T14:34:35Z", "2026-08-19T14:34:36Z"),
+    )
+    calls = response.result.output.tool_calls  # type: ignore[union-attr]
+    assert calls[1].arguments == "{}"
+
+
+async def test_005_tool_results_followup_parallel():
+    # Two tool_result blocks in one user turn (one ToolResponseMessage of two responses).
+    exchange = load("005-tool-results-followup-parallel.json")
+    response = await replay(exchange)
+    expect_response(
+        response,
+        text=exchange.response["body"]["content"][0]["text"],
+        finish="stop",
+        raw_finish="end_turn",
+        usage=(893, 90, 983, 0, 0),
+        id="msg_011CeCGo5HgtCQwwssR43dvT",
+        model=CLAUDE_HAIKU,
+        rate_limit={
+            **rate_limit(9999, "2026-08-19T14:34:37Z", "2026-08-19T14:34:37Z"),
+            "output_tokens_reset": "2026-08-19T14:34:38Z",
+        },
+    )
+    assert response.text is not None
+    assert response.text.startswith("Here's the information you requested:")
+    turns = exchange.request["body"]["messages"]
+    assert [b["type"] for b in turns[2]["content"]] == ["tool_result", "tool_result"]
+
+
+async def test_006_stream_text():
+    exchange = load("006-stream-text.json")
+    chunks, _ = await replay_chunks(exchange)
+    # message_start and ping emit nothing; the text, then the finish with the usage.
+    assert [c.text for c in chunks] == ["1\n2\n3", None]
+    assert chunks[-1].result.metadata.finish_reason == "stop"  # type: ignore[union-attr]
+    assert chunks[0].usage.is_empty
+    response = await replay(exchange)
+    expect_response(
+        response,
+        text="1\n2\n3",
+        finish="stop",
+        raw_finish="end_turn",
+        # message_start said output_tokens 1; message_delta's 9 is the real count.
+        usage=(15, 9, 24, 0, 0),
+        id="msg_011CeCGmCzjcUtmtEmMdEiM2",
+        model=CLAUDE_HAIKU,
+        rate_limit=rate_limit(9999, "2026-08-19T14:34:11Z", "2026-08-19T14:34:11Z"),
+    )
+    native = response.usage.native_usage
+    assert native["output_tokens"] == 9
+    assert native["inference_geo"] == "not_available"  # from message_start, kept
+
+
+async def test_007_stream_tool_use():
+    exchange = load("007-stream-tool-use.json")
+    chunks, _ = await replay_chunks(exchange)
+    fragments = [c for chunk in chunks for g in chunk.generations for c in g.output.tool_calls]
+    # The start (id and name), then the six non-empty input_json_delta pieces.
+    assert [(f.id, f.name, f.index) for f in fragments[:1]] == [
+        ("toolu_01MKSN7NHsBVKr7Jvw5pqCQq", "weather", 0)
+    ]
+    assert [f.arguments for f in fragments] == [
+        "",
+        '{"latitude"',
+        ": ",
+        '"52.5200"',
+        ', "long',
+        'itude": ',
+        '"13.4050"}',
+    ]
+    assert all(f.index == 0 for f in fragments)
+    response = await replay(exchange)
+    expect_response(
+        response,
+        text=None,
+        calls=[("toolu_01MKSN7NHsBVKr7Jvw5pqCQq", "weather", WEATHER_ARGS)],
+        finish="tool_calls",
+        raw_finish="tool_use",
+        usage=(633, 75, 708, 0, 0),
+        id="msg_011CeCGpBQa4v1oPovDvN4gx",
+        model=CLAUDE_HAIKU,
+        rate_limit=rate_limit(9999, "2026-08-19T14:34:52Z", "2026-08-19T14:34:52Z"),
+    )
+
+
+async def test_008_stream_tool_use_no_arguments():
+    exchange = load("008-stream-tool-use-no-arguments.json")
+    response = await replay(exchange)
+    expect_response(
+        response,
+        text=None,
+        calls=[("toolu_01EcJNDtgucTvxugUxuGcJmF", "best_language_to_learn", {})],
+        finish="tool_calls",
+        raw_finish="tool_use",
+        usage=(579, 41, 620, 0, 0),
+        id="msg_011CeCGohvqUXY416tg1SEid",
+        model=CLAUDE_HAIKU,
+        rate_limit=rate_limit(9999, "2026-08-19T14:34:45Z", "2026-08-19T14:34:45Z"),
+    )
+    # The only input_json_delta was "": the accumulated input becomes {}.
+    assert response.result.output.tool_calls[0].arguments == "{}"  # type: ignore[union-attr]
+    # The recorded request had a top-level system prompt, rebuilt from a SystemMessage.
+    assert exchange.request["body"]["system"] == [
+        {"type": "text", "text": "You must use tools whenever possible."}
+    ]
+
+
+async def test_009_stream_thinking():
+    exchange = load("009-stream-thinking.json")
+    events = recorded_events("009-stream-thinking.json")
+    deltas = [e["delta"] for e in events if e["type"] == "content_block_delta"]
+    thinking = "".join(d.get("thinking", "") for d in deltas if d["type"] == "thinking_delta")
+    signature = next(d["signature"] for d in deltas if d["type"] == "signature_delta")
+    answer = "".join(d["text"] for d in deltas if d["type"] == "text_delta")
+    assert thinking.startswith("This is a straightforward question about pedestrian safety.")
+    chunks, _ = await replay_chunks(exchange)
+    # Thinking never reaches the text: the thinking chunks carry no text at all.
+    for chunk in chunks:
+        if chunk.result is not None and chunk.result.output.reasoning is not None:
+            assert chunk.text is None
+    response = await replay(exchange)
+    expect_response(
+        response,
+        text=answer,
+        finish="stop",
+        raw_finish="end_turn",
+        usage=(43, 282, 325, 0, 0),
+        id="msg_01ALwQ87pTS7hH1PjSdC9wJD",
+        model="claude-sonnet-4-20250514",
+        message_metadata={"reasoning": thinking, "reasoning_signature": signature},
+    )
+    assert thinking not in (response.text or "")
+
+
+async def test_010_stop_sequence():
+    response = await replay(load("010-stop-sequence.json"))
+    expect_response(
+        response,
+        text="The beautiful city of ",
+        finish="stop",
+        raw_finish="stop_sequence",
+        generation_metadata={"stop_sequence": "Paris"},
+        usage=(32, 5, 37, 0, 0),
+        id="msg_01376yZQxHcw9pER2Ab2SvQb",
+        model="claude-sonnet-4-5-20250929",
+        native_usage={
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "input_tokens": 32,
+            "output_tokens": 5,
+            "service_tier": "standard",
+        },
+    )
+
+
+async def test_011_error_401_authentication():
+    exchange = load("011-error-401-authentication.json")
+    model, sent = replay_model(exchange, max_retries=3)
+    with pytest.raises(AuthenticationError) as caught:
+        await replay(exchange)
+    error = caught.value
+    assert (error.provider, error.status, error.error_type, error.code) == (
+        "anthropic",
+        401,
+        "authentication_error",
+        None,
+    )
+    assert error.request_id == "req_011CeCGmBjaWkq37Sf5iU7so"
+    assert error.retry_after is None
+    assert str(error).splitlines() == [
+        "anthropic error 401 (authentication_error): invalid x-api-key",
+        "fix: check OSTINATO_ANTHROPIC_API_KEY (or ANTHROPIC_API_KEY)",
+    ]
+    assert "sk-ant-wire-test" not in repr(error)
+    # x-should-retry: false: not retried, whatever the policy allows.
+    with pytest.raises(AuthenticationError):
+        await model.call(recorded_prompt(exchange.request["body"]))
+    await model.aclose()
+    assert len(sent) == 1
+
+
+async def test_012_error_404_not_found():
+    with pytest.raises(NotFoundError) as caught:
+        await replay(load("012-error-404-not-found.json"))
+    error = caught.value
+    assert (error.status, error.error_type) == (404, "not_found_error")
+    assert error.request_id == "req_011CdufXo8Y2LVfY2veyuQWG"  # from the body
+    assert str(error).startswith("anthropic error 404 (not_found_error): model: claude-sonet-4-5")
+
+
+@pytest.mark.parametrize("name", exchange_names(streams=True))
+@pytest.mark.parametrize("piece_size", [1, 2, 5, 13, 64])
+async def test_streams_survive_any_split(name: str, piece_size: int):
+    exchange = load(name)
+    whole = await replay(exchange)
+    split = await replay(exchange, piece_size=piece_size)
+    assert split == whole
+    assert split.usage == whole.usage
+    assert split.result.output.metadata == whole.result.output.metadata  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("name", exchange_names(streams=True))
+async def test_stream_chunks_aggregate_once(name: str):
+    chunks, _ = await replay_chunks(load(name))
+    assert MessageAggregator.aggregate(chunks) == await replay(load(name))

@@ -1,0 +1,226 @@
+"""Recorded Anthropic exchanges (``../shared/wire/anthropic``) replayed through
+``httpx.MockTransport``.
+
+The corpus lives beside the repository (``<repo>/../shared/wire``); set
+``SHARED_WIRE_DIR`` to use another copy. Tests that need it are skipped, saying why,
+when it cannot be found.
+
+:func:`recorded_prompt` rebuilds, from a recorded request body, the prompt and options
+that should make the adapter send exactly that body; the replay then compares what the
+adapter sent with what was recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
+
+import httpx
+import pytest
+
+from ostinato.messages import (
+    AssistantMessage,
+    Message,
+    SystemMessage,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
+from ostinato.prompt import Prompt
+from ostinato.tools import ToolDefinition, ToolMetadata
+from ostinato.transport import RetryPolicy
+from ostinato_anthropic import AnthropicChatModel, AnthropicChatOptions
+
+__all__ = [
+    "API_KEY",
+    "FOLDER",
+    "WIRE_DIR",
+    "Exchange",
+    "RecordedTool",
+    "exchange_names",
+    "load",
+    "no_sleep",
+    "recorded_prompt",
+    "replay_model",
+]
+
+_REPO_ROOT = Path(__file__).resolve().parents[3]
+WIRE_DIR = Path(os.environ.get("SHARED_WIRE_DIR", _REPO_ROOT.parent / "shared" / "wire"))
+FOLDER = "anthropic"
+API_KEY = "sk-ant-wire-test"
+
+# Request fields AnthropicChatOptions carries under the same name.
+_OPTION_FIELDS = {"max_tokens", "thinking", "temperature", "top_p", "top_k", "metadata"}
+_BODY_FIELDS = {"model", "messages", "stream", "system", "tools", "stop_sequences"}
+
+
+def exchange_names(*, streams: bool | None = None) -> list[str]:
+    """The file names of the corpus folder (empty when the corpus is missing).
+
+    ``streams=True`` keeps only successful streams, ``False`` only the rest.
+    """
+    directory = WIRE_DIR / FOLDER
+    if not directory.is_dir():
+        return []
+    names = []
+    for path in sorted(directory.glob("*.json")):
+        if streams is not None:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if (data["response"]["body_text"] is not None) != streams:
+                continue
+        names.append(path.name)
+    return names
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One recorded request and response."""
+
+    name: str
+    data: Mapping[str, Any]
+
+    @property
+    def request(self) -> Mapping[str, Any]:
+        """The recorded request."""
+        return self.data["request"]
+
+    @property
+    def response(self) -> Mapping[str, Any]:
+        """The recorded response."""
+        return self.data["response"]
+
+    @property
+    def is_stream(self) -> bool:
+        """Whether the request asked for a stream."""
+        return bool(self.request["body"].get("stream"))
+
+    @property
+    def content(self) -> bytes:
+        """The response entity body as sent."""
+        if self.response["body_text"] is not None:
+            return str(self.response["body_text"]).encode("utf-8")
+        return json.dumps(self.response["body"]).encode("utf-8")
+
+    @property
+    def query(self) -> dict[str, str]:
+        """The recorded query parameters (``beta=true`` from the SDK's beta client)."""
+        _, _, query = self.request["path"].partition("?")
+        return dict(parse_qsl(query))
+
+    def response_for(self, piece_size: int | None = None) -> httpx.Response:
+        """The recorded response, its body served in pieces of ``piece_size`` bytes."""
+        from ostinato.testing.conformance import PiecewiseStream
+
+        return httpx.Response(
+            self.response["status"],
+            headers=self.response["headers"],
+            stream=PiecewiseStream(self.content, piece_size),
+        )
+
+
+def load(name: str) -> Exchange:
+    """One exchange (skips the test when the corpus is missing)."""
+    path = WIRE_DIR / FOLDER / name
+    if not path.is_file():
+        pytest.skip(f"wire corpus not found at {path} (set SHARED_WIRE_DIR)")
+    return Exchange(name, json.loads(path.read_text(encoding="utf-8")))
+
+
+async def no_sleep(_seconds: float) -> None:
+    """A retry sleep that returns at once."""
+
+
+@dataclass(frozen=True)
+class RecordedTool:
+    """A tool rebuilt from a recorded ``tools`` entry (never run)."""
+
+    name: str
+    description: str
+    input_schema: Mapping[str, Any]
+
+    @property
+    def tool_definition(self) -> ToolDefinition:
+        """Name, description and the schema as JSON text."""
+        return ToolDefinition(self.name, self.description, json.dumps(self.input_schema))
+
+    @property
+    def tool_metadata(self) -> ToolMetadata:
+        """Default metadata."""
+        return ToolMetadata()
+
+    async def call(self, arguments: str, context: Any = None) -> str:
+        """Never run: the model does not run tools."""
+        raise AssertionError("a chat model ran a tool")
+
+
+def _text(blocks: list[Mapping[str, Any]]) -> str:
+    return "".join(b["text"] for b in blocks if b["type"] == "text")
+
+
+def _messages(body: Mapping[str, Any]) -> list[Message]:
+    messages: list[Message] = [SystemMessage(b["text"]) for b in body.get("system") or ()]
+    names: dict[str, str] = {}
+    for turn in body["messages"]:
+        blocks = turn["content"]
+        if turn["role"] == "assistant":
+            calls = tuple(
+                ToolCall(b["id"], b["name"], json.dumps(b["input"]))
+                for b in blocks
+                if b["type"] == "tool_use"
+            )
+            names.update({c.id: c.name for c in calls})
+            messages.append(AssistantMessage(_text(blocks) or None, calls))
+        elif any(b["type"] == "tool_result" for b in blocks):
+            messages.append(
+                ToolResponseMessage(
+                    tuple(
+                        ToolResponse(b["tool_use_id"], names[b["tool_use_id"]], _text(b["content"]))
+                        for b in blocks
+                    )
+                )
+            )
+        else:
+            messages.append(UserMessage(_text(blocks)))
+    return messages
+
+
+def recorded_prompt(body: Mapping[str, Any]) -> Prompt:
+    """The prompt and options that make the adapter send ``body``."""
+    tools = tuple(
+        RecordedTool(t["name"], t["description"], t["input_schema"])
+        for t in body.get("tools") or ()
+    )
+    options = AnthropicChatOptions(
+        model=body["model"],
+        tool_callbacks=tools,
+        stop_sequences=body.get("stop_sequences"),
+        extra_body={k: v for k, v in body.items() if k not in _BODY_FIELDS | _OPTION_FIELDS},
+        **{k: v for k, v in body.items() if k in _OPTION_FIELDS},
+    )
+    return Prompt(_messages(body), options)
+
+
+def replay_model(
+    exchange: Exchange, *, piece_size: int | None = None, max_retries: int = 0
+) -> tuple[AnthropicChatModel, list[httpx.Request]]:
+    """A model whose every request gets the recorded response; the requests it sent."""
+    sent: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return exchange.response_for(piece_size)
+
+    model = AnthropicChatModel(
+        api_key=API_KEY,
+        base_url="https://wire.test",
+        extra_query=exchange.query,
+        retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
+        http_client_factory=lambda: httpx.AsyncClient(transport=httpx.MockTransport(handler)),
+    )
+    return model, sent

@@ -1,0 +1,89 @@
+"""Retries: which failures, with backoff and no real sleeping; streams only before they
+deliver."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from ostinato.errors import BadRequestError, ServerError, StreamInterruptedError
+from ostinato.prompt import Prompt
+from tests.plugins.ollama.fakes import (
+    FakeTime,
+    aggregate,
+    done,
+    model_for,
+    ndjson,
+    piece,
+    reply,
+    stream_chunks,
+)
+
+
+def error(status: int, **headers: str) -> httpx.Response:
+    return httpx.Response(status, json={"error": f"status {status}"}, headers=headers)
+
+
+@pytest.mark.parametrize("status", [408, 429, 500, 502, 503])
+async def test_retryable_statuses_are_retried_with_backoff(status: int):
+    time = FakeTime()
+    model, sent = model_for(error(status), error(status), reply(), time=time, max_retries=2)
+    assert (await model.call(Prompt("hi"))).text == "ok"
+    assert len(sent) == 3
+    assert 0.375 <= time.sleeps[0] <= 0.5
+    assert 0.75 <= time.sleeps[1] <= 1.0
+
+
+async def test_retry_after_is_honoured():
+    time = FakeTime()
+    model, _ = model_for(error(429, **{"retry-after": "4"}), reply(), time=time, max_retries=1)
+    await model.call(Prompt("hi"))
+    assert time.sleeps == [4.0]
+
+
+async def test_connection_failures_are_retried():
+    # Ollama restarting, or still starting up.
+    model, sent = model_for(httpx.ConnectError("refused"), reply(), max_retries=1)
+    assert (await model.call(Prompt("hi"))).text == "ok"
+    assert len(sent) == 2
+
+
+async def test_client_errors_are_not_retried():
+    model, sent = model_for(error(400), reply(), max_retries=3)
+    with pytest.raises(BadRequestError):
+        await model.call(Prompt("hi"))
+    assert len(sent) == 1
+
+
+async def test_retries_are_bounded():
+    model, sent = model_for(error(500), error(500), error(500), reply(), max_retries=2)
+    with pytest.raises(ServerError):
+        await model.call(Prompt("hi"))
+    assert len(sent) == 3
+
+
+async def test_a_stream_is_retried_before_it_delivers():
+    model, sent = model_for(
+        error(503),
+        httpx.ConnectError("refused"),
+        ndjson(piece("o"), done(content="k")),
+        max_retries=2,
+    )
+    assert (await aggregate(model)).text == "ok"
+    assert len(sent) == 3
+
+
+async def test_a_stream_is_never_retried_once_it_delivered():
+    body = ndjson(piece("Hel"), piece("lo"))
+    model, sent = model_for(body, ndjson(done(content="x")), max_retries=3)
+    with pytest.raises(StreamInterruptedError):
+        await stream_chunks(model)
+    assert len(sent) == 1
+
+
+async def test_an_error_line_before_any_chunk_is_not_retried():
+    # It carries no status: nothing says another attempt would do better.
+    model, sent = model_for(ndjson({"error": "out of memory"}), ndjson(done()), max_retries=3)
+    with pytest.raises(ServerError, match="out of memory"):
+        await stream_chunks(model)
+    assert len(sent) == 1

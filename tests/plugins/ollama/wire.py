@@ -1,0 +1,229 @@
+"""Recorded Ollama exchanges (``../shared/wire/ollama``) replayed through ``httpx.MockTransport``.
+
+The corpus lives beside the repository (``<repo>/../shared/wire``); set
+``SHARED_WIRE_DIR`` to use another copy. Tests that need it are skipped, saying why,
+when it cannot be found.
+
+:func:`recorded_prompt` rebuilds, from a recorded request body, the prompt and options
+that should make the adapter send that body; the replay then compares what the adapter
+sent with what was recorded. One difference is deliberate: the adapter always sends
+``stream`` (Ollama streams when it is left out, and the adapter says what it wants), so
+:func:`expected_body` adds ``"stream": true`` where the recording left it out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from ostinato.messages import (
+    AssistantMessage,
+    Message,
+    SystemMessage,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
+from ostinato.prompt import Prompt
+from ostinato.tools import ToolDefinition, ToolMetadata
+from ostinato.transport import RetryPolicy
+from ostinato_ollama import OllamaChatModel, OllamaChatOptions
+
+__all__ = [
+    "FOLDER",
+    "WIRE_DIR",
+    "Exchange",
+    "RecordedTool",
+    "exchange_names",
+    "expected_body",
+    "load",
+    "no_sleep",
+    "recorded_prompt",
+    "replay_model",
+]
+
+_REPO_ROOT = Path(__file__).resolve().parents[3]
+WIRE_DIR = Path(os.environ.get("SHARED_WIRE_DIR", _REPO_ROOT.parent / "shared" / "wire"))
+FOLDER = "ollama"
+
+# Request fields OllamaChatOptions carries under the same name.
+_OPTION_FIELDS = {"format", "options", "think", "keep_alive"}
+_BODY_FIELDS = {"model", "messages", "stream", "tools"}
+
+
+def exchange_names(*, streams: bool | None = None) -> list[str]:
+    """The file names of the corpus folder (empty when the corpus is missing).
+
+    ``streams=True`` keeps only streamed replies (NDJSON bodies), ``False`` only the rest.
+    """
+    directory = WIRE_DIR / FOLDER
+    if not directory.is_dir():
+        return []
+    names = []
+    for path in sorted(directory.glob("*.json")):
+        if streams is not None:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if (data["response"]["body_text"] is not None) != streams:
+                continue
+        names.append(path.name)
+    return names
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One recorded request and response."""
+
+    name: str
+    data: Mapping[str, Any]
+
+    @property
+    def request(self) -> Mapping[str, Any]:
+        """The recorded request."""
+        return self.data["request"]
+
+    @property
+    def response(self) -> Mapping[str, Any]:
+        """The recorded response."""
+        return self.data["response"]
+
+    @property
+    def is_stream(self) -> bool:
+        """Whether the request asked for a stream (leaving ``stream`` out asks for one)."""
+        return bool(self.request["body"].get("stream", True))
+
+    @property
+    def is_cloud(self) -> bool:
+        """Whether ollama.com answered (it needs a key)."""
+        return "Cloud" in self.data["source"]
+
+    @property
+    def content(self) -> bytes:
+        """The response entity body as sent."""
+        if self.response["body_text"] is not None:
+            return str(self.response["body_text"]).encode("utf-8")
+        return json.dumps(self.response["body"]).encode("utf-8")
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        """The reply objects, parsed independently of the adapter."""
+        if self.response["body_text"] is None:
+            return [dict(self.response["body"])]
+        return [json.loads(line) for line in self.response["body_text"].splitlines() if line]
+
+    def response_for(self, piece_size: int | None = None) -> httpx.Response:
+        """The recorded response, its body served in pieces of ``piece_size`` bytes."""
+        from ostinato.testing.conformance import PiecewiseStream
+
+        return httpx.Response(
+            self.response["status"],
+            headers=self.response["headers"],
+            stream=PiecewiseStream(self.content, piece_size),
+        )
+
+
+def load(name: str) -> Exchange:
+    """One exchange (skips the test when the corpus is missing)."""
+    path = WIRE_DIR / FOLDER / name
+    if not path.is_file():
+        pytest.skip(f"wire corpus not found at {path} (set SHARED_WIRE_DIR)")
+    return Exchange(name, json.loads(path.read_text(encoding="utf-8")))
+
+
+def expected_body(exchange: Exchange) -> dict[str, Any]:
+    """The body the adapter must send: the recorded one, ``stream`` always said."""
+    return {**exchange.request["body"], "stream": exchange.is_stream}
+
+
+async def no_sleep(_seconds: float) -> None:
+    """A retry sleep that returns at once."""
+
+
+@dataclass(frozen=True)
+class RecordedTool:
+    """A tool rebuilt from a recorded ``tools`` entry (never run)."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+
+    @property
+    def tool_definition(self) -> ToolDefinition:
+        """Name, description and the schema as JSON text."""
+        return ToolDefinition(self.name, self.description, json.dumps(self.parameters))
+
+    @property
+    def tool_metadata(self) -> ToolMetadata:
+        """Default metadata."""
+        return ToolMetadata()
+
+    async def call(self, arguments: str, context: Any = None) -> str:
+        """Never run: the model does not run tools."""
+        raise AssertionError("a chat model ran a tool")
+
+
+def _messages(recorded: list[Mapping[str, Any]]) -> list[Message]:
+    messages: list[Message] = []
+    for item in recorded:
+        role = item["role"]
+        if role == "system":
+            messages.append(SystemMessage(item["content"]))
+        elif role == "user":
+            messages.append(UserMessage(item["content"]))
+        elif role == "assistant":
+            calls = tuple(
+                ToolCall(
+                    c.get("id", ""), c["function"]["name"], json.dumps(c["function"]["arguments"])
+                )
+                for c in item.get("tool_calls") or ()
+            )
+            messages.append(AssistantMessage(item["content"] or None, calls))
+        else:
+            response = ToolResponse(
+                item.get("tool_call_id", ""), item["tool_name"], item["content"]
+            )
+            messages.append(ToolResponseMessage((response,)))
+    return messages
+
+
+def recorded_prompt(body: Mapping[str, Any]) -> Prompt:
+    """The prompt and options that make the adapter send ``body`` (``stream`` aside)."""
+    tools = tuple(
+        RecordedTool(
+            t["function"]["name"], t["function"]["description"], t["function"]["parameters"]
+        )
+        for t in body.get("tools") or ()
+    )
+    options = OllamaChatOptions(
+        model=body["model"],
+        tool_callbacks=tools,
+        extra_body={k: v for k, v in body.items() if k not in _BODY_FIELDS | _OPTION_FIELDS},
+        **{k: v for k, v in body.items() if k in _OPTION_FIELDS},
+    )
+    return Prompt(_messages(body["messages"]), options)
+
+
+def replay_model(
+    exchange: Exchange, *, piece_size: int | None = None, max_retries: int = 0
+) -> tuple[OllamaChatModel, list[httpx.Request]]:
+    """A model whose every request gets the recorded response; the requests it sent."""
+    sent: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return exchange.response_for(piece_size)
+
+    model = OllamaChatModel(
+        base_url="https://ollama.com" if exchange.is_cloud else "http://localhost:11434",
+        api_key="ollama-wire-key" if exchange.is_cloud else None,
+        retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
+        http_client_factory=lambda: httpx.AsyncClient(transport=httpx.MockTransport(handler)),
+    )
+    return model, sent
