@@ -4,17 +4,33 @@ export UV_NO_PROGRESS := 1
 UV := $(PYTHON) -m uv
 RUN := $(UV) run --locked --all-packages --group docs
 
-.PHONY: help setup run test lint docs format clean
+# The main job: a real model uses a real tool through ostinato. By default the local model
+# (built and fetched by `ostinato local setup` on first use); any provider:model works.
+DEMO_MODEL ?= llamacpp:default
+DEMO_QUESTION ?= What is the weather in Paris and in Tokyo?
+
+.PHONY: help setup demo demo-check run test lint docs format clean
 
 help:
-	@echo "make run     run the main job (the tool-loop demo)"
+	@echo "make demo    run the main job: a local model asks for the weather tool, on your machine"
 	@echo "make test    run the whole test suite"
+	@echo "make demo-check  run the main job non-interactively and check both cities' tool calls"
+	@echo "make run     the tool loop on a scripted model (no model needed: examples/demo.py)"
 	@echo "make lint    ruff check, ruff format --check, mypy --strict core/src"
 	@echo "make docs    build the documentation site (mkdocs, strict) into site/"
 
 setup:
 	@$(PYTHON) -m uv --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv
 	@$(UV) sync --locked --all-packages --group docs --quiet
+
+# The workspace installs every plugin, so pin the tool advisor (tool-search would win).
+demo: setup
+	OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR=default $(RUN) ostinato chat \
+		"$(DEMO_QUESTION)" --tools examples/weather.py --model $(DEMO_MODEL)
+
+demo-check: setup
+	$(RUN) ostinato local setup
+	E2E_MAIN_JOB=1 $(RUN) pytest tests/e2e
 
 run: setup
 	$(RUN) python examples/demo.py

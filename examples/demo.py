@@ -1,4 +1,5 @@
-"""The main job for now: the whole tool loop, end to end, on a scripted model.
+"""The whole tool loop, end to end, on a scripted model (the main job, on a real model,
+is ``make demo``).
 
 A scripted model stands in for an LLM (no key, no network): it asks for three tool
 calls in parallel, then for one more, then answers. Everything else is real — the

@@ -55,3 +55,41 @@ def test_user_controlled_loop(capsys):
         "7 squared is 49.",
         "8 squared is 64.",
     ]
+
+
+def test_weather_tools_of_the_main_job(capsys):
+    out = run_example("weather.py", capsys)
+    assert out.splitlines() == [
+        "Paris: 14 °C with light rain. Tokyo: 22 °C and sunny.",
+        'get_weather -> {"city": "Paris", "temperature_c": 14, "conditions": "light rain", '
+        '"wind_kmh": 18}',
+        'get_weather -> {"city": "Tokyo", "temperature_c": 22, "conditions": "sunny", '
+        '"wind_kmh": 9}',
+    ]
+
+
+def test_weather_tool_answers_any_city_the_same_way_every_time():
+    namespace = runpy.run_path(str(EXAMPLES / "weather.py"))
+    get_weather = namespace["get_weather"]
+    first = get_weather("Reykjavík")
+    assert first == get_weather("  reykjavík ") | {"city": "Reykjavík"}
+    assert set(first) == {"city", "temperature_c", "conditions", "wind_kmh"}
+    assert first["conditions"] in namespace["CONDITIONS"]
+
+
+def test_memory_across_turns_in_sqlite(capsys):
+    out = run_example("memory_sqlite.py", capsys)
+    assert out.splitlines() == [
+        "user: I am planning a trip to Lisbon.",
+        "assistant: Lovely! Lisbon is beautiful in spring.",
+        "user: What is the weather there?",
+        "assistant: It is 21 °C and sunny in Lisbon.",
+        "user: Where am I going?",
+        "assistant: You are going to Lisbon, where it is 21 °C and sunny.",
+        "the later model was sent 5 messages:",
+        "  UserMessage: I am planning a trip to Lisbon.",
+        "  AssistantMessage: Lovely! Lisbon is beautiful in spring.",
+        "  UserMessage: What is the weather there?",
+        "  AssistantMessage: It is 21 °C and sunny in Lisbon.",
+        "  UserMessage: Where am I going?",
+    ]

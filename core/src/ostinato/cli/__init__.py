@@ -1,5 +1,6 @@
-"""The ``ostinato`` command line: ``ostinato plugins``, ``ostinato config`` and the
-subcommands plugins register with ``register_commands``.
+"""The ``ostinato`` command line: ``ostinato chat`` (ask a model, watch its tool calls),
+``ostinato models``, ``ostinato plugins``, ``ostinato config`` and the subcommands plugins
+register with ``register_commands``.
 
 Installed as the console script ``ostinato`` (``ostinato.cli:main``); also runnable as
 ``python -m ostinato.cli``.

@@ -13,8 +13,10 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TextIO
 
+from ostinato.cli._chat_command import add_chat_command
 from ostinato.cli._config_command import add_config_command
 from ostinato.cli._context import CliContext, load_context
+from ostinato.cli._models_command import add_models_command
 from ostinato.cli._output import print_error, print_warning, summarize
 from ostinato.cli._plugins_command import add_plugins_command
 from ostinato.errors import ConfigurationError, OstinatoError, PluginError
@@ -26,12 +28,14 @@ __all__ = ["BUILTIN_COMMANDS", "EXIT_CONFIGURATION_ERROR", "build_parser", "main
 EXIT_CONFIGURATION_ERROR: Final = 2
 
 #: Built-in subcommands: name -> function declaring it on the subparsers. Plugins cannot
-#: take these names (``chat`` is kept for the interactive command to come).
+#: take these names.
 BUILTIN_COMMANDS: Final[dict[str, Callable[[Any], None]]] = {
+    "chat": add_chat_command,
+    "models": add_models_command,
     "plugins": add_plugins_command,
     "config": add_config_command,
 }
-_RESERVED: Final = frozenset({*BUILTIN_COMMANDS, "chat", "help"})
+_RESERVED: Final = frozenset({*BUILTIN_COMMANDS, "help"})
 
 
 def _plugin_commands(context: CliContext) -> dict[str, Command]:

@@ -1,0 +1,156 @@
+"""``ostinato chat``: ask a model, watch it use tools, read its answer.
+
+``ostinato chat "question"`` runs one turn and exits; without a question it reads the
+question from standard input when that is not a terminal, and opens an interactive
+session when it is. The answer streams to stdout; tool calls, usage totals, progress and
+errors go to stderr. Exit codes: 0 answered, 1 the model (or a setup step) failed,
+2 a usage or configuration error, 130 cancelled with Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+from typing import Any, Final, TextIO
+
+from ostinato.cli._chat_session import ChatSession, open_session
+from ostinato.cli._context import CliContext
+from ostinato.cli._model_choice import (
+    ModelChoice,
+    choose_model,
+    describe_model_error,
+    ensure_local_model,
+)
+from ostinato.cli._output import print_error, print_json
+from ostinato.cli._terminal import TerminalRenderer
+from ostinato.cli._tool_loading import load_tools
+from ostinato.errors import ModelError
+
+__all__ = ["EXIT_CANCELLED", "add_chat_command", "ask_once", "run_chat"]
+
+#: Exit code of a turn cancelled with Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_CANCELLED: Final = 130
+
+
+def add_chat_command(subparsers: Any) -> None:
+    """Declare ``ostinato chat [QUESTION] [options]``."""
+    parser = subparsers.add_parser(
+        "chat",
+        help="ask a model (tools, memory, streaming); without a question: an interactive session",
+        description=(
+            "Ask the configured model (--model, else OSTINATO_MODEL, else the local default "
+            "llamacpp:default) a question. The answer streams to stdout; each tool call, its "
+            "result and duration, and the usage totals go to stderr. Without a question, "
+            "an interactive session opens (Ctrl-C cancels the current turn, Ctrl-D quits)."
+        ),
+    )
+    parser.add_argument("question", nargs="*", help="the question (words are joined)")
+    parser.add_argument(
+        "--model", "-m", metavar="PROVIDER:MODEL", help="the model, e.g. openai:gpt-4.1-mini"
+    )
+    parser.add_argument(
+        "--tools",
+        "-t",
+        action="append",
+        default=[],
+        metavar="SOURCE",
+        help="tools to offer: module:attribute, a module, or a .py file (repeatable)",
+    )
+    parser.add_argument("--system", "-s", metavar="TEXT", help="the system message")
+    parser.add_argument(
+        "--conversation",
+        "-c",
+        metavar="ID",
+        help="remember the conversation under ID (SQLite, via ostinato-memory), so that "
+        "the next invocation with the same ID continues it",
+    )
+    parser.add_argument(
+        "--no-stream", action="store_true", help="wait for the whole answer instead of streaming"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the final ChatResponse as JSON on stdout"
+    )
+    parser.set_defaults(handler=run_chat)
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def ask_once(
+    session: ChatSession,
+    runner: asyncio.Runner,
+    question: str,
+    *,
+    as_json: bool,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """Run one turn on ``runner`` and show it; the exit code (0, 1 or 130)."""
+    renderer = TerminalRenderer(out, err, show_answer=not as_json)
+    try:
+        result = runner.run(session.ask(question, renderer))
+    except KeyboardInterrupt:
+        renderer.cancelled()
+        return EXIT_CANCELLED
+    except ModelError as exc:
+        renderer.stop()
+        print_error(describe_model_error(exc, session.choice), err)
+        return 1
+    renderer.finish(result.response, result.rounds, result.seconds)
+    if as_json:
+        print_json(result.response.to_dict() if result.response is not None else None, out)
+    return 0
+
+
+def _question(args: argparse.Namespace) -> str | None:
+    if args.question:
+        return " ".join(args.question)
+    if _is_terminal(sys.stdin):
+        return None
+    text = sys.stdin.read().strip()
+    return text or None
+
+
+def _open(args: argparse.Namespace, context: CliContext, choice: ModelChoice) -> ChatSession:
+    _, manager, registry = context.loaded()
+    tools = load_tools(args.tools)
+    ensure_local_model(choice, registry, sys.stderr)
+    return open_session(
+        choice,
+        manager,
+        registry,
+        tools=tools,
+        system=args.system,
+        conversation_id=args.conversation,
+        stream=not args.no_stream,
+    )
+
+
+def run_chat(args: argparse.Namespace, context: CliContext) -> int:
+    """Run ``ostinato chat``; the exit code."""
+    settings, _, registry = context.loaded()
+    choice = choose_model(args.model, settings.model, registry)
+    if args.conversation is not None and not args.conversation.strip():
+        print_error("--conversation needs a non-blank ID\nfix: e.g. --conversation trip-2025")
+        return 2
+    question = _question(args)
+    session = _open(args, context, choice)
+    with asyncio.Runner() as runner:
+        try:
+            if question is not None:
+                return ask_once(
+                    session, runner, question, as_json=args.json, out=sys.stdout, err=sys.stderr
+                )
+            from ostinato.cli._interactive import run_interactive
+
+            return run_interactive(session, runner, as_json=args.json)
+        finally:
+            # Closing must not hide the turn's outcome.
+            with contextlib.suppress(KeyboardInterrupt, Exception):
+                runner.run(session.aclose())

@@ -1,0 +1,109 @@
+"""The interactive ``ostinato chat`` session: a prompt, one turn per line.
+
+Line editing and history come from :mod:`readline` where Python has it (the history is
+kept in ``$XDG_STATE_HOME/ostinato/chat_history``, else
+``~/.local/state/ostinato/chat_history``). Ctrl-C during a turn cancels that turn (the
+model request and running async tools are cancelled; the conversation is left as it was)
+and the session goes on; Ctrl-C at the prompt clears the line; Ctrl-D or ``/exit`` quits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Final
+
+from ostinato.cli._chat_command import ask_once
+from ostinato.cli._chat_session import ChatSession
+from ostinato.cli._output import print_error
+from ostinato.errors import OstinatoError
+
+__all__ = ["PROMPT", "history_path", "run_interactive"]
+
+#: What the session prompts with.
+PROMPT: Final = "> "
+_QUIT: Final = frozenset({"/exit", "/quit"})
+_HELP: Final = """\
+type a question and press Enter; the model may call the tools you passed with --tools
+  Ctrl-C      cancel the running turn (or clear the line)
+  Ctrl-D      quit (so do /exit and /quit)
+  Up/Down     earlier questions"""
+
+
+def history_path() -> Path:
+    """Where the question history is kept."""
+    base = os.environ.get("XDG_STATE_HOME", "").strip()
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".local" / "state"
+    return root / "ostinato" / "chat_history"
+
+
+def _readline() -> ModuleType | None:
+    try:
+        import readline
+    except ImportError:  # Windows without pyreadline: plain input()
+        return None
+    return readline
+
+
+class _History:
+    """The readline history, loaded at the start and saved at the end (best effort)."""
+
+    def __init__(self) -> None:
+        self._readline = _readline()
+        self._path = history_path()
+        if self._readline is not None:
+            self._readline.set_history_length(1000)
+            with contextlib.suppress(OSError):
+                self._readline.read_history_file(str(self._path))
+
+    def save(self) -> None:
+        if self._readline is None:
+            return
+        with contextlib.suppress(OSError):
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            self._readline.write_history_file(str(self._path))
+
+
+def _banner(session: ChatSession) -> str:
+    choice = session.choice
+    tools = ", ".join(t.tool_definition.name for t in session.tools) or "none"
+    memory = f"; conversation {session.conversation_id}" if session.conversation_id else ""
+    return (
+        f"ostinato chat: {choice.model} ({choice.source}); tools: {tools}{memory}\n"
+        "Ctrl-C cancels a turn; Ctrl-D or /exit quits; /help"
+    )
+
+
+def run_interactive(session: ChatSession, runner: asyncio.Runner, *, as_json: bool) -> int:
+    """Prompt for questions until Ctrl-D or ``/exit``, one turn each; exit code 0."""
+    out, err = sys.stdout, sys.stderr
+    history = _History()
+    print(_banner(session), file=err, flush=True)
+    try:
+        while True:
+            try:
+                line = input(PROMPT)
+            except EOFError:
+                print(file=out, flush=True)
+                return 0
+            except KeyboardInterrupt:
+                print("\n(Ctrl-D or /exit quits)", file=err, flush=True)
+                continue
+            question = line.strip()
+            if not question:
+                continue
+            if question in _QUIT:
+                return 0
+            if question == "/help":
+                print(_HELP, file=err, flush=True)
+                continue
+            try:
+                ask_once(session, runner, question, as_json=as_json, out=out, err=err)
+            except OstinatoError as exc:  # e.g. a limit; the session goes on
+                print_error(str(exc), err)
+    finally:
+        history.save()

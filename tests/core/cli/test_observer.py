@@ -1,0 +1,135 @@
+"""``ToolCallObserver``: model rounds and tool calls reported from inside the loop."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from ostinato import ChatClient, tool
+from ostinato.cli._observer import ObservedToolCallback, ToolCallEvent, ToolCallObserver
+from ostinato.testing import ScriptedChatModel, tool_call_response
+from ostinato.tools import tool_callbacks
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.events: list[object] = []
+
+    def model_started(self, round_number: int) -> None:
+        self.events.append(("model", round_number))
+
+    def tool_started(self, name: str, arguments: str) -> None:
+        self.events.append(("start", name, arguments))
+
+    def tool_finished(self, event: ToolCallEvent) -> None:
+        self.events.append(event)
+
+    def finished(self) -> list[ToolCallEvent]:
+        return [e for e in self.events if isinstance(e, ToolCallEvent)]
+
+
+@tool(description="Double a number")
+def double(x: int) -> int:
+    return 2 * x
+
+
+@tool(description="Always fails")
+def broken() -> str:
+    raise ValueError("boom")
+
+
+@tool(description="Too slow", timeout=0.05)
+async def sluggish() -> str:
+    await asyncio.sleep(5)
+    return "late"
+
+
+async def run(model: ScriptedChatModel, recorder: Recorder, mode: str, *tools: object) -> str:
+    observer = ToolCallObserver(recorder)
+    spec = ChatClient.create(model).prompt("go").tools(*tools).advisors(observer)
+    if mode == "call":
+        answer = await spec.call().acontent()
+    else:
+        answer = "".join([piece async for piece in spec.stream().acontent()])
+    assert observer.rounds == model.call_count
+    return answer or ""
+
+
+@pytest.fixture(params=["call", "stream"])
+def mode(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+async def test_rounds_and_calls_are_reported_in_order(mode):
+    model = ScriptedChatModel(
+        [tool_call_response(("double", {"x": 2}), ("double", {"x": 5})), "4 and 10"]
+    )
+    recorder = Recorder()
+    assert await run(model, recorder, mode, double) == "4 and 10"
+    assert recorder.events[:3] == [
+        ("model", 1),
+        ("start", "double", '{"x": 2}'),
+        ("start", "double", '{"x": 5}'),
+    ]
+    assert recorder.events[-1] == ("model", 2)
+    finished = recorder.finished()
+    assert [(e.name, e.arguments, e.result, e.error) for e in finished] == [
+        ("double", '{"x": 2}', "4", None),
+        ("double", '{"x": 5}', "10", None),
+    ]
+    assert all(e.duration is not None and e.duration >= 0 for e in finished)
+
+
+async def test_the_model_sees_the_same_tools_and_results(mode):
+    model = ScriptedChatModel([tool_call_response(("double", {"x": 3})), "6"])
+    plain = ScriptedChatModel([tool_call_response(("double", {"x": 3})), "6"])
+    await run(model, Recorder(), mode, double)
+    await ChatClient.create(plain).prompt("go").tools(double).call().acontent()
+    assert [p.messages for p in model.prompts] == [p.messages for p in plain.prompts]
+    sent = model.prompts[0].options.tool_callbacks
+    assert [type(cb) for cb in sent] == [ObservedToolCallback]
+    assert sent[0].tool_definition == tool_callbacks(double)[0].tool_definition
+
+
+async def test_failures_timeouts_and_unknown_tools(mode):
+    model = ScriptedChatModel(
+        [
+            tool_call_response(("broken", {}), ("sluggish", {}), ("teleport", {"to": "Mars"})),
+            "sorry",
+        ]
+    )
+    recorder = Recorder()
+    assert await run(model, recorder, mode, broken, sluggish) == "sorry"
+    events = {e.name: e for e in recorder.finished()}
+    assert events["broken"].error == "tool 'broken' failed: ValueError: boom"
+    assert events["sluggish"].error == "timed out after 0.05 s"
+    assert events["teleport"].duration is None
+    assert events["teleport"].error == "unknown tool 'teleport'; available tools: broken, sluggish"
+    assert ("start", "teleport", '{"to": "Mars"}') not in recorder.events
+
+
+async def test_a_cancelled_turn_reports_running_tools_as_cancelled():
+    started = asyncio.Event()
+
+    @tool(description="Waits")
+    async def wait() -> str:
+        started.set()
+        await asyncio.sleep(10)
+        return "done"
+
+    model = ScriptedChatModel([tool_call_response(("wait", {})), "never"])
+    recorder = Recorder()
+    task = asyncio.create_task(run(model, recorder, "call", wait))
+    await started.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert [e.error for e in recorder.finished()] == ["cancelled"]
+
+
+def test_it_sits_inside_the_tool_loop():
+    client = ChatClient.create(ScriptedChatModel())
+    described = client.prompt("hi").advisors(ToolCallObserver(Recorder())).describe()
+    line = next(line for line in described.splitlines() if "observer" in line)
+    assert "inside the tool loop" in line
