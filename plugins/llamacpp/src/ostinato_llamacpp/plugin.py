@@ -1,0 +1,99 @@
+"""The ``llamacpp`` plugin's hook implementations (entry point ``ostinato: llamacpp``).
+
+Import-light on purpose: nothing here imports httpx, pydantic-settings or the process
+machinery at module level; each hook imports what it needs when it runs (DESIGN.md §5).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from ostinato.plugins import hookimpl
+
+if TYPE_CHECKING:
+    from ostinato_llamacpp._advisor import SmallModelHintAdvisor
+    from ostinato_llamacpp._model import LlamaCppChatModel
+
+__all__ = [
+    "COMMAND",
+    "PROVIDER",
+    "SETTINGS_PREFIX",
+    "create_hint_advisor",
+    "create_llamacpp_chat_model",
+    "register_advisors",
+    "register_chat_models",
+    "register_commands",
+    "register_settings",
+    "run_local_command",
+]
+
+#: The provider name ``OSTINATO_MODEL=llamacpp:<model>`` selects.
+PROVIDER: Final = "llamacpp"
+#: The settings prefix this plugin reads.
+SETTINGS_PREFIX: Final = "OSTINATO_LLAMACPP_"
+#: The ``ostinato`` subcommand this plugin adds (``ostinato local setup``).
+COMMAND: Final = "local"
+
+
+def create_llamacpp_chat_model(model_name: str) -> LlamaCppChatModel:
+    """The ``llamacpp`` chat model factory: ``default`` or a GGUF path, settings from the
+    environment. The server starts on the model's first request."""
+    from ostinato_llamacpp._factory import create_chat_model
+
+    return create_chat_model(model_name or None)
+
+
+def create_hint_advisor() -> SmallModelHintAdvisor | None:
+    """The advisor explaining an iteration cap, when ``OSTINATO_MODEL`` is a ``llamacpp``
+    model (``None`` otherwise)."""
+    from ostinato.config import Settings, load_settings
+
+    model = load_settings(Settings).model
+    if model is None or model.partition(":")[0].strip().lower() != PROVIDER:
+        return None
+    from ostinato_llamacpp._advisor import SmallModelHintAdvisor
+    from ostinato_llamacpp._artifacts import DEFAULT_MODEL, DEFAULT_MODEL_NAME
+    from ostinato_llamacpp._errors import small_model_hint
+
+    name = model.partition(":")[2].strip()
+    bundled = name == DEFAULT_MODEL_NAME
+    return SmallModelHintAdvisor(
+        small_model_hint(DEFAULT_MODEL.name if bundled else name, bundled=bundled)
+    )
+
+
+def run_local_command(argv: list[str]) -> int:
+    """``ostinato local ...``: ``setup`` builds and fetches, ``status`` reports."""
+    from ostinato_llamacpp._cli import main
+
+    return main(argv)
+
+
+@hookimpl
+def register_chat_models(register: Any) -> None:
+    """Register the ``llamacpp`` provider."""
+    register(PROVIDER, create_llamacpp_chat_model)
+
+
+@hookimpl
+def register_advisors(register: Any) -> None:
+    """Register ``llamacpp-hints`` (active only when ``OSTINATO_MODEL`` is ``llamacpp:``)."""
+    register("llamacpp-hints", create_hint_advisor)
+
+
+@hookimpl
+def register_settings(register: Any) -> None:
+    """Register :class:`~ostinato_llamacpp.LlamaCppSettings` under ``OSTINATO_LLAMACPP_``."""
+    from ostinato_llamacpp._settings import LlamaCppSettings
+
+    register(SETTINGS_PREFIX, LlamaCppSettings)
+
+
+@hookimpl
+def register_commands(register: Any) -> None:
+    """Register ``ostinato local`` (``setup``: build llama-server, fetch the model)."""
+    register(
+        COMMAND,
+        "a local model: `ostinato local setup` builds llama-server and fetches the default model",
+        run_local_command,
+    )
