@@ -1,4 +1,5 @@
-# Every target installs what it needs: a fresh machine needs only Python 3.11+ and pip.
+# Every target installs what it needs: a fresh machine needs Python 3.11+ and pip, plus
+# cmake and a C/C++ compiler for the local model that `make demo` and `make test` build.
 PYTHON ?= python3
 export UV_NO_PROGRESS := 1
 UV := $(PYTHON) -m uv
@@ -9,7 +10,7 @@ RUN := $(UV) run --locked --all-packages --group docs
 DEMO_MODEL ?= llamacpp:default
 DEMO_QUESTION ?= What is the weather in Paris and in Tokyo?
 
-.PHONY: help setup demo demo-check run test lint docs format clean
+.PHONY: help setup local-model demo demo-check run test lint docs format clean
 
 help:
 	@echo "make demo    run the main job: a local model asks for the weather tool, on your machine"
@@ -28,20 +29,26 @@ demo: setup
 	OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR=default $(RUN) ostinato chat \
 		"$(DEMO_QUESTION)" --tools examples/weather.py --model $(DEMO_MODEL)
 
-demo-check: setup
+# The local model (llama-server built from source + a 1.1 GB model), cached in
+# ~/.cache/ostinato/llamacpp: ~10-20 min the first time on 2 cores, ~2 s afterwards.
+local-model: setup
 	$(RUN) ostinato local setup
+
+demo-check: local-model
 	E2E_MAIN_JOB=1 $(RUN) pytest tests/e2e
 
 run: setup
 	$(RUN) python examples/demo.py
 
-test: setup
+test: local-model
 	$(RUN) pytest
 
 lint: setup
 	$(RUN) ruff check .
 	$(RUN) ruff format --check .
 	$(RUN) mypy --strict core/src
+	$(RUN) mypy --strict plugins/openai/src plugins/anthropic/src plugins/ollama/src \
+		plugins/memory/src plugins/tool-search/src plugins/llamacpp/src
 
 docs: setup
 	NO_MKDOCS_2_WARNING=1 $(RUN) mkdocs build --strict --quiet
