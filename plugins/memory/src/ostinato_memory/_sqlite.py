@@ -99,7 +99,7 @@ class SQLiteChatMemoryRepository:
 
     DEFAULT_BUSY_TIMEOUT: ClassVar[float] = 5.0
 
-    __slots__ = ("_busy_timeout", "_connections", "_local", "_lock", "_path")
+    __slots__ = ("_busy_timeout", "_connections", "_local", "_lock", "_path", "_write_lock")
 
     def __init__(
         self,
@@ -121,6 +121,12 @@ class SQLiteChatMemoryRepository:
             raise ValueError(f"busy_timeout must be >= 0 seconds, got {busy_timeout!r}")
         self._path = Path(path).expanduser().absolute()
         self._busy_timeout = float(busy_timeout)
+        # Writers of this process queue here, in order, instead of polling SQLite's busy
+        # handler against each other (which can starve one past the timeout under load);
+        # the busy timeout then only arbitrates between processes.
+        # Per process: a lock held by some thread at fork time would never be released in
+        # the child, so a child makes its own.
+        self._write_lock = (os.getpid(), threading.Lock())
         self._local = threading.local()
         self._lock = threading.Lock()
         self._connections: list[tuple[int, sqlite3.Connection]] = []
@@ -171,7 +177,11 @@ class SQLiteChatMemoryRepository:
     @contextmanager
     def _transaction(self, action: str) -> Iterator[sqlite3.Connection]:
         connection = self._connection()
-        with translate_errors(self._path, action, self._busy_timeout):
+        owner, write_lock = self._write_lock
+        if owner != os.getpid():
+            write_lock = threading.Lock()
+            self._write_lock = (os.getpid(), write_lock)
+        with write_lock, translate_errors(self._path, action, self._busy_timeout):
             connection.execute("BEGIN IMMEDIATE")
             try:
                 yield connection
