@@ -10,7 +10,7 @@ RUN := $(UV) run --locked --all-packages --group docs
 DEMO_MODEL ?= llamacpp:default
 DEMO_QUESTION ?= What is the weather in Paris and in Tokyo?
 
-.PHONY: help setup local-model demo demo-check run test lint docs format clean
+.PHONY: help setup local-model demo demo-check run test lint docs format clean bench-setup bench bench-quick
 
 help:
 	@echo "make demo    run the main job: a local model asks for the weather tool, on your machine"
@@ -19,6 +19,8 @@ help:
 	@echo "make run     the tool loop on a scripted model (no model needed: examples/demo.py)"
 	@echo "make lint    ruff check, ruff format --check, mypy --strict core/src"
 	@echo "make docs    build the documentation site (mkdocs, strict) into site/"
+	@echo "make bench   the benchmarks: ostinato vs the raw-httpx floor and the peers (~10 min)"
+	@echo "make bench-quick  the same, few repetitions (< 2 min; CI runs it)"
 
 setup:
 	@$(PYTHON) -m uv --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv
@@ -56,6 +58,20 @@ docs: setup
 format: setup
 	$(RUN) ruff format .
 	$(RUN) ruff check --fix .
+
+# The benchmarks (bench/, docs/performance.md). Only they use the `bench` dependency group
+# (the peer frameworks and the profilers); the report goes to bench/results.md.
+BENCH := $(UV) run --locked --all-packages --group docs --group bench
+
+bench-setup:
+	@$(PYTHON) -m uv --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv
+	@$(UV) sync --locked --all-packages --group docs --group bench --quiet
+
+bench: bench-setup
+	$(BENCH) python -m bench
+
+bench-quick: bench-setup
+	$(BENCH) python -m bench --quick
 
 clean:
 	rm -rf .venv .pytest_cache .mypy_cache .ruff_cache

@@ -32,6 +32,7 @@ __all__ = ["ChatOptions", "Prompt", "ToolCallingChatOptions"]
 
 _M = TypeVar("_M", bound=Message)
 _MESSAGE_CLASSES = (SystemMessage, UserMessage, AssistantMessage, ToolResponseMessage)
+_MESSAGE_CLASS_SET = frozenset(_MESSAGE_CLASSES)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -171,9 +172,12 @@ def _as_messages(messages: str | Message | Iterable[Message]) -> tuple[Message, 
     if isinstance(messages, _MESSAGE_CLASSES):
         return (messages,)
     result = tuple(messages)
-    for m in result:
-        if not isinstance(m, _MESSAGE_CLASSES):
-            raise TypeError(f"a Prompt holds messages, got {type(m).__name__}: {m!r}")
+    # The tool loop builds prompts of the whole history every round: check the classes
+    # present (a C-level pass) and look at each message only when a subclass is among them.
+    if not _MESSAGE_CLASS_SET.issuperset(map(type, result)):
+        for m in result:
+            if not isinstance(m, _MESSAGE_CLASSES):
+                raise TypeError(f"a Prompt holds messages, got {type(m).__name__}: {m!r}")
     return result
 
 

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from ostinato._aio import closing_stream
+from ostinato._frozen import FrozenDict
 from ostinato.advisors._exchange import ChatClientResponse
 from ostinato.advisors._model_advisors import TOOL_LOOP_ROUND
 from ostinato.model import MessageAggregator
@@ -26,18 +27,27 @@ class ChatClientMessageAggregator:
     loop yourself when tool calling is turned off (see ``docs/chat-client.md``).
     """
 
-    __slots__ = ("_context", "_count", "_messages", "_round")
+    __slots__ = ("_context", "_count", "_frozen", "_last_context", "_messages", "_round")
 
     def __init__(self) -> None:
         self._messages = MessageAggregator()
         self._context: dict[str, Any] = {}
         self._count = 0
         self._round: object = None
+        # The chunks of a round share one (immutable) context object: merge it once, and
+        # freeze the accumulated context once per change rather than once per chunk.
+        self._last_context: object = None
+        self._frozen: FrozenDict | None = None
 
     def add(self, chunk: ChatClientResponse) -> ChatClientResponse | None:
         """Fold ``chunk`` in; return it re-wrapped with the context accumulated so far
         (``None`` when the chunk has no chat response)."""
-        self._context.update(chunk.context)
+        context = chunk.context
+        if context is not self._last_context:
+            self._last_context = context
+            if context:
+                self._context.update(context)
+                self._frozen = None
         if chunk.chat_response is None:
             return None
         self._count += 1
@@ -47,7 +57,10 @@ class ChatClientMessageAggregator:
                 self._messages = MessageAggregator()
             self._round = round_number
         self._messages.add(chunk.chat_response)
-        return ChatClientResponse(chunk.chat_response, self._context)
+        frozen = self._frozen
+        if frozen is None:
+            frozen = self._frozen = FrozenDict(self._context)
+        return ChatClientResponse(chunk.chat_response, frozen)
 
     @property
     def chunk_count(self) -> int:

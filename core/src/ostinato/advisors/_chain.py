@@ -26,6 +26,9 @@ from ostinato.errors import AdvisorChainError
 __all__ = ["AdvisorChain"]
 
 
+_Tail = tuple[tuple[Advisor, ...], tuple[CallAdvisor, ...], tuple[StreamAdvisor, ...]]
+
+
 def _sorted(advisors: Iterable[Advisor]) -> tuple[Advisor, ...]:
     return tuple(sorted(advisors, key=lambda a: a.order))  # sorted() is stable
 
@@ -38,7 +41,7 @@ class AdvisorChain:
             sorted by order; equal orders keep this order.
     """
 
-    __slots__ = ("_advisors", "_call", "_call_pos", "_stream", "_stream_pos")
+    __slots__ = ("_advisors", "_call", "_call_pos", "_stream", "_stream_pos", "_tails")
 
     def __init__(self, advisors: Iterable[Advisor]) -> None:
         self._advisors = _sorted(advisors)
@@ -46,15 +49,22 @@ class AdvisorChain:
         self._stream = tuple(a for a in self._advisors if isinstance(a, StreamAdvisor))
         self._call_pos = 0
         self._stream_pos = 0
+        self._tails: dict[int, _Tail] | None = None
 
     @classmethod
-    def _from_sorted(cls, advisors: tuple[Advisor, ...]) -> AdvisorChain:
+    def _from_parts(
+        cls,
+        advisors: tuple[Advisor, ...],
+        call: tuple[CallAdvisor, ...],
+        stream: tuple[StreamAdvisor, ...],
+    ) -> AdvisorChain:
         chain = cls.__new__(cls)
         chain._advisors = advisors
-        chain._call = tuple(a for a in advisors if isinstance(a, CallAdvisor))
-        chain._stream = tuple(a for a in advisors if isinstance(a, StreamAdvisor))
+        chain._call = call
+        chain._stream = stream
         chain._call_pos = 0
         chain._stream_pos = 0
+        chain._tails = None
         return chain
 
     @property
@@ -92,10 +102,26 @@ class AdvisorChain:
         """A fresh chain of the advisors that come after ``after`` (which must be in this chain)."""
         if after is None:
             raise ValueError("The after advisor must not be null")
-        for i, advisor in enumerate(self._advisors):
-            if advisor is after:
-                return AdvisorChain._from_sorted(self._advisors[i + 1 :])
-        raise ValueError(f"The specified advisor is not part of the chain: {after.name}")
+        # The tool loop copies the same chain after the same advisor every round: the
+        # advisors after it are worked out once. (``after`` is held by this chain, so its
+        # id cannot be reused while the chain lives.)
+        tails = self._tails
+        if tails is None:
+            tails = self._tails = {}
+        tail = tails.get(id(after))
+        if tail is None:
+            for i, advisor in enumerate(self._advisors):
+                if advisor is after:
+                    rest = self._advisors[i + 1 :]
+                    tail = tails[id(after)] = (
+                        rest,
+                        tuple(a for a in rest if isinstance(a, CallAdvisor)),
+                        tuple(a for a in rest if isinstance(a, StreamAdvisor)),
+                    )
+                    break
+            else:
+                raise ValueError(f"The specified advisor is not part of the chain: {after.name}")
+        return AdvisorChain._from_parts(*tail)
 
     def describe(self) -> str:
         """A readable rendering: each advisor's order and name, outer to inner, and which

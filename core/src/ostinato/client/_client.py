@@ -15,6 +15,7 @@ from ostinato.client._params import AdvisorParams
 from ostinato.client._spec import ChatClientRequestSpec, SpecState
 from ostinato.model import ChatModel
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
+from ostinato.tools import ToolCallback
 
 __all__ = ["ChatClient", "ChatClientBuilder"]
 
@@ -33,7 +34,7 @@ class ChatClient:
     the tool loop.
     """
 
-    __slots__ = ("_defaults", "_model", "_model_advisors", "_tool_advisor")
+    __slots__ = ("_defaults", "_model", "_model_advisors", "_options_cache", "_tool_advisor")
 
     def __init__(
         self,
@@ -57,6 +58,11 @@ class ChatClient:
             )
         self._tool_advisor = tool_advisor
         self._model_advisors = (ChatModelCallAdvisor(model), ChatModelStreamAdvisor(model))
+        # (model defaults, spec options, tools, built options) of the last request built
+        # without a tool context; replaced whole, so sharing the client between threads is safe.
+        self._options_cache: (
+            tuple[ChatOptions, ChatOptions | None, tuple[ToolCallback, ...], ChatOptions] | None
+        ) = None
 
     @staticmethod
     def builder(

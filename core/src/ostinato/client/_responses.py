@@ -134,20 +134,29 @@ class StreamResponseSpec:
             async for chunk in chunks:
                 yield _clean(chunk)
 
+    # The two below read the chain's stream directly rather than through the method
+    # above: each async generator layer costs a hop per chunk.
+
     async def achat_responses(self) -> AsyncIterator[ChatResponse]:
         """Every chunk's :class:`ChatResponse` (including a final usage-only one)."""
-        async with closing_stream(self.achat_client_responses()) as chunks:
+        chain = self._spec.build_chain()
+        request = self._spec.build_request()
+        async with closing_stream(chain.next_stream(request)) as chunks:
             async for chunk in chunks:
                 if chunk.chat_response is not None:
                     yield chunk.chat_response
 
     async def acontent(self) -> AsyncIterator[str]:
         """The answer's text as it arrives (empty pieces skipped)."""
-        async with closing_stream(self.achat_responses()) as chunks:
+        chain = self._spec.build_chain()
+        request = self._spec.build_request()
+        async with closing_stream(chain.next_stream(request)) as chunks:
             async for chunk in chunks:
-                text = chunk.text
-                if text:
-                    yield text
+                response = chunk.chat_response
+                if response is not None:
+                    text = response.text
+                    if text:
+                        yield text
 
     # -- sync faces ---------------------------------------------------------------------
 

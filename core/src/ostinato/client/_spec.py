@@ -24,7 +24,7 @@ from ostinato.client._params import TOOL_CALLING_ADVISOR_AUTO_REGISTER, AdvisorP
 from ostinato.errors import AdvisorChainError
 from ostinato.messages import Media, Message, SystemMessage, UserMessage
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
-from ostinato.tools import ToolCallback, ToolCallbackProvider
+from ostinato.tools import FunctionToolCallback, ToolCallback, ToolCallbackProvider
 
 if TYPE_CHECKING:
     from ostinato.client._client import ChatClient
@@ -220,19 +220,48 @@ class ChatClientRequestSpec:
         if state.user is not None:
             messages.append(UserMessage(state.user, tuple(state.media)))
 
-        base = self._client.model_default_options
+        options = self._options()
+        ctx = dict(state.advisor_params)
+        if context:
+            ctx.update(context)
+        return ChatClientRequest(Prompt(messages, options), ctx)
+
+    def _options(self) -> ChatOptions:
+        """The request's options: the model's defaults, the spec's options, its tools and
+        tool context.
+
+        Requests of one client usually end up with equal options; the client remembers the
+        last ones built without a tool context and hands the same object out again when
+        the same defaults, options and tool objects come back. Options are immutable, and
+        the same object lets the model reuse what it derived from them (the request body).
+        """
+        state = self._state
+        client = self._client
+        base = client.model_default_options
+        # Combining keeps the defaults' class: only options that can carry tools get them.
+        can_carry_tools = isinstance(base, ToolCallingChatOptions)
+        tools = _resolve_tools(state.tools) if can_carry_tools else []
+        cacheable = not state.tool_context
+        if cacheable:
+            cached = client._options_cache
+            if (
+                cached is not None
+                and cached[0] is base
+                and cached[1] is state.options
+                and len(cached[2]) == len(tools)
+                and all(a is b for a, b in zip(cached[2], tools))
+            ):
+                return cached[3]
         options = base if state.options is None else base.combine_with(state.options)
         if isinstance(options, ToolCallingChatOptions):
-            tools = _resolve_tools(state.tools)
             if tools:
                 ToolCallingChatOptions.validate_tool_callbacks(tools)
                 options = options.with_tool_callbacks(tools)
             if state.tool_context:
                 options = options.with_tool_context(state.tool_context)
-        ctx = dict(state.advisor_params)
-        if context:
-            ctx.update(context)
-        return ChatClientRequest(Prompt(messages, options), ctx)
+        if cacheable:
+            client._options_cache = (base, state.options, tuple(tools), options)
+        return options
 
     def describe(self) -> str:
         """The chain this request would run, rendered (see ``AdvisorChain.describe``)."""
@@ -242,7 +271,8 @@ class ChatClientRequestSpec:
 def _resolve_tools(items: Sequence[ToolCallback | ToolCallbackProvider]) -> list[ToolCallback]:
     tools: list[ToolCallback] = []
     for item in items:
-        if isinstance(item, ToolCallback):
+        # The exact class first: a runtime-checkable protocol's isinstance is slow.
+        if type(item) is FunctionToolCallback or isinstance(item, ToolCallback):
             tools.append(item)
         else:
             tools.extend(item.get_tool_callbacks())

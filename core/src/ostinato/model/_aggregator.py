@@ -154,6 +154,7 @@ class MessageAggregator:
         "_count",
         "_generations",
         "_id",
+        "_last_metadata",
         "_model",
         "_prompt_metadata",
         "_rate_limit",
@@ -170,6 +171,7 @@ class MessageAggregator:
         self._prompt_metadata: Any = None
         self._response_meta: dict[str, Any] = {}
         self._count = 0
+        self._last_metadata: ChatResponseMetadata | None = None
 
     @property
     def chunk_count(self) -> int:
@@ -187,6 +189,9 @@ class MessageAggregator:
         self._add_metadata(chunk.metadata)
 
     def _add_metadata(self, metadata: ChatResponseMetadata) -> None:
+        if metadata is self._last_metadata:
+            return  # adapters share one metadata object between chunks; folding is idempotent
+        self._last_metadata = metadata
         usage = metadata.usage
         for name in ("prompt_tokens", "completion_tokens", "total_tokens"):
             value = getattr(usage, name)

@@ -167,8 +167,9 @@ class FunctionToolCallback:
         """Parse and validate ``arguments`` (JSON text; blank means ``{}``).
 
         Raises:
-            ToolArgumentsError: not JSON, not a JSON object, or fails the schema; the
-                message lists each problem as ``field: message``.
+            ToolArgumentsError: not JSON (or JSON Python cannot read: a huge integer, deep
+                nesting), not a JSON object, or fails the schema; the message lists each
+                problem as ``field: message``.
         """
         import pydantic  # already imported by the signature; a dict lookup
 
@@ -182,6 +183,14 @@ class FunctionToolCallback:
                 f"({e.msg}: line {e.lineno} column {e.colno}): {_excerpt(text)}",
                 tool_name=name,
             ) from None
+        except (ValueError, RecursionError) as e:
+            # Valid JSON Python will not read: an integer of thousands of digits, or
+            # nesting deeper than the interpreter's recursion limit.
+            raise ToolArgumentsError(
+                f"invalid arguments for tool '{name}': the arguments cannot be read "
+                f"({describe_exception(e)}): {_excerpt(text)}",
+                tool_name=name,
+            ) from None
         if not isinstance(data, dict):
             kind = _JSON_TYPE_NAMES.get(type(data), type(data).__name__)
             raise ToolArgumentsError(
@@ -191,6 +200,11 @@ class FunctionToolCallback:
             )
         try:
             return self._signature.arguments_model.model_validate(data)
+        except RecursionError:
+            raise ToolArgumentsError(
+                f"invalid arguments for tool '{name}': the arguments are nested too deeply",
+                tool_name=name,
+            ) from None
         except pydantic.ValidationError as e:
             problems = "; ".join(
                 f"{_location(err['loc'])}: {err['msg']}" for err in e.errors(include_url=False)

@@ -11,6 +11,8 @@
 * :func:`error_class_for_status` and :func:`redact`: the same status gives the same
   :class:`~ostinato.errors.ModelError` in every adapter, and never a secret.
 * :class:`LoopClients`: one HTTP client per running event loop.
+* :func:`header_api_key`: an API key checked before it goes into a header (a stray
+  newline would otherwise put the key into the HTTP library's error message).
 
 Nothing here imports httpx (or any HTTP library): adapters bring their own
 (DESIGN.md §2, §8). See ``docs/adapters.md``.
@@ -22,6 +24,7 @@ from ostinato.transport._attempts import (
     retry_call,
     retry_stream,
 )
+from ostinato.transport._credentials import SecretLike, header_api_key
 from ostinato.transport._loop_clients import AsyncClosable, LoopClients
 from ostinato.transport._ndjson import NDJSONDecoder, NDJSONError
 from ostinato.transport._retry import RetryPolicy, RetryState, is_retryable
@@ -38,8 +41,10 @@ __all__ = [
     "RetryPolicy",
     "RetryState",
     "SSEDecoder",
+    "SecretLike",
     "ServerSentEvent",
     "error_class_for_status",
+    "header_api_key",
     "is_retryable",
     "parse_retry_after",
     "raise_model_error",

@@ -32,28 +32,42 @@ class NDJSONDecoder:
     Call :meth:`feed` with each piece of the body and :meth:`close` at the end of it.
     """
 
-    __slots__ = ("_buffer",)
+    __slots__ = ("_buffer", "_rest")
 
     def __init__(self) -> None:
         self._buffer = b""
+        # Later pieces of a line still arriving, joined once it ends: joining at every
+        # piece would copy a long line over and over.
+        self._rest: list[bytes] = []
 
     def feed(self, chunk: bytes) -> list[Any]:
         """The values of the lines completed by ``chunk``."""
         if not chunk:
             return []
-        data = self._buffer + chunk if self._buffer else chunk
+        if self._buffer and b"\n" not in chunk:
+            self._rest.append(chunk)
+            return []
+        buffer = self._joined()
+        data = buffer + chunk if buffer else chunk
         *lines, self._buffer = data.split(b"\n")
         return [value for line in lines for value in self._parse(line)]
 
     def close(self) -> list[Any]:
         """End of the body: the value of an unterminated last line, if any."""
-        tail, self._buffer = self._buffer, b""
+        tail, self._buffer = self._joined(), b""
         return self._parse(tail)
+
+    def _joined(self) -> bytes:
+        """The buffered start of the unfinished line, its pieces joined."""
+        if self._rest:
+            self._buffer = b"".join((self._buffer, *self._rest))
+            self._rest = []
+        return self._buffer
 
     @property
     def has_partial_line(self) -> bool:
         """Whether bytes of a line not yet ended are buffered (whitespace aside)."""
-        return bool(self._buffer.strip())
+        return bool(self._joined().strip())
 
     @staticmethod
     def _parse(raw: bytes) -> list[Any]:

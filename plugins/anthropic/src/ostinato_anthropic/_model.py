@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Mapping
 from contextlib import aclosing
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 import httpx
 
@@ -26,7 +26,9 @@ from ostinato.transport import (
     AttemptFailed,
     LoopClients,
     RetryPolicy,
+    SecretLike,
     SSEDecoder,
+    header_api_key,
     retry_call,
     retry_stream,
 )
@@ -51,16 +53,6 @@ DEFAULT_LIMITS: Final = httpx.Limits(
     max_connections=1000, max_keepalive_connections=200, keepalive_expiry=30.0
 )
 _USER_AGENT: Final = "ostinato-anthropic/0.1.0"
-
-
-class _Secret(Protocol):
-    def get_secret_value(self) -> str: ...
-
-
-def _secret_text(api_key: str | _Secret | None) -> str | None:
-    if api_key is None or isinstance(api_key, str):
-        return api_key or None
-    return api_key.get_secret_value() or None
 
 
 def _timeout(timeout: float | httpx.Timeout | None) -> httpx.Timeout:
@@ -100,7 +92,7 @@ class AnthropicChatModel:
         *,
         model: str | None = None,
         default_options: AnthropicChatOptions | None = None,
-        api_key: str | _Secret | None = None,
+        api_key: str | SecretLike | None = None,
         base_url: str = DEFAULT_BASE_URL,
         api_version: str = DEFAULT_API_VERSION,
         betas: Iterable[str] = (),
@@ -116,7 +108,7 @@ class AnthropicChatModel:
         if model:
             options = options.copy(model=model)
         self._default_options = options
-        self._api_key = _secret_text(api_key)
+        self._api_key = header_api_key(api_key, provider=provider)
         self._base_url = base_url.rstrip("/").removesuffix("/v1")
         self._url = f"{self._base_url}/v1/messages"
         self._timeout = _timeout(timeout)

@@ -6,7 +6,8 @@ tool advisor's) one run of the advisor is one turn: the user message and the tur
 answer are stored together once the turn has succeeded (DESIGN.md §4.4). Inside the
 loop one run is one model round: a round whose answer asks for tools stays *open* until
 the next round brings the tool responses, and is then stored whole; a round that answers
-is stored with its input. A failed run stores nothing.
+is stored with its input. A failed run stores nothing, nor does a run whose response
+holds no generation (there is no answer to pair the input with).
 
 Subclasses decide only how remembered messages reach the model
 (:meth:`ChatMemoryAdvisor.apply_history`).
@@ -184,6 +185,8 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ABC):
         return _Run(conversation_id, prepared, inputs, outside)
 
     async def _end(self, run: _Run, outputs: Sequence[AssistantMessage]) -> None:
+        if not outputs:
+            return  # no answer (a response without generations): not a turn to remember
         messages = [*run.inputs, *outputs]
         asking = next((o for o in outputs if o.has_tool_calls), None)
         if asking is not None and not run.outside:

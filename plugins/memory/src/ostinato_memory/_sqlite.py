@@ -5,23 +5,26 @@ Built on the standard library's ``sqlite3``: WAL mode, one transaction per write
 timeout for concurrent writers, a versioned schema created on first use (see
 :mod:`ostinato_memory._sqlite_schema`). Each message is stored in its JSON form
 (``Message.to_dict``), so it comes back equal: text, tool calls, tool responses, media,
-metadata. The async methods run the blocking work on ostinato's thread pool, never on
-the event loop.
+metadata. The async methods run the blocking work on a small thread pool of their own
+(``ostinato-memory-sqlite``), never on the event loop — and not on the tool thread pool:
+sync tools that hang there must not stall every conversation's memory.
 """
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Final, TypeVar
 
 from ostinato.messages import Message, message_from_dict
-from ostinato.runtime import run_in_tool_thread
 from ostinato_memory._errors import ChatMemoryRepositoryError
 from ostinato_memory._repository import ConversationChange
 from ostinato_memory._sqlite_schema import (
@@ -37,6 +40,41 @@ __all__ = ["SQLiteChatMemoryRepository"]
 # Connections inherited over fork: never used nor closed in the child (closing could
 # checkpoint or remove the parent's WAL file), only kept from garbage collection.
 _INHERITED: list[sqlite3.Connection] = []
+
+T = TypeVar("T")
+
+#: Threads of the pool the async methods run on (SQLite writes one at a time anyway).
+POOL_THREADS: Final = 8
+_pool_lock = threading.Lock()
+_pool: ThreadPoolExecutor | None = None
+
+
+def _reset_pool_after_fork() -> None:
+    global _pool, _pool_lock
+    _pool_lock = threading.Lock()
+    _pool = None  # its threads do not exist in the child
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_pool_after_fork)
+
+
+async def _in_pool(func: Callable[..., T], /, *args: object) -> T:
+    """Run ``func(*args)`` on the repository pool, with the caller's context variables."""
+    global _pool
+    import asyncio
+
+    pool = _pool
+    if pool is None:
+        with _pool_lock:
+            if _pool is None:
+                _pool = ThreadPoolExecutor(
+                    POOL_THREADS, thread_name_prefix="ostinato-memory-sqlite"
+                )
+            pool = _pool
+    call = functools.partial(contextvars.copy_context().run, func, *args)
+    return await asyncio.get_running_loop().run_in_executor(pool, call)
+
 
 _SELECT = (
     f"SELECT position, message FROM {MESSAGES_TABLE} WHERE conversation_id = ? ORDER BY position"
@@ -60,6 +98,13 @@ def _encode(conversation_id: str, messages: Sequence[Message]) -> list[tuple[str
                 "fix: keep message metadata to JSON values (str, numbers, booleans, None, "
                 "lists and dicts of them)"
             ) from exc
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                # A lone surrogate has no UTF-8 form, so SQLite cannot take it as text;
+                # escaped (\ud800) it is valid JSON and reads back as the same string.
+                text = json.dumps(message.to_dict(), separators=(",", ":"))
         rows.append((conversation_id, position, message.message_type.value, text))
     return rows
 
@@ -243,29 +288,29 @@ class SQLiteChatMemoryRepository:
 
     async def find_conversation_ids(self) -> list[str]:
         """Every conversation id holding at least one message, sorted."""
-        return await run_in_tool_thread(self.find_conversation_ids_sync)
+        return await _in_pool(self.find_conversation_ids_sync)
 
     async def find_by_conversation_id(self, conversation_id: str) -> list[Message]:
         """The messages of ``conversation_id``, oldest first (empty when unknown)."""
         check_conversation_id(conversation_id)
-        return await run_in_tool_thread(self.find_by_conversation_id_sync, conversation_id)
+        return await _in_pool(self.find_by_conversation_id_sync, conversation_id)
 
     async def save_all(self, conversation_id: str, messages: Sequence[Message]) -> None:
         """Replace the messages of ``conversation_id`` in one transaction (empty: remove)."""
         check_conversation_id(conversation_id)
         checked = check_messages(messages)  # a snapshot: the caller may change its list
-        await run_in_tool_thread(self.save_all_sync, conversation_id, checked)
+        await _in_pool(self.save_all_sync, conversation_id, checked)
 
     async def delete_by_conversation_id(self, conversation_id: str) -> None:
         """Remove ``conversation_id`` and its messages."""
         check_conversation_id(conversation_id)
-        await run_in_tool_thread(self.delete_by_conversation_id_sync, conversation_id)
+        await _in_pool(self.delete_by_conversation_id_sync, conversation_id)
 
     async def update(self, conversation_id: str, change: ConversationChange) -> list[Message]:
         """Store ``change(stored)`` for ``conversation_id`` atomically and return it
-        (``change`` runs on a pool thread)."""
+        (``change`` runs on a thread of the repository's pool)."""
         check_conversation_id(conversation_id)
-        return await run_in_tool_thread(self.update_sync, conversation_id, change)
+        return await _in_pool(self.update_sync, conversation_id, change)
 
     def __repr__(self) -> str:
         return f"SQLiteChatMemoryRepository({str(self._path)!r})"

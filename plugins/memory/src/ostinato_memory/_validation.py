@@ -23,16 +23,25 @@ _MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResponseMess
 
 
 def check_conversation_id(conversation_id: Any) -> str:
-    """Return ``conversation_id`` if it is a non-blank string.
+    """Return ``conversation_id`` if it is a non-blank string of valid Unicode.
 
     Raises:
-        ValueError: it is ``None``, not a string, or blank.
+        ValueError: it is ``None``, not a string, blank, or holds a lone surrogate.
     """
     if not isinstance(conversation_id, str) or not conversation_id.strip():
         raise ValueError(
             f"conversationId cannot be null or empty: got {conversation_id!r}; "
             "pass a non-blank string"
         )
+    if not conversation_id.isascii():
+        try:
+            conversation_id.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ValueError(
+                f"conversationId {conversation_id!r} holds a lone surrogate at position "
+                f"{exc.start}, which no repository can store as text; pass valid Unicode "
+                "(e.g. decode the id with errors='replace')"
+            ) from None
     return conversation_id
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from contextlib import aclosing
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 import httpx
 
@@ -29,6 +29,8 @@ from ostinato.transport import (
     NDJSONDecoder,
     NDJSONError,
     RetryPolicy,
+    SecretLike,
+    header_api_key,
     retry_call,
     retry_stream,
 )
@@ -47,16 +49,6 @@ DEFAULT_LIMITS: Final = httpx.Limits(
     max_connections=1000, max_keepalive_connections=200, keepalive_expiry=30.0
 )
 _USER_AGENT: Final = "ostinato-ollama/0.1.0"
-
-
-class _Secret(Protocol):
-    def get_secret_value(self) -> str: ...
-
-
-def _secret_text(api_key: str | _Secret | None) -> str | None:
-    if api_key is None or isinstance(api_key, str):
-        return api_key or None
-    return api_key.get_secret_value() or None
 
 
 def _timeout(timeout: float | httpx.Timeout | None) -> httpx.Timeout:
@@ -93,7 +85,7 @@ class OllamaChatModel:
         model: str | None = None,
         default_options: OllamaChatOptions | None = None,
         base_url: str = DEFAULT_BASE_URL,
-        api_key: str | _Secret | None = None,
+        api_key: str | SecretLike | None = None,
         timeout: float | httpx.Timeout | None = None,
         retry_policy: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -105,7 +97,7 @@ class OllamaChatModel:
         if model:
             options = options.copy(model=model)
         self._default_options = options
-        self._api_key = _secret_text(api_key)
+        self._api_key = header_api_key(api_key, provider=provider)
         self._base_url = base_url.rstrip("/")
         self._url = f"{self._base_url}/api/chat"
         self._timeout = _timeout(timeout)

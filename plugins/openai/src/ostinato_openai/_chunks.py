@@ -20,6 +20,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ostinato._frozen import EMPTY
 from ostinato.errors import MalformedResponseError
 from ostinato.messages import REASONING, AssistantMessage, ToolCall
 from ostinato.model import (
@@ -32,6 +33,7 @@ from ostinato.model import (
 from ostinato_openai._errors import error_from_payload
 from ostinato_openai._normalise import (
     FINISH_REASON_RAW,
+    JSON_OBJECT,
     NATIVE_FINISH_REASON,
     REFUSAL,
     arguments_text,
@@ -48,6 +50,7 @@ from ostinato_openai._sse import ServerSentEvent
 __all__ = ["ChunkParser"]
 
 _DONE = "[DONE]"
+_NO_GENERATION_METADATA = ChatGenerationMetadata()
 
 
 class ChunkParser:
@@ -57,6 +60,8 @@ class ChunkParser:
         "_finished",
         "_ids",
         "_logprobs",
+        "_metadata",
+        "_metadata_key",
         "_provider",
         "_rate_limit",
         "_refusal",
@@ -86,6 +91,8 @@ class ChunkParser:
         self._response_id = ""
         self._finished = False
         self._tail_sent = False
+        self._metadata_key: tuple[Any, ...] | None = None
+        self._metadata = ChatResponseMetadata()
         #: Whether ``[DONE]`` arrived.
         self.done = False
 
@@ -102,7 +109,7 @@ class ChunkParser:
                 f"{self._provider}: a stream event is not JSON: {data[:200]!r}",
                 provider=self._provider,
             ) from None
-        if not isinstance(payload, Mapping):
+        if not isinstance(payload, JSON_OBJECT):
             raise MalformedResponseError(
                 f"{self._provider}: a stream event is not a JSON object: {data[:200]!r}",
                 provider=self._provider,
@@ -122,61 +129,98 @@ class ChunkParser:
         if isinstance(response_id, str) and response_id:
             self._response_id = response_id
         generation = self._generation(payload.get("choices"))
-        usage = usage_payload(payload)
+        usage = usage_payload(payload) if "usage" in payload or "x_groq" in payload else None
         if generation is None and usage is None and error is None:
             return None
+        generations = () if generation is None else (generation,)
+        if usage is None and error is None:
+            # Most chunks of a stream carry the same metadata: build it once per stream
+            # (it is immutable), not once per chunk.
+            get = payload.get
+            key = (
+                self._response_id,
+                get("model"),
+                get("created"),
+                get("system_fingerprint"),
+                get("service_tier"),
+                get("provider"),
+            )
+            if key != self._metadata_key:
+                self._metadata_key = key
+                self._metadata = self._response_metadata(payload, None, None)
+            return ChatResponse(generations, self._metadata)
+        return ChatResponse(generations, self._response_metadata(payload, usage, error))
+
+    def _response_metadata(
+        self, payload: Mapping[str, Any], usage: Mapping[str, Any] | None, error: Any
+    ) -> ChatResponseMetadata:
         extras = response_extras(payload)
         extras["request_id"] = self._request_id
         if error is not None:
             extras["error"] = error
-        return ChatResponse(
-            () if generation is None else (generation,),
-            ChatResponseMetadata(
-                id=self._response_id,
-                model=str(payload.get("model") or ""),
-                usage=usage_from(usage) if usage is not None else Usage(),
-                rate_limit=self._rate_limit,
-                metadata=extras,
-            ),
+        return ChatResponseMetadata(
+            id=self._response_id,
+            model=str(payload.get("model") or ""),
+            usage=usage_from(usage) if usage is not None else Usage(),
+            rate_limit=self._rate_limit,
+            metadata=extras,
         )
 
     def _generation(self, choices: Any) -> Generation | None:
-        if not isinstance(choices, list):
+        if not isinstance(choices, list) or not choices:
             return None
-        choice = next(
-            (c for c in choices if isinstance(c, Mapping) and c.get("index", 0) in (0, None)),
-            None,
-        )
-        if choice is None:
-            return None
+        # Nearly every chunk has exactly one choice, of index 0: no search then.
+        choice = choices[0]
+        if len(choices) > 1 or type(choice) is not dict or choice.get("index", 0) not in (0, None):
+            choice = next(
+                (
+                    c
+                    for c in choices
+                    if isinstance(c, JSON_OBJECT) and c.get("index", 0) in (0, None)
+                ),
+                None,
+            )
+            if choice is None:
+                return None
         delta = choice.get("delta")
-        if not isinstance(delta, Mapping):
+        if not isinstance(delta, JSON_OBJECT):
             # Some servers put a whole message where the delta belongs.
             message = choice.get("message")
-            delta = message if isinstance(message, Mapping) else {}
-        text = content_text(delta.get("content"))
-        reasoning = reasoning_text(delta)
-        calls = self._calls(delta.get("tool_calls"))
+            delta = message if isinstance(message, JSON_OBJECT) else {}
+        content = delta.get("content")
+        if type(content) is str:
+            text = content or None
+        else:
+            text = None if content is None else content_text(content)
+        reasoning = (
+            reasoning_text(delta) if "reasoning_content" in delta or "reasoning" in delta else None
+        )
+        raw_calls = delta.get("tool_calls")
+        calls = self._calls(raw_calls) if raw_calls else ()
         refusal = delta.get("refusal")
         if isinstance(refusal, str) and refusal:
             self._refusal.append(refusal)
         logprobs = choice.get("logprobs")
-        if isinstance(logprobs, Mapping) and isinstance(logprobs.get("content"), list):
+        if isinstance(logprobs, JSON_OBJECT) and isinstance(logprobs.get("content"), list):
             self._logprobs.extend(logprobs["content"])
         raw_reason = choice.get("finish_reason")
-        metadata: dict[str, Any] = {}
         if isinstance(raw_reason, str) and raw_reason:
             self._finished = True
-            metadata[FINISH_REASON_RAW] = raw_reason
+            metadata: dict[str, Any] = {FINISH_REASON_RAW: raw_reason}
             native = choice.get("native_finish_reason")
             if isinstance(native, str) and native:
                 metadata[NATIVE_FINISH_REASON] = native
             metadata.update(self._gathered())
-        if text is None and reasoning is None and not calls and not metadata:
+            generation_metadata = ChatGenerationMetadata(
+                finish_reason(raw_reason), metadata=metadata
+            )
+        elif text is None and reasoning is None and not calls:
             return None
+        else:
+            generation_metadata = _NO_GENERATION_METADATA  # shared: it is immutable
         return Generation(
-            AssistantMessage(text, calls, {REASONING: reasoning} if reasoning else {}),
-            ChatGenerationMetadata(finish_reason(raw_reason), metadata=metadata),
+            AssistantMessage(text, calls, {REASONING: reasoning} if reasoning else EMPTY),
+            generation_metadata,
         )
 
     def _calls(self, raw: Any) -> tuple[ToolCall, ...]:
@@ -184,13 +228,13 @@ class ChunkParser:
             return ()
         calls = []
         for position, item in enumerate(raw):
-            if not isinstance(item, Mapping):
+            if not isinstance(item, JSON_OBJECT):
                 continue
             index = item.get("index")
             if not isinstance(index, int):
                 index = position
             function = item.get("function")
-            if not isinstance(function, Mapping):
+            if not isinstance(function, JSON_OBJECT):
                 function = {}
             call_id = item.get("id")
             if isinstance(call_id, str) and call_id:

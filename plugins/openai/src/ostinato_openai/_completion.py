@@ -22,6 +22,7 @@ from ostinato.model import (
 )
 from ostinato_openai._normalise import (
     FINISH_REASON_RAW,
+    JSON_OBJECT,
     NATIVE_FINISH_REASON,
     REFUSAL,
     arguments_text,
@@ -43,10 +44,10 @@ def parse_tool_calls(raw: Any, *, response_id: str, choice: int) -> tuple[ToolCa
         return ()
     calls = []
     for position, item in enumerate(raw):
-        if not isinstance(item, Mapping):
+        if not isinstance(item, JSON_OBJECT):
             continue
         function = item.get("function")
-        if not isinstance(function, Mapping):
+        if not isinstance(function, JSON_OBJECT):
             function = {}
         call_id = item.get("id")
         if not isinstance(call_id, str) or not call_id:
@@ -64,7 +65,7 @@ def parse_tool_calls(raw: Any, *, response_id: str, choice: int) -> tuple[ToolCa
 
 def _generation(choice: Mapping[str, Any], position: int, response_id: str) -> Generation:
     message = choice.get("message")
-    if not isinstance(message, Mapping):
+    if not isinstance(message, JSON_OBJECT):
         message = {}
     index = choice.get("index")
     choice_index = index if isinstance(index, int) else position
@@ -88,7 +89,7 @@ def _generation(choice: Mapping[str, Any], position: int, response_id: str) -> G
     if isinstance(refusal, str) and refusal:
         generation_metadata[REFUSAL] = refusal
     logprobs = choice.get("logprobs")
-    if isinstance(logprobs, Mapping) and logprobs.get("content") is not None:
+    if isinstance(logprobs, JSON_OBJECT) and logprobs.get("content") is not None:
         generation_metadata["logprobs"] = {"content": list(logprobs["content"])}
     return Generation(
         output, ChatGenerationMetadata(finish_reason(raw_reason), metadata=generation_metadata)
@@ -103,7 +104,7 @@ def parse_completion(
     Raises:
         MalformedResponseError: the body is not a completion object.
     """
-    if not isinstance(body, Mapping) or not isinstance(body.get("choices"), list):
+    if not isinstance(body, JSON_OBJECT) or not isinstance(body.get("choices"), list):
         shown = repr(body)
         raise MalformedResponseError(
             f"{provider}: expected a chat completion object with a 'choices' list, got "
@@ -114,7 +115,7 @@ def parse_completion(
     generations = [
         _generation(choice, position, response_id)
         for position, choice in enumerate(body["choices"])
-        if isinstance(choice, Mapping)
+        if isinstance(choice, JSON_OBJECT)
     ]
     usage = usage_payload(body)
     return ChatResponse(

@@ -211,10 +211,14 @@ def error_from_response(
     )
 
 
-def error_from_transport(exc: httpx.RequestError, *, provider: str, url: str) -> ModelError:
+def error_from_transport(
+    exc: httpx.RequestError, *, provider: str, url: str, secret: str | None = None
+) -> ModelError:
     """A failed exchange as :class:`ModelTimeoutError`, :class:`ModelConnectionError` or
-    (for a body that could not be decoded) :class:`MalformedResponseError`."""
+    (for a body that could not be decoded) :class:`MalformedResponseError`; ``secret`` is
+    masked should the HTTP library's message quote it."""
     detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    detail = redact(detail, secret)
     error: ModelError
     if isinstance(exc, httpx.TimeoutException):
         error = ModelTimeoutError(

@@ -14,11 +14,12 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from contextlib import aclosing
-from typing import Any, Final, NoReturn, Protocol
+from typing import Any, Final, NoReturn
 
 import httpx
 
 from ostinato.errors import (
+    ConfigurationError,
     MalformedResponseError,
     ModelConnectionError,
     ModelError,
@@ -27,6 +28,7 @@ from ostinato.errors import (
 )
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
+from ostinato.transport import SecretLike, header_api_key
 from ostinato_openai._chunks import ChunkParser
 from ostinato_openai._clients import LoopClients
 from ostinato_openai._completion import parse_completion
@@ -36,15 +38,17 @@ from ostinato_openai._errors import (
     error_from_response,
     error_from_transport,
 )
-from ostinato_openai._normalise import rate_limit
+from ostinato_openai._normalise import RATE_LIMIT_HEADERS, rate_limit
 from ostinato_openai._options import OpenAIChatOptions
-from ostinato_openai._request import build_request_body
+from ostinato_openai._pool import use_linear_pool
+from ostinato_openai._request import BodyTemplate, PayloadCache
 from ostinato_openai._retry import RetryPolicy
 from ostinato_openai._sse import SSEDecoder
 
 __all__ = [
     "DEFAULT_BASE_URL",
     "DEFAULT_LIMITS",
+    "DEFAULT_MAX_RESPONSE_BYTES",
     "DEFAULT_TIMEOUT",
     "OpenAIChatModel",
 ]
@@ -57,11 +61,17 @@ DEFAULT_TIMEOUT: Final = httpx.Timeout(600.0, connect=10.0)
 DEFAULT_LIMITS: Final = httpx.Limits(
     max_connections=1000, max_keepalive_connections=200, keepalive_expiry=30.0
 )
+#: The most bytes one reply may carry (a call's body, or a whole stream): far above any
+#: real completion, and a bound on what a broken or hostile server can make us hold.
+DEFAULT_MAX_RESPONSE_BYTES: Final = 64 << 20
+#: How much of an error body is read for its message (the rest is not needed).
+_ERROR_BODY_BYTES: Final = 64 << 10
 _USER_AGENT: Final = "ostinato-openai/0.1.0"
+#: How many options objects a model remembers what it derived from (see ``_Prepared``).
+_PREPARED_CACHE_SIZE: Final = 64
 
 
-class _Secret(Protocol):
-    def get_secret_value(self) -> str: ...
+_METADATA_HEADERS: Final = frozenset((*REQUEST_ID_HEADERS, *RATE_LIMIT_HEADERS))
 
 
 class _Failure(Exception):
@@ -71,12 +81,6 @@ class _Failure(Exception):
         super().__init__(str(error))
         self.error = error
         self.headers = headers or {}
-
-
-def _secret_text(api_key: str | _Secret | None) -> str | None:
-    if api_key is None or isinstance(api_key, str):
-        return api_key or None
-    return api_key.get_secret_value() or None
 
 
 def _timeout(timeout: float | httpx.Timeout | None) -> httpx.Timeout:
@@ -89,6 +93,25 @@ def _timeout(timeout: float | httpx.Timeout | None) -> httpx.Timeout:
 
 def _raise(error: ModelError) -> NoReturn:
     raise error from error.__cause__
+
+
+class _Prepared:
+    """What a model derives from one options object: the options it sends (unset fields
+    filled from its defaults) and the body templates. Options are immutable, so this is
+    computed once per options object — a tool loop sends the same options every round."""
+
+    __slots__ = ("options", "sent", "templates")
+
+    def __init__(self, options: object, sent: OpenAIChatOptions) -> None:
+        self.options = options  # keeps the key's object alive, so its id stays unique
+        self.sent = sent
+        self.templates: dict[bool, BodyTemplate] = {}
+
+    def template(self, stream: bool) -> BodyTemplate:
+        template = self.templates.get(stream)
+        if template is None:
+            template = self.templates[stream] = BodyTemplate(self.sent, stream=stream)
+        return template
 
 
 class OpenAIChatModel:
@@ -110,6 +133,13 @@ class OpenAIChatModel:
         http_client_factory: makes the ``httpx.AsyncClient`` for each event loop (tests
             pass one built on ``httpx.MockTransport``); the model closes what it made.
         provider: the name errors carry (``"openai"``).
+        max_response_bytes: the most bytes one reply may carry (a call's body or a whole
+            stream); a longer one fails with
+            :class:`~ostinato.errors.MalformedResponseError` (default 64 MiB).
+
+    Raises:
+        ConfigurationError: the API key holds a character an HTTP header cannot carry
+            (the message does not show the key), or ``max_response_bytes`` is not positive.
     """
 
     def __init__(
@@ -117,7 +147,7 @@ class OpenAIChatModel:
         *,
         model: str | None = None,
         default_options: OpenAIChatOptions | None = None,
-        api_key: str | _Secret | None = None,
+        api_key: str | SecretLike | None = None,
         base_url: str = DEFAULT_BASE_URL,
         organization: str | None = None,
         project: str | None = None,
@@ -128,12 +158,22 @@ class OpenAIChatModel:
         limits: httpx.Limits | None = None,
         http_client_factory: Callable[[], httpx.AsyncClient] | None = None,
         provider: str = "openai",
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
+        if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, int):
+            raise ConfigurationError(
+                f"max_response_bytes must be an int, got {max_response_bytes!r}"
+            )
+        if max_response_bytes < 1:
+            raise ConfigurationError(
+                f"max_response_bytes must be at least 1, got {max_response_bytes}"
+            )
+        self._max_response_bytes = max_response_bytes
         options = default_options or OpenAIChatOptions()
         if model:
             options = options.copy(model=model)
         self._default_options = options
-        self._api_key = _secret_text(api_key)
+        self._api_key = header_api_key(api_key, provider=provider)
         self._base_url = base_url.rstrip("/")
         self._url = f"{self._base_url}/chat/completions"
         self._timeout = _timeout(timeout)
@@ -150,10 +190,17 @@ class OpenAIChatModel:
             headers["openai-project"] = project
         headers.update({k.lower(): v for k, v in (extra_headers or {}).items()})
         self._headers = headers
+        # Built once: httpx copies them into each request anyway.
+        self._call_headers = {**headers, "accept": "application/json"}
+        self._stream_headers = {**headers, "accept": "text/event-stream"}
+        self._prepared: dict[int, _Prepared] = {}
+        self._payloads = PayloadCache()
         self._clients = LoopClients(http_client_factory or self._make_client)
 
     def _make_client(self) -> httpx.AsyncClient:
-        return httpx.AsyncClient(timeout=self._timeout, limits=self._limits)
+        transport = httpx.AsyncHTTPTransport(limits=self._limits, trust_env=True)
+        use_linear_pool(transport)  # httpcore's own pool is O(n²) per request in n connections
+        return httpx.AsyncClient(timeout=self._timeout, limits=self._limits, transport=transport)
 
     def __repr__(self) -> str:
         return (
@@ -175,15 +222,35 @@ class OpenAIChatModel:
         """How failed requests are retried."""
         return self._retry
 
+    @property
+    def max_response_bytes(self) -> int:
+        """The most bytes one reply may carry."""
+        return self._max_response_bytes
+
+    def _prepare(self, prompt: Prompt) -> _Prepared:
+        options = prompt.options
+        key = id(options)
+        prepared = self._prepared.get(key)
+        if prepared is not None and prepared.options is options:
+            return prepared
+        if options is None:
+            sent = self._default_options
+        else:
+            sent = OpenAIChatOptions.from_options(options).filled_from(self._default_options)
+        prepared = _Prepared(options, sent)
+        cache = self._prepared
+        if len(cache) >= _PREPARED_CACHE_SIZE:
+            cache.clear()  # bounded: a long-lived model must not keep every options object
+        cache[key] = prepared
+        return prepared
+
     def options_for(self, prompt: Prompt) -> OpenAIChatOptions:
         """The options a request for ``prompt`` is sent with (unset fields from the defaults)."""
-        if prompt.options is None:
-            return self._default_options
-        return OpenAIChatOptions.from_options(prompt.options).filled_from(self._default_options)
+        return self._prepare(prompt).sent
 
     def request_body(self, prompt: Prompt, *, stream: bool = False) -> dict[str, Any]:
         """The JSON body this model would send for ``prompt``."""
-        return build_request_body(prompt, self.options_for(prompt), stream=stream)
+        return self._prepare(prompt).template(stream).body(prompt.messages, self._payloads)
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -199,18 +266,33 @@ class OpenAIChatModel:
 
     # -- requests ----------------------------------------------------------------------
 
-    def _post_arguments(self, body: Mapping[str, Any], *, accept: str) -> dict[str, Any]:
-        return {
-            "content": json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode(),
-            "headers": {**self._headers, "accept": accept},
-            "params": self._params,
+    def _post_arguments(self, body: Mapping[str, Any], *, stream: bool) -> dict[str, Any]:
+        try:
+            content = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+        except UnicodeEncodeError:
+            # A lone surrogate (a tool echoed "\ud800" from its JSON arguments) has no
+            # UTF-8 form; escaped, it is valid JSON.
+            content = json.dumps(body, separators=(",", ":")).encode()
+        arguments = {
+            "content": content,
+            "headers": self._stream_headers if stream else self._call_headers,
             "timeout": self._timeout,
         }
+        if self._params:  # an empty mapping still makes httpx re-parse the URL
+            arguments["params"] = self._params
+        return arguments
 
     def _metadata(self, response: httpx.Response) -> tuple[dict[str, Any], str | None]:
-        headers = response.headers
-        request_id = next((headers[h] for h in REQUEST_ID_HEADERS if h in headers), None)
-        return rate_limit(headers), request_id
+        # One pass over the headers: each httpx ``headers.get`` scans them all.
+        wanted: dict[str, str] = {}
+        for key, value in response.headers.multi_items():
+            if key in _METADATA_HEADERS:
+                # Repeated headers join with commas, as ``headers[key]`` does.
+                wanted[key] = f"{wanted[key]}, {value}" if key in wanted else value
+        if not wanted:
+            return {}, None
+        request_id = next((wanted[h] for h in REQUEST_ID_HEADERS if h in wanted), None)
+        return rate_limit(wanted), request_id
 
     def _parse(self, payload: Any, response: httpx.Response) -> ChatResponse:
         if isinstance(payload, Mapping) and payload.get("error") and "choices" not in payload:
@@ -226,13 +308,53 @@ class OpenAIChatModel:
             )
         limits, request_id = self._metadata(response)
         parsed = parse_completion(payload, provider=self._provider, rate_limit=limits)
+        if not parsed.generations:
+            raise self._no_answer(f": {json.dumps(payload)[:200]}")
         if request_id is None:
             return parsed
         meta = parsed.metadata
         return parsed.copy(metadata=meta.copy(metadata={**meta.metadata, "request_id": request_id}))
 
+    def _no_answer(self, detail: str = "") -> _Failure:
+        """An empty reply: reported, never taken for an answer of no words."""
+        return _Failure(
+            MalformedResponseError(
+                f"{self._provider}: the reply from {self._url} holds no answer (no choice){detail}",
+                provider=self._provider,
+            )
+        )
+
+    def _too_large(self, received: int) -> _Failure:
+        limit = self._max_response_bytes
+        return _Failure(
+            MalformedResponseError(
+                f"{self._provider}: the reply from {self._url} is larger than "
+                f"max_response_bytes={limit} (stopped reading after {received} bytes)\n"
+                "fix: raise max_response_bytes if replies this large are expected",
+                provider=self._provider,
+            )
+        )
+
+    async def _read(self, response: httpx.Response, limit: int | None = None) -> bytes:
+        """The body, refused past ``max_response_bytes`` (or cut at ``limit`` bytes)."""
+        most = self._max_response_bytes if limit is None else limit
+        length = response.headers.get("content-length", "")
+        if limit is None and length.isdigit() and int(length) > most:
+            raise self._too_large(int(length))
+        pieces = []
+        received = 0
+        async for piece in response.aiter_bytes():
+            received += len(piece)
+            if received > most:
+                if limit is None:
+                    raise self._too_large(received)
+                pieces.append(piece[: len(piece) - (received - most)])
+                break
+            pieces.append(piece)
+        return b"".join(pieces)
+
     async def _error(self, response: httpx.Response) -> _Failure:
-        content = await response.aread()
+        content = await self._read(response, _ERROR_BODY_BYTES)
         error = error_from_response(
             response.status_code,
             response.headers,
@@ -256,16 +378,20 @@ class OpenAIChatModel:
     async def _call_once(self, body: Mapping[str, Any]) -> ChatResponse:
         client = self._clients.get()
         try:
-            response = await client.post(
-                self._url, **self._post_arguments(body, accept="application/json")
-            )
+            # Read as a stream, so that an oversized body is refused, not held.
+            async with client.stream(
+                "POST", self._url, **self._post_arguments(body, stream=False)
+            ) as response:
+                if response.status_code >= 400:
+                    raise await self._error(response)
+                content = await self._read(response)
         except httpx.RequestError as exc:
             raise _Failure(
-                error_from_transport(exc, provider=self._provider, url=self._url)
+                error_from_transport(
+                    exc, provider=self._provider, url=self._url, secret=self._api_key
+                )
             ) from exc
-        if response.status_code >= 400:
-            raise await self._error(response)
-        return self._parse(self._json(response.content), response)
+        return self._parse(self._json(content), response)
 
     async def call(self, prompt: Prompt) -> ChatResponse:
         """Answer ``prompt`` in one response (retrying failures the policy allows)."""
@@ -317,7 +443,7 @@ class OpenAIChatModel:
 
     async def _stream_once(self, body: Mapping[str, Any]) -> AsyncGenerator[ChatResponse, None]:
         client = self._clients.get()
-        arguments = self._post_arguments(body, accept="text/event-stream")
+        arguments = self._post_arguments(body, stream=True)
         try:
             async with client.stream("POST", self._url, **arguments) as response:
                 if response.status_code >= 400:
@@ -325,8 +451,18 @@ class OpenAIChatModel:
                 content_type = response.headers.get("content-type", "")
                 if "json" in content_type and "event-stream" not in content_type:
                     # A server that ignored "stream": the whole completion at once.
-                    yield self._parse(self._json(await response.aread()), response)
+                    yield self._parse(self._json(await self._read(response)), response)
                     return
+                if "html" in content_type:
+                    # A proxy's or portal's page where the API should be.
+                    page = await self._read(response, _ERROR_BODY_BYTES)
+                    raise _Failure(
+                        MalformedResponseError(
+                            f"{self._provider}: the reply from {self._url} is not an event "
+                            f"stream but {content_type}: {page[:200]!r}",
+                            provider=self._provider,
+                        )
+                    )
                 limits, request_id = self._metadata(response)
                 parser = ChunkParser(
                     provider=self._provider,
@@ -335,12 +471,21 @@ class OpenAIChatModel:
                     request_id=request_id,
                 )
                 decoder = SSEDecoder()
+                received = 0
+                limit = self._max_response_bytes
+                answered = False
                 async for piece in response.aiter_bytes():
+                    received += len(piece)
+                    if received > limit:
+                        raise self._too_large(received)
                     for event in decoder.feed(piece):
                         chunk = parser.event(event)
                         if chunk is not None:
+                            answered = answered or bool(chunk.generations)
                             yield chunk
                         if parser.done:
+                            if not answered:
+                                raise self._no_answer(": the stream ended before any choice")
                             return
                 for event in decoder.close():
                     try:
@@ -356,5 +501,7 @@ class OpenAIChatModel:
                     )
         except httpx.RequestError as exc:
             raise _Failure(
-                error_from_transport(exc, provider=self._provider, url=self._url)
+                error_from_transport(
+                    exc, provider=self._provider, url=self._url, secret=self._api_key
+                )
             ) from exc

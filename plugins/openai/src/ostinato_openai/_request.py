@@ -11,6 +11,7 @@ tools. Options left ``None`` are not sent, so the server's defaults apply.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -25,9 +26,17 @@ from ostinato.messages import (
     UserMessage,
 )
 from ostinato.prompt import Prompt
+from ostinato.tools import ToolDefinition
 from ostinato_openai._options import OpenAIChatOptions
 
-__all__ = ["build_request_body", "message_payloads", "strict_schema", "tool_payload"]
+__all__ = [
+    "BodyTemplate",
+    "PayloadCache",
+    "build_request_body",
+    "message_payloads",
+    "strict_schema",
+    "tool_payload",
+]
 
 # Option fields sent under the same name when set.
 _PASS_THROUGH = (
@@ -110,22 +119,63 @@ def message_payloads(
     messages: Iterable[Message], *, system_role: str = "system"
 ) -> list[dict[str, Any]]:
     """The ``messages`` array for ``messages``."""
+    # The history can be long: the common kinds are checked first and built inline.
     payloads: list[dict[str, Any]] = []
+    append = payloads.append
     for message in messages:
-        if isinstance(message, SystemMessage):
-            payloads.append({"role": system_role, "content": message.text})
-        elif isinstance(message, UserMessage):
-            payloads.append(_user(message))
+        if isinstance(message, UserMessage):
+            append(_user(message) if message.media else {"role": "user", "content": message.text})
         elif isinstance(message, AssistantMessage):
-            payloads.append(_assistant(message))
+            append(
+                _assistant(message)
+                if message.tool_calls
+                else {"role": "assistant", "content": message.text or ""}
+            )
         elif isinstance(message, ToolResponseMessage):
             payloads.extend(
                 {"role": "tool", "tool_call_id": r.id, "content": r.response_data}
                 for r in message.responses
             )
+        elif isinstance(message, SystemMessage):
+            append({"role": system_role, "content": message.text})
         else:  # pragma: no cover - Prompt admits only the four kinds
             raise TypeError(f"cannot send {type(message).__name__} to a chat completion")
     return payloads
+
+
+class PayloadCache:
+    """The payloads of recently sent messages, by message identity.
+
+    A tool loop sends the whole history every round, and an application often sends the
+    same earlier turns again: messages are immutable, so each is turned into its payload
+    once. At most ``limit`` messages are remembered (all are forgotten when it is reached).
+    The payloads are shared between bodies, which are only ever serialised.
+    """
+
+    __slots__ = ("_entries", "_limit")
+
+    def __init__(self, limit: int = 4096) -> None:
+        self._entries: dict[int, tuple[Message, str, list[dict[str, Any]]]] = {}
+        self._limit = limit
+
+    def payloads(self, messages: Iterable[Message], system_role: str) -> list[dict[str, Any]]:
+        """The ``messages`` array for ``messages`` (as :func:`message_payloads`)."""
+        entries = self._entries
+        result: list[dict[str, Any]] = []
+        for message in messages:
+            # The entry holds the message, so its id cannot be reused while it is cached.
+            entry = entries.get(id(message))
+            if entry is None or entry[0] is not message or entry[1] != system_role:
+                entry = (
+                    message,
+                    system_role,
+                    message_payloads((message,), system_role=system_role),
+                )
+                if len(entries) >= self._limit:
+                    entries.clear()
+                entries[id(message)] = entry
+            result += entry[2]
+        return result
 
 
 def strict_schema(schema: Any) -> Any:
@@ -161,6 +211,74 @@ def tool_payload(name: str, description: str, input_schema: str, *, strict: bool
     return {"type": "function", "function": function}
 
 
+@functools.lru_cache(maxsize=1024)
+def _cached_tool_payload(definition: ToolDefinition, strict: bool) -> dict[str, Any]:
+    # Tool definitions are immutable values: parse each schema once, not once per request.
+    # The payload is shared between bodies, which are only ever serialised.
+    return tool_payload(
+        definition.name, definition.description, definition.input_schema, strict=strict
+    )
+
+
+class BodyTemplate:
+    """Everything a request body holds except its messages, for one options object.
+
+    Building it reads every option and parses every tool schema; a model keeps one per
+    options object it sees, so a tool loop's rounds (which share their options) pay for
+    it once. :meth:`body` adds the messages.
+    """
+
+    __slots__ = ("_fields", "_messages_from_extra", "_system_role")
+
+    def __init__(self, options: OpenAIChatOptions, *, stream: bool) -> None:
+        if not options.model:
+            raise ConfigurationError(
+                "no model name: set OSTINATO_MODEL=openai:<model>, OSTINATO_OPENAI_MODEL, or "
+                "OpenAIChatOptions(model=...)"
+            )
+        fields: dict[str, Any] = {"model": options.model, "messages": None, "stream": stream}
+        if stream and options.stream_usage is not False:
+            fields["stream_options"] = {"include_usage": True}
+        for name in _PASS_THROUGH:
+            value = getattr(options, name)
+            if value is not None:
+                fields[name] = value
+        for name in _MAPPING_OPTIONS:
+            value = getattr(options, name)
+            if value is not None:
+                fields[name] = _plain(value)
+        if options.stop_sequences:
+            fields["stop"] = list(options.stop_sequences)
+        if options.tool_callbacks:
+            strict = bool(options.strict_tools)
+            fields["tools"] = [
+                _cached_tool_payload(cb.tool_definition, strict) for cb in options.tool_callbacks
+            ]
+            if options.tool_choice is not None:
+                fields["tool_choice"] = _plain(options.tool_choice)
+            if options.parallel_tool_calls is not None:
+                fields["parallel_tool_calls"] = options.parallel_tool_calls
+        extra = _plain(options.extra_body)
+        fields.update(extra)
+        self._fields = fields
+        self._messages_from_extra = "messages" in extra
+        self._system_role = options.system_role or "system"
+
+    def body(
+        self, messages: Iterable[Message], cache: PayloadCache | None = None
+    ) -> dict[str, Any]:
+        """A new body carrying ``messages`` (unless ``extra_body`` set them), their
+        payloads taken from ``cache`` when one is given."""
+        body = dict(self._fields)
+        if not self._messages_from_extra:
+            body["messages"] = (
+                cache.payloads(messages, self._system_role)
+                if cache is not None
+                else message_payloads(messages, system_role=self._system_role)
+            )
+        return body
+
+
 def build_request_body(
     prompt: Prompt, options: OpenAIChatOptions, *, stream: bool
 ) -> dict[str, Any]:
@@ -169,37 +287,4 @@ def build_request_body(
     Raises:
         ConfigurationError: no model name, or a tool whose schema is not JSON.
     """
-    if not options.model:
-        raise ConfigurationError(
-            "no model name: set OSTINATO_MODEL=openai:<model>, OSTINATO_OPENAI_MODEL, or "
-            "OpenAIChatOptions(model=...)"
-        )
-    body: dict[str, Any] = {
-        "model": options.model,
-        "messages": message_payloads(prompt.messages, system_role=options.system_role or "system"),
-        "stream": stream,
-    }
-    if stream and options.stream_usage is not False:
-        body["stream_options"] = {"include_usage": True}
-    for name in _PASS_THROUGH:
-        value = getattr(options, name)
-        if value is not None:
-            body[name] = value
-    for name in _MAPPING_OPTIONS:
-        value = getattr(options, name)
-        if value is not None:
-            body[name] = _plain(value)
-    if options.stop_sequences:
-        body["stop"] = list(options.stop_sequences)
-    if options.tool_callbacks:
-        strict = bool(options.strict_tools)
-        body["tools"] = [
-            tool_payload(d.name, d.description, d.input_schema, strict=strict)
-            for d in (cb.tool_definition for cb in options.tool_callbacks)
-        ]
-        if options.tool_choice is not None:
-            body["tool_choice"] = _plain(options.tool_choice)
-        if options.parallel_tool_calls is not None:
-            body["parallel_tool_calls"] = options.parallel_tool_calls
-    body.update(_plain(options.extra_body))
-    return body
+    return BodyTemplate(options, stream=stream).body(prompt.messages)

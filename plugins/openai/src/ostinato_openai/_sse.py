@@ -32,10 +32,13 @@ class SSEDecoder:
     Call :meth:`feed` with each piece of the body and :meth:`close` at the end of it.
     """
 
-    __slots__ = ("_buffer", "_data", "_event", "_id", "_pending_cr")
+    __slots__ = ("_buffer", "_data", "_event", "_id", "_pending_cr", "_rest")
 
     def __init__(self) -> None:
         self._buffer = b""
+        # Later pieces of a line still arriving, joined once it ends: joining at every
+        # piece would copy a long line (a large tool call) over and over.
+        self._rest: list[bytes] = []
         self._pending_cr = False
         self._data: list[str] = []
         self._event: str | None = None
@@ -51,7 +54,22 @@ class SSEDecoder:
             self._pending_cr = False
             if chunk[:1] == b"\n":
                 chunk = chunk[1:]
-        data = self._buffer + chunk if self._buffer else chunk
+        if self._buffer and b"\n" not in chunk and b"\r" not in chunk:
+            self._rest.append(chunk)
+            return events
+        buffer = self._joined()
+        data = buffer + chunk if buffer else chunk
+        if b"\r" not in data:
+            # The usual case, LF line ends only: split in C, and take ``data: `` lines
+            # (nearly all of them) without the general field parsing.
+            lines = data.split(b"\n")
+            self._buffer = lines.pop()  # the unterminated rest (b"" after a final LF)
+            for raw in lines:
+                if raw[:6] == b"data: ":
+                    self._data.append(raw[6:].decode("utf-8", errors="replace"))
+                else:
+                    self._line(raw, events)
+            return events
         position = 0
         for match in _LINE_BREAK.finditer(data):
             self._line(data[position : match.start()], events)
@@ -68,11 +86,18 @@ class SSEDecoder:
         whether such a tail means a truncated stream.)
         """
         events: list[ServerSentEvent] = []
-        if self._buffer:
+        if self._joined():
             self._line(self._buffer, events)
             self._buffer = b""
         self._dispatch(events)
         return events
+
+    def _joined(self) -> bytes:
+        """The buffered start of the unfinished line, its pieces joined."""
+        if self._rest:
+            self._buffer = b"".join((self._buffer, *self._rest))
+            self._rest = []
+        return self._buffer
 
     @property
     def has_partial_event(self) -> bool:

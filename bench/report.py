@@ -1,0 +1,379 @@
+"""The Markdown report of a run: tables, ratios to the floor, and the targets' verdicts.
+
+Every ratio compares numbers measured in the same run. Per-call ratios are the median of
+the per-round ratios (each contender's batch divided by the floor's batch of the same
+round), which cancels drift in the machine's speed better than a ratio of medians.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bench.runner import MAIN_MODEL, TOOL_BATCH_MODEL, Cell, Results, Samples
+from bench.scenario import Scenario
+
+__all__ = ["Target", "render", "targets"]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One goal of the issue, with what this run measured."""
+
+    what: str
+    goal: str
+    measured: str
+    met: bool | None  # None: not measured in this run
+
+
+def _median(values: Sequence[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def _us(seconds: float) -> str:
+    return f"{seconds * 1e6:,.0f}"
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:,.1f}"
+
+
+def _mib(kib: float) -> str:
+    return f"{kib / 1024:,.1f}"
+
+
+def _verdict(met: bool | None) -> str:
+    return {True: "met", False: "**missed**", None: "not measured"}[met]
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    right = ["---:" if i else "---" for i in range(len(header))]
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(right) + " |"]
+    lines.extend("| " + " | ".join(row) + " |" for row in rows)
+    return lines
+
+
+class _View:
+    """Look-ups over a run's results."""
+
+    def __init__(self, results: Results) -> None:
+        self.results = results
+        self.cells = {cell.key: cell for cell in results.cells}
+
+    def samples(self, cell: Cell) -> Samples:
+        return self.results.samples[cell.key]
+
+    def ratio(self, cell: Cell) -> float | None:
+        """Median of the per-round ratios to the baseline (``None`` without one)."""
+        if cell.baseline is None:
+            return 1.0 if cell.contender == "floor" else None
+        mine = self.samples(cell).per_call_s
+        floor = self.results.samples[cell.baseline].per_call_s
+        return _median([a / b for a, b in zip(mine, floor)])
+
+    def find(
+        self, group: str, contender: str, mode: str = "async", history: int = 0
+    ) -> Cell | None:
+        key = "/".join([group, contender, mode, *([f"h{history}"] if history else [])])
+        return self.cells.get(key)
+
+
+_PER_CALL_TARGETS = {"async": 1.25, "stream": 1.25, "sync": 1.35}
+
+
+def targets(results: Results) -> list[Target]:
+    """The issue's targets, judged on ``results``."""
+    view = _View(results)
+    found: list[Target] = []
+
+    def ratio_target(what: str, cell: Cell | None, limit: float) -> None:
+        ratio = view.ratio(cell) if cell is not None else None
+        found.append(
+            Target(
+                what,
+                f"≤ {limit:.2f}× floor",
+                "—" if ratio is None else f"{ratio:.2f}×",
+                None if ratio is None else ratio <= limit,
+            )
+        )
+
+    for mode, limit in _PER_CALL_TARGETS.items():
+        ratio_target(f"per model call, {mode}", view.find("per-call", "ostinato", mode), limit)
+    ratio_target(
+        f"per model call, {results.settings.concurrent} concurrent",
+        view.find("concurrent", "ostinato"),
+        1.30,
+    )
+    for key, label, limit in ((("ostinato", "import ostinato"), "`import ostinato`", 0.150),):
+        timings = results.imports.get(key)
+        value = _median(timings) if timings else None
+        found.append(
+            Target(
+                label,
+                f"≤ {limit * 1000:.0f} ms",
+                "—" if value is None else f"{value * 1000:.0f} ms (median)",
+                None if value is None else value <= limit,
+            )
+        )
+    ready = results.ready.get(
+        ("ostinato", "ostinato.chat_client() (auto-configured, openai plugin)")
+    )
+    value = _median(ready) if ready else None
+    found.append(
+        Target(
+            "ready auto-configured client",
+            "≤ 300 ms",
+            "—" if value is None else f"{value * 1000:.0f} ms (median)",
+            None if value is None else value <= 0.300,
+        )
+    )
+    memory = results.memory
+    if "ostinato" in memory and "floor" in memory:
+        ratio = memory["ostinato"]["peak_kb"] / memory["floor"]["peak_kb"]
+        found.append(
+            Target(
+                f"peak RSS, {results.settings.concurrent} concurrent",
+                "≤ 1.50× floor",
+                f"{ratio:.2f}×",
+                ratio <= 1.5,
+            )
+        )
+    batch = view.find("tool-batch", "ostinato")
+    gap = _median(view.samples(batch).gap_ms) if batch is not None else None
+    found.append(
+        Target(
+            "8 concurrent 100 ms tools",
+            "≤ 130 ms",
+            "—" if gap is None else f"{gap:.1f} ms",
+            None if gap is None else gap <= 130,
+        )
+    )
+    growth = history_overheads(view)
+    if len(growth) >= 2:
+        (small, first), (large, last) = growth[0], growth[-1]
+        ratio = last / first if first > 0 else float("inf")
+        found.append(
+            Target(
+                f"overhead per iteration, {large} vs {small} history messages",
+                "≤ 2.00×",
+                f"{ratio:.2f}× ({_us(first)} → {_us(last)} µs)",
+                ratio <= 2.0,
+            )
+        )
+    return found
+
+
+def history_overheads(view: _View) -> list[tuple[int, float]]:
+    """``(history size, ostinato's overhead per model call in s)``, smallest size first."""
+    rows = []
+    for size in view.results.settings.history_sizes:
+        ours, floor = (
+            view.find("history", "ostinato", history=size),
+            view.find("history", "floor", history=size),
+        )
+        if ours is None or floor is None:
+            continue
+        rows.append(
+            (size, _median(view.samples(ours).per_call_s) - _median(view.samples(floor).per_call_s))
+        )
+    return rows
+
+
+def _machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def render(results: Results) -> str:
+    """The whole report as Markdown."""
+    view = _View(results)
+    s = results.settings
+    main, batch = Scenario.parse(MAIN_MODEL), Scenario.parse(TOOL_BATCH_MODEL)
+    out: list[str] = [
+        "# Benchmark results",
+        "",
+        f"Run {results.started}, {results.duration_s:.0f} s; {_machine()}; {results.pinning}.",
+        f"{s.repetitions} measured rounds after one warm-up, interleaved; "
+        f"{s.conversations} conversations per sequential batch.",
+        "Versions: " + "; ".join(results.versions[name] for name in results.versions) + ".",
+        "",
+        f"## Per model call — `{MAIN_MODEL}`, one conversation at a time",
+        "",
+        f"{main.rounds} rounds of {main.parallel} parallel `add` calls, then the answer: "
+        f"{main.model_calls} model calls per conversation. Time per model call is the "
+        "batch's wall time divided by its model calls; CPU is the client process's.",
+        "",
+    ]
+    rows = []
+    for cell in results.cells:
+        if cell.group != "per-call":
+            continue
+        sample = view.samples(cell)
+        ratio = view.ratio(cell)
+        rows.append(
+            [
+                cell.contender,
+                cell.mode,
+                _us(_median(sample.per_call_s)),
+                _us(min(sample.per_call_s)),
+                _us(max(sample.per_call_s)),
+                "—" if ratio is None else f"{ratio:.2f}×",
+                _us(_median(sample.cpu_per_call_s)),
+            ]
+        )
+    out += _table(
+        ["contender", "mode", "µs/call (median)", "min", "max", "× floor", "CPU µs/call"], rows
+    )
+    out += [
+        "",
+        "`async-sync-tool` writes `add` as a plain function: frameworks run it on a thread "
+        "pool (the floor too, with `run_in_executor`).",
+        "",
+        f"## {s.concurrent} concurrent conversations",
+        "",
+        f"{s.concurrent} conversations of `{MAIN_MODEL}` started at once on one event loop; "
+        "time per model call is wall time divided by all their model calls.",
+        "",
+    ]
+    rows = []
+    for cell in results.cells:
+        if cell.group != "concurrent":
+            continue
+        sample = view.samples(cell)
+        ratio = view.ratio(cell)
+        rows.append(
+            [
+                cell.contender,
+                _us(_median(sample.per_call_s)),
+                _us(min(sample.per_call_s)),
+                _us(max(sample.per_call_s)),
+                "—" if ratio is None else f"{ratio:.2f}×",
+                _us(_median(sample.cpu_per_call_s)),
+            ]
+        )
+    out += _table(["contender", "µs/call (median)", "min", "max", "× floor", "CPU µs/call"], rows)
+    out += [
+        "",
+        f"## Tool batch — `{TOOL_BATCH_MODEL}`: {batch.parallel} tools sleeping "
+        f"{batch.sleep_ms} ms in one round",
+        "",
+        "The client's time between the two rounds, as the server sees it: from writing the "
+        "tool-call reply to receiving the next request (parsing, running the batch, building "
+        "and sending the next request).",
+        "",
+    ]
+    rows = []
+    for cell in results.cells:
+        if cell.group != "tool-batch":
+            continue
+        gaps = view.samples(cell).gap_ms
+        rows.append(
+            [cell.contender, f"{_median(gaps):.1f}", f"{min(gaps):.1f}", f"{max(gaps):.1f}"]
+        )
+    out += _table(["contender", "ms (median)", "min", "max"], rows)
+    out += [
+        "",
+        "## History growth — per-iteration overhead",
+        "",
+        f"`{MAIN_MODEL}` after N earlier messages; overhead is ostinato's time per model call "
+        "minus the floor's at the same N (both send, and the server parses, the same history).",
+        "",
+    ]
+    rows = []
+    growth = dict(history_overheads(view))
+    first = next(iter(growth.values()), None)
+    for size in s.history_sizes:
+        ours, floor = (
+            view.find("history", "ostinato", history=size),
+            view.find("history", "floor", history=size),
+        )
+        if ours is None or floor is None:
+            continue
+        overhead = growth[size]
+        rows.append(
+            [
+                str(size),
+                _us(_median(view.samples(floor).per_call_s)),
+                _us(_median(view.samples(ours).per_call_s)),
+                _us(overhead),
+                "—" if not first or first <= 0 else f"{overhead / first:.2f}×",
+            ]
+        )
+    out += _table(
+        [
+            "history messages",
+            "floor µs/call",
+            "ostinato µs/call",
+            "overhead µs/call",
+            "vs smallest",
+        ],
+        rows,
+    )
+    out += [
+        "",
+        f"## Start-up — fresh interpreter, {s.import_runs} runs each",
+        "",
+        "From a bare interpreter (start-up itself not counted), bytecode already compiled. "
+        + (
+            "`import ostinato`, `ostinato.chat_client()` and the by-hand client run in a fresh "
+            "virtual environment holding only ostinato and ostinato-openai, as a user installs "
+            "them; the workspace row shows the cost with every plugin and dependency group "
+            "installed."
+            if results.clean_env
+            else "Every row runs in the workspace environment (uv was not found to make a clean "
+            "one), so ostinato's rows include every installed plugin."
+        ),
+        "",
+    ]
+    rows = []
+    for (contender, what), timings in [*results.imports.items(), *results.ready.items()]:
+        rows.append(
+            [
+                contender,
+                f"`{what}`" if what.startswith("import") else what,
+                _ms(_median(timings)),
+                _ms(min(timings)),
+                _ms(max(timings)),
+            ]
+        )
+    out += _table(["contender", "what", "ms (median)", "min", "max"], rows)
+    out += [
+        "",
+        f"## Peak memory — {s.concurrent} concurrent conversations",
+        "",
+        "A fresh process per contender: set up, one conversation, then "
+        f"{s.concurrent} at once. Peak is the process's maximum RSS.",
+        "",
+    ]
+    rows = []
+    floor_peak = results.memory.get("floor", {}).get("peak_kb")
+    for name, memory in results.memory.items():
+        rows.append(
+            [
+                name,
+                _mib(memory["idle_kb"]),
+                _mib(memory["peak_kb"]),
+                _mib(memory["peak_kb"] - memory["idle_kb"]),
+                f"{memory['peak_kb'] / floor_peak:.2f}×" if floor_peak else "—",
+            ]
+        )
+    out += _table(
+        ["contender", "RSS before (MiB)", "peak RSS (MiB)", "growth (MiB)", "× floor"], rows
+    )
+    out += ["", "## Targets", ""]
+    out += _table(
+        ["target", "goal", "measured", "verdict"],
+        [[t.what, t.goal, t.measured, _verdict(t.met)] for t in targets(results)],
+    )
+    return "\n".join(out) + "\n"
