@@ -171,7 +171,11 @@ class ToolResponse:
 
 
 class _MessageBase:
-    """Shared behaviour of the four message classes (not a public base)."""
+    """Shared behaviour of the four message classes (not a public base).
+
+    Messages can be weakly referenced, so adapters may cache what they derive from one
+    (its wire payload) without keeping it alive.
+    """
 
     __slots__ = ()
     message_type: ClassVar[MessageType]
@@ -194,7 +198,7 @@ def _media_tuple(media: Iterable[Media] | None) -> tuple[Media, ...]:
     return tuple(media) if media else ()
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, weakref_slot=True)
 class SystemMessage(_MessageBase):
     """Instructions to the model."""
 
@@ -220,7 +224,7 @@ class SystemMessage(_MessageBase):
         return cls(data["text"], data.get("metadata") or EMPTY)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, weakref_slot=True)
 class UserMessage(_MessageBase):
     """What the user said, with optional media attachments."""
 
@@ -258,7 +262,7 @@ class UserMessage(_MessageBase):
         )
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, weakref_slot=True)
 class AssistantMessage(_MessageBase):
     """What the model said: text (possibly ``None``), tool calls, and metadata.
 
@@ -318,7 +322,7 @@ class AssistantMessage(_MessageBase):
         )
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, weakref_slot=True)
 class ToolResponseMessage(_MessageBase):
     """Every tool response of one batch, in the order the calls were made. Text is ``""``."""
 

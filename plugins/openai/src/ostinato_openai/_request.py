@@ -13,7 +13,8 @@ from __future__ import annotations
 import base64
 import functools
 import json
-from collections.abc import Iterable, Mapping
+import weakref
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ostinato.errors import ConfigurationError
@@ -144,38 +145,51 @@ def message_payloads(
 
 
 class PayloadCache:
-    """The payloads of recently sent messages, by message identity.
+    """The payloads of messages being sent, by message identity.
 
     A tool loop sends the whole history every round, and an application often sends the
     same earlier turns again: messages are immutable, so each is turned into its payload
-    once. At most ``limit`` messages are remembered (all are forgotten when it is reached).
-    The payloads are shared between bodies, which are only ever serialised.
+    once. Entries hold the message only weakly and go away with it, so the cache never
+    keeps a conversation alive. The payloads are shared between bodies, which are only
+    ever serialised.
     """
 
-    __slots__ = ("_entries", "_limit")
+    __slots__ = ("__weakref__", "_entries")
 
-    def __init__(self, limit: int = 4096) -> None:
-        self._entries: dict[int, tuple[Message, str, list[dict[str, Any]]]] = {}
-        self._limit = limit
+    def __init__(self) -> None:
+        self._entries: dict[int, tuple[weakref.ref[Message], str, list[dict[str, Any]]]] = {}
 
     def payloads(self, messages: Iterable[Message], system_role: str) -> list[dict[str, Any]]:
         """The ``messages`` array for ``messages`` (as :func:`message_payloads`)."""
         entries = self._entries
         result: list[dict[str, Any]] = []
         for message in messages:
-            # The entry holds the message, so its id cannot be reused while it is cached.
             entry = entries.get(id(message))
-            if entry is None or entry[0] is not message or entry[1] != system_role:
+            if entry is None or entry[0]() is not message or entry[1] != system_role:
                 entry = (
-                    message,
+                    weakref.ref(message, self._forget(id(message))),
                     system_role,
                     message_payloads((message,), system_role=system_role),
                 )
-                if len(entries) >= self._limit:
-                    entries.clear()
                 entries[id(message)] = entry
             result += entry[2]
         return result
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def _forget(self, key: int) -> Callable[[weakref.ref[Message]], None]:
+        # The callback must not hold the cache: a model that is dropped drops its cache.
+        cache = weakref.ref(self)
+
+        def forget(ref: weakref.ref[Message]) -> None:
+            owner = cache()
+            if owner is not None:
+                entry = owner._entries.get(key)
+                if entry is not None and entry[0] is ref:
+                    del owner._entries[key]
+
+        return forget
 
 
 def strict_schema(schema: Any) -> Any:
