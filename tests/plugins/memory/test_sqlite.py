@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -228,3 +229,77 @@ def test_a_forked_child_opens_its_own_connection(tmp_path):
     ]
     _INHERITED_REPOSITORY.close()
     _INHERITED_REPOSITORY = None
+
+
+def test_text_with_a_lone_surrogate_round_trips(tmp_path):
+    # A str can hold one (a model's JSON "\\ud800"), UTF-8 cannot: it is stored escaped.
+    messages = [UserMessage("a\ud800b"), AssistantMessage("ok", metadata={"k\udfff": "\ud800"})]
+    with SQLiteChatMemoryRepository(tmp_path / "m.db") as repository:
+        repository.save_all_sync("c", messages)
+        assert repository.find_by_conversation_id_sync("c") == messages
+
+
+def test_a_conversation_id_with_a_lone_surrogate_is_refused(tmp_path):
+    with (
+        SQLiteChatMemoryRepository(tmp_path / "m.db") as repository,
+        pytest.raises(ValueError, match="lone surrogate at position 1"),
+    ):
+        repository.save_all_sync("c\ud800", TURN)
+
+
+async def test_the_async_methods_run_on_the_repository_pool_not_the_tool_pool(tmp_path):
+    # Sync tools stuck on the tool pool must not stall memory.
+    names = []
+
+    def change(stored):
+        names.append(threading.current_thread().name)
+        return [*stored, *TURN]
+
+    with SQLiteChatMemoryRepository(tmp_path / "m.db") as repository:
+        await repository.update("c", change)
+    assert names and names[0].startswith("ostinato-memory-sqlite")
+
+
+def _first_use_at_once(path: Path, repositories: list[SQLiteChatMemoryRepository]) -> None:
+    """16 threads use ``path`` for the first time at the same moment: odd ones write."""
+    count = 16
+    barrier = threading.Barrier(count)
+    errors: list[BaseException] = []
+
+    def first_use(index: int) -> None:
+        repository = repositories[index % len(repositories)]
+        barrier.wait()
+        try:
+            if index % 2:
+                repository.save_all_sync(f"c{index}", [UserMessage(f"hello {index}")])
+            else:
+                repository.find_by_conversation_id_sync(f"c{index}")
+        except BaseException as exc:  # collected and reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=first_use, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    expected = sorted(f"c{i}" for i in range(1, count, 2))
+    assert sorted(repositories[0].find_conversation_ids_sync()) == expected
+    with sqlite3.connect(path) as check:
+        assert check.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+@pytest.mark.parametrize("shared", [True, False], ids=["one-repository", "one-per-thread"])
+def test_threads_opening_a_fresh_file_at_once_all_succeed(tmp_path, shared):
+    # Switching a fresh file to WAL needs an exclusive lock that SQLite refuses at once
+    # (no busy handler) while another connection reads it: first use from many threads
+    # at the same moment must neither fail nor leave the file half set up. A race, so
+    # repeated; before the fix about one attempt in seventy failed.
+    for attempt in range(40):
+        path = tmp_path / f"fresh-{attempt}.sqlite3"
+        repositories = [SQLiteChatMemoryRepository(path) for _ in range(1 if shared else 16)]
+        try:
+            _first_use_at_once(path, repositories)
+        finally:
+            for repository in repositories:
+                repository.close()

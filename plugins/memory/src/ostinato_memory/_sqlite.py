@@ -193,7 +193,10 @@ class SQLiteChatMemoryRepository:
         pid = os.getpid()
         if held is not None and held[0] == pid:
             return held[1]
-        connection = connect(self._path, self._busy_timeout)
+        # Opened under the write lock: threads of one process setting up a fresh file
+        # take turns instead of racing for SQLite's exclusive lock.
+        with self._process_write_lock():
+            connection = connect(self._path, self._busy_timeout)
         with self._lock:
             if any(owner != pid for owner, _ in self._connections):
                 _INHERITED.extend(c for owner, c in self._connections if owner != pid)
@@ -219,14 +222,17 @@ class SQLiteChatMemoryRepository:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    @contextmanager
-    def _transaction(self, action: str) -> Iterator[sqlite3.Connection]:
-        connection = self._connection()
+    def _process_write_lock(self) -> threading.Lock:
         owner, write_lock = self._write_lock
         if owner != os.getpid():
             write_lock = threading.Lock()
             self._write_lock = (os.getpid(), write_lock)
-        with write_lock, translate_errors(self._path, action, self._busy_timeout):
+        return write_lock
+
+    @contextmanager
+    def _transaction(self, action: str) -> Iterator[sqlite3.Connection]:
+        connection = self._connection()
+        with self._process_write_lock(), translate_errors(self._path, action, self._busy_timeout):
             connection.execute("BEGIN IMMEDIATE")
             try:
                 yield connection

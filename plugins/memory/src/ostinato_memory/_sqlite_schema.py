@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -142,7 +143,7 @@ def connect(path: Path, busy_timeout: float) -> sqlite3.Connection:
         )
     try:
         with translate_errors(path, "open", busy_timeout):
-            _prepare(connection, path)
+            _prepare(connection, path, busy_timeout)
     except BaseException:
         connection.close()
         raise
@@ -154,18 +155,44 @@ def _tables(connection: sqlite3.Connection) -> set[str]:
     return {str(row[0]) for row in rows}
 
 
-def _prepare(connection: sqlite3.Connection, path: Path) -> None:
+def _prepare(connection: sqlite3.Connection, path: Path, busy_timeout: float) -> None:
     # Read first: a file that is not SQLite fails here, before anything is written.
     tables = _tables(connection)
     if META_TABLE not in tables:
         if tables:
             raise _foreign(path, f"it holds other tables ({', '.join(sorted(tables))})")
-        connection.execute("PRAGMA journal_mode = WAL")  # an empty file: ours to set up
-        _create(connection, path)
+        _create(connection, path)  # an empty file: ours to set up
     _check(connection, path)
-    connection.execute("PRAGMA journal_mode = WAL")
+    _use_wal(connection, busy_timeout)
     # WAL + NORMAL: durable across application crashes, a little faster than FULL.
     connection.execute("PRAGMA synchronous = NORMAL")
+
+
+def _use_wal(connection: sqlite3.Connection, busy_timeout: float) -> None:
+    """Switch the file to WAL mode once; later connections find it already set.
+
+    The switch needs an exclusive lock, and SQLite answers SQLITE_BUSY at once (without
+    its busy handler, to avoid a deadlock between readers upgrading their locks) while
+    another connection reads the file: so several connections opening a fresh file at
+    the same moment retry here, within the busy timeout.
+    """
+    mode = connection.execute("PRAGMA journal_mode").fetchone()
+    if mode is not None and str(mode[0]).lower() == "wal":
+        return
+    deadline = time.monotonic() + busy_timeout
+    delay = 0.001
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL").fetchone()
+        except sqlite3.OperationalError as exc:
+            busy = getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
+            if not busy or time.monotonic() + delay > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
+        else:
+            # A file system without WAL support keeps its rollback journal: still correct.
+            return
 
 
 def _create(connection: sqlite3.Connection, path: Path) -> None:
