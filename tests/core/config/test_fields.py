@@ -75,3 +75,22 @@ def test_describe_core_defaults_and_lists(monkeypatch):
     assert described["OSTINATO_CHAT_CLIENT__TOOL_CALLING__ENABLED"].value == "true"
     assert described["OSTINATO_MODEL"].value == ""
     assert described["OSTINATO_MODEL"].source == "default"
+
+
+class HeaderSettings(PluginSettings):
+    model_config = SettingsConfigDict(env_prefix="OSTINATO_ACME_")
+
+    extra_headers: dict[str, str] = Field(default_factory=dict)
+
+
+def test_describe_masks_credentials_inside_mappings(clean_environment, monkeypatch):
+    # Azure sends its key in an ``api-key`` header: extra headers are no place to show it.
+    monkeypatch.setenv(
+        "OSTINATO_ACME_EXTRA_HEADERS",
+        '{"api-key": "sk-azure", "Authorization": "Bearer t", "x-region": "eu"}',
+    )
+    (value,) = [v.value for v in describe_settings(load_settings(HeaderSettings))]
+    assert "sk-azure" not in value and "Bearer t" not in value
+    assert value == (
+        f'{{"api-key": "{SECRET_MASK}", "Authorization": "{SECRET_MASK}", "x-region": "eu"}}'
+    )

@@ -116,6 +116,26 @@ async def test_nested_models_arrive_as_model_instances() -> None:
     assert seen == [Query(text="abc", limit=10)]
 
 
+@pytest.mark.parametrize(
+    ("arguments", "reason"),
+    [
+        ('{"city": ' + "9" * 5000 + "}", "ValueError: Exceeds the limit"),
+        ("[" * 100_000 + "]" * 100_000, "RecursionError"),
+    ],
+    ids=["huge integer", "deep nesting"],
+)
+async def test_json_python_cannot_read_is_an_arguments_error(arguments: str, reason: str) -> None:
+    # Not a JSONDecodeError: without care it would pass for the tool failing.
+    cb = FunctionToolCallback(current_weather)
+    with pytest.raises(ToolArgumentsError) as info:
+        await cb.call(arguments)
+    message = str(info.value)
+    assert message.startswith(
+        "invalid arguments for tool 'current_weather': the arguments cannot be read ("
+    )
+    assert reason in message and len(message) < 400
+
+
 async def test_invalid_json_is_an_arguments_error_quoting_an_excerpt() -> None:
     cb = FunctionToolCallback(current_weather)
     with pytest.raises(ToolArgumentsError) as info:

@@ -1,4 +1,4 @@
-"""``error_class_for_status`` and ``redact``: one status, one error class, no secret."""
+"""``error_class_for_status``, ``redact`` and ``excerpt``: one status, one error class, no secret."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from ostinato.errors import (
     RateLimitError,
     ServerError,
 )
-from ostinato.transport import error_class_for_status, redact
+from ostinato.transport import error_class_for_status, excerpt, redact
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,11 @@ def test_redact():
     assert redact("nothing here", "sk-123") == "nothing here"
     assert redact("no secret", None) == "no secret"
     assert redact("empty secret", "") == "empty secret"
+
+
+def test_excerpt_masks_the_secret_before_cutting():
+    key = "sk-0123456789"
+    # Cut at 12 characters, a key starting at 6 would leave "sk-012" behind unmasked.
+    assert excerpt("x" * 6 + key, key, limit=12) == repr("xxxxxx***")
+    assert excerpt(b"\xff" + key.encode(), key) == repr("\ufffd***")
+    assert excerpt("plain", None) == "'plain'"

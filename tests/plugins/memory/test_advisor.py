@@ -17,6 +17,7 @@ from ostinato.messages import (
     ToolResponseMessage,
     UserMessage,
 )
+from ostinato.model import ChatResponse
 from ostinato.testing import ScriptedChatModel, ScriptedStream, text_response
 from ostinato.tools import DefaultToolCallingManager, ToolCallLimits
 from ostinato_memory import (
@@ -146,6 +147,16 @@ async def test_a_stream_failing_midway_leaves_memory_as_it_was(mode):
     client = client_for(model, MessageChatMemoryAdvisor(memory))
     with pytest.raises(ModelError):
         await ask(client.prompt("hello"), mode)
+    assert await memory.get("c1") == []
+
+
+async def test_a_turn_without_an_answer_stores_nothing(mode):
+    # A response without generations (or a stream without chunks) has no answer to pair
+    # the user message with: storing the message alone would break the conversation.
+    empty = ChatResponse([]) if mode == "call" else ScriptedStream([])
+    memory = MessageWindowChatMemory()
+    client = client_for(ScriptedChatModel([empty]), MessageChatMemoryAdvisor(memory))
+    await ask(client.prompt("hello"), mode)
     assert await memory.get("c1") == []
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import types
 import typing
 from collections.abc import Iterator, Mapping
@@ -155,6 +156,10 @@ def env_file_values(settings_class: type[BaseSettings], env_file: Any = None) ->
     return found
 
 
+#: Mapping keys whose values are shown masked (``authorization``, ``x-api-key``...).
+_CREDENTIAL_NAME = re.compile(r"auth|key|token|secret|password|cookie|credential", re.IGNORECASE)
+
+
 def _display(value: Any, secret: bool) -> str:
     if value is None:
         return ""
@@ -165,7 +170,9 @@ def _display(value: Any, secret: bool) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Mapping):
-        return json.dumps(dict(value), default=str)
+        # Headers may carry a credential (Azure's ``api-key``): masked like a secret.
+        shown = {k: SECRET_MASK if _CREDENTIAL_NAME.search(str(k)) else v for k, v in value.items()}
+        return json.dumps(shown, default=str)
     return str(value)
 
 

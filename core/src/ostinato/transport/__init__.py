@@ -24,13 +24,13 @@ from ostinato.transport._attempts import (
     retry_call,
     retry_stream,
 )
-from ostinato.transport._credentials import SecretLike, header_api_key
+from ostinato.transport._credentials import SecretLike, header_api_key, header_value
 from ostinato.transport._loop_clients import AsyncClosable, LoopClients
 from ostinato.transport._ndjson import NDJSONDecoder, NDJSONError
 from ostinato.transport._retry import RetryPolicy, RetryState, is_retryable
 from ostinato.transport._retry_after import parse_retry_after
 from ostinato.transport._sse import ServerSentEvent, SSEDecoder
-from ostinato.transport._status import error_class_for_status, redact
+from ostinato.transport._status import error_class_for_status, excerpt, redact
 
 __all__ = [
     "AsyncClosable",
@@ -44,7 +44,9 @@ __all__ = [
     "SecretLike",
     "ServerSentEvent",
     "error_class_for_status",
+    "excerpt",
     "header_api_key",
+    "header_value",
     "is_retryable",
     "parse_retry_after",
     "raise_model_error",

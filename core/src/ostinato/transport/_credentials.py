@@ -16,7 +16,7 @@ from typing import Protocol
 
 from ostinato.errors import ConfigurationError
 
-__all__ = ["SecretLike", "header_api_key"]
+__all__ = ["SecretLike", "header_api_key", "header_value"]
 
 
 class SecretLike(Protocol):
@@ -46,12 +46,24 @@ def header_api_key(api_key: str | SecretLike | None, *, provider: str) -> str | 
     if api_key is None:
         return None
     text = api_key if isinstance(api_key, str) else api_key.get_secret_value()
-    text = text.strip()
+    return header_value(text, what=f"the {provider} API key", spaces=False) or None
+
+
+def header_value(value: str, *, what: str, spaces: bool = True) -> str:
+    """``value`` stripped and checked for an HTTP header (a key may be in any header).
+
+    ``spaces=False`` refuses inner spaces too (an API key has none).
+
+    Raises:
+        ConfigurationError: a character the header cannot carry; the message names
+            ``what``, the character and its position, never the value.
+    """
+    text = value.strip()
     for position, char in enumerate(text):
-        if not "\x21" <= char <= "\x7e":
+        if not ("\x21" <= char <= "\x7e" or (spaces and char in " \t")):
             raise ConfigurationError(
-                f"the {provider} API key holds {_describe(char)} at position {position} "
-                f"(of {len(text)}), which an HTTP header cannot carry; the key is not shown\n"
-                "fix: copy the key again, without quotes, spaces or line breaks"
+                f"{what} holds {_describe(char)} at position {position} (of {len(text)}), "
+                "which an HTTP header cannot carry; the value is not shown\n"
+                "fix: copy it again, without quotes, spaces or line breaks"
             )
-    return text or None
+    return text

@@ -3,7 +3,8 @@
 Shared by every adapter so that the same status means the same error everywhere: 400,
 413, 415 and 422 are bad requests, 401 authentication, 403 permission, 404 not found, 408
 a timeout, 429 a rate limit, every 5xx (Anthropic's 529 "overloaded" too) a server error.
-:func:`redact` keeps a secret out of the message a server may have echoed it in.
+:func:`redact` keeps a secret out of the message a server may have echoed it in;
+:func:`excerpt` quotes the start of a reply the same way.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ostinato.errors import (
     ServerError,
 )
 
-__all__ = ["error_class_for_status", "redact"]
+__all__ = ["error_class_for_status", "excerpt", "redact"]
 
 _BY_STATUS: dict[int, type[ModelError]] = {
     400: BadRequestError,
@@ -50,3 +51,10 @@ def redact(text: str, secret: str | None) -> str:
     if secret and secret in text:
         return text.replace(secret, "***")
     return text
+
+
+def excerpt(content: bytes | str, secret: str | None, limit: int = 200) -> str:
+    """The start of a reply for an error message, quoted, with ``secret`` masked *before*
+    it is cut (so no part of it survives at the cut)."""
+    text = content.decode("utf-8", errors="replace") if isinstance(content, bytes) else content
+    return repr(redact(text, secret)[:limit])

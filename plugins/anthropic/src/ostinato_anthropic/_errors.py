@@ -82,12 +82,13 @@ def error_from_payload(
     if status in _HINTS:
         text += "\n" + _HINTS[status]
     cls = error_class_for_status(status)
+    # Every field a server filled is masked too: an error's repr shows them all.
     return cls(
         redact(text, secret),
         provider=provider,
         status=status,
-        error_type=error_type,
-        request_id=found_id,
+        error_type=None if error_type is None else redact(error_type, secret),
+        request_id=None if found_id is None else redact(found_id, secret),
         retry_after=parse_retry_after(headers),
     )
 
@@ -101,7 +102,7 @@ def error_from_response(
     try:
         payload = json.loads(text) if text else None
     except ValueError:
-        payload = text[:2000]
+        payload = redact(text, secret)[:2000]  # masked before the cut: no part survives
     return error_from_payload(
         payload,
         status=status,

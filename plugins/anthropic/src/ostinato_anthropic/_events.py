@@ -29,7 +29,7 @@ from ostinato.model import (
     Generation,
     Usage,
 )
-from ostinato.transport import ServerSentEvent
+from ostinato.transport import ServerSentEvent, excerpt
 from ostinato_anthropic._errors import error_from_payload
 from ostinato_anthropic._normalise import REASONING_SEPARATOR, input_json, usage_from
 from ostinato_anthropic._reply import generation_metadata, thinking_metadata
@@ -92,12 +92,14 @@ class EventParser:
             payload = json.loads(event.data)
         except ValueError:
             raise MalformedResponseError(
-                f"{self._provider}: a stream event is not JSON: {event.data[:200]!r}",
+                f"{self._provider}: a stream event is not JSON: "
+                f"{excerpt(event.data, self._secret)}",
                 provider=self._provider,
             ) from None
         if not isinstance(payload, Mapping):
             raise MalformedResponseError(
-                f"{self._provider}: a stream event is not a JSON object: {event.data[:200]!r}",
+                f"{self._provider}: a stream event is not a JSON object: "
+                f"{excerpt(event.data, self._secret)}",
                 provider=self._provider,
             )
         kind = payload.get("type") or event.event

@@ -28,6 +28,7 @@ from ostinato.transport import (
     RetryPolicy,
     SecretLike,
     SSEDecoder,
+    excerpt,
     header_api_key,
     retry_call,
     retry_stream,
@@ -197,7 +198,7 @@ class AnthropicChatModel:
             payload = json.loads(content)
         except ValueError:
             raise MalformedResponseError(
-                f"{self._provider}: the reply is not JSON: {content[:200]!r}",
+                f"{self._provider}: the reply is not JSON: {excerpt(content, self._api_key)}",
                 provider=self._provider,
             ) from None
         if isinstance(payload, Mapping) and payload.get("type") == "error":

@@ -82,11 +82,12 @@ def error_from_payload(
         text += "\n" + hint
     headers = headers or {}
     cls = error_class_for_status(status)
+    request_id = next((headers[h] for h in _REQUEST_ID_HEADERS if headers.get(h)), None)
     return cls(
         redact(text, secret),
         provider=provider,
         status=status,
-        request_id=next((headers[h] for h in _REQUEST_ID_HEADERS if headers.get(h)), None),
+        request_id=None if request_id is None else redact(request_id, secret),
         retry_after=parse_retry_after(headers),
     )
 
@@ -106,7 +107,7 @@ def error_from_response(
     try:
         payload = json.loads(text) if text else None
     except ValueError:
-        payload = text[:2000]
+        payload = redact(text, secret)[:2000]  # masked before the cut: no part survives
     return error_from_payload(
         payload,
         status=status,

@@ -30,6 +30,7 @@ from ostinato.transport import (
     NDJSONError,
     RetryPolicy,
     SecretLike,
+    excerpt,
     header_api_key,
     retry_call,
     retry_stream,
@@ -210,7 +211,9 @@ class OllamaChatModel:
                     if chunk is not None:
                         aggregator.add(chunk)
             except NDJSONError as exc:
-                raise self._malformed(f"the reply is not JSON: {exc.line!r}") from None
+                raise self._malformed(
+                    f"the reply is not JSON: {excerpt(exc.line, self._api_key)}"
+                ) from None
             if not parser.done:
                 raise self._malformed("the reply ended before its final object (done: true)")
             return aggregator.result()
@@ -247,7 +250,9 @@ class OllamaChatModel:
                     try:
                         objs = decoder.feed(piece)
                     except NDJSONError as exc:
-                        raise self._malformed(f"a stream line is not JSON: {exc.line!r}") from None
+                        raise self._malformed(
+                            f"a stream line is not JSON: {excerpt(exc.line, self._api_key)}"
+                        ) from None
                     for obj in objs:
                         chunk = parser.reply(obj)
                         if chunk is not None:

@@ -30,7 +30,7 @@ from ostinato.model import (
     Generation,
     Usage,
 )
-from ostinato_openai._errors import error_from_payload
+from ostinato_openai._errors import error_from_payload, excerpt
 from ostinato_openai._normalise import (
     FINISH_REASON_RAW,
     JSON_OBJECT,
@@ -106,12 +106,13 @@ class ChunkParser:
             payload = json.loads(data)
         except ValueError:
             raise MalformedResponseError(
-                f"{self._provider}: a stream event is not JSON: {data[:200]!r}",
+                f"{self._provider}: a stream event is not JSON: {excerpt(data, self._secret)}",
                 provider=self._provider,
             ) from None
         if not isinstance(payload, JSON_OBJECT):
             raise MalformedResponseError(
-                f"{self._provider}: a stream event is not a JSON object: {data[:200]!r}",
+                f"{self._provider}: a stream event is not a JSON object: "
+                f"{excerpt(data, self._secret)}",
                 provider=self._provider,
             )
         error = payload.get("error")

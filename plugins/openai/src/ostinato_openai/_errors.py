@@ -36,6 +36,7 @@ __all__ = [
     "error_from_payload",
     "error_from_response",
     "error_from_transport",
+    "excerpt",
     "parse_retry_after",
     "redact",
 ]
@@ -70,6 +71,13 @@ def redact(text: str, secret: str | None) -> str:
     if secret and secret in text:
         return text.replace(secret, "***")
     return text
+
+
+def excerpt(content: bytes | str, secret: str | None, limit: int = 200) -> str:
+    """The start of a reply for an error message, quoted: the secret masked *before* it
+    is cut (so no part of it survives at the cut)."""
+    text = content.decode("utf-8", errors="replace") if isinstance(content, bytes) else content
+    return repr(redact(text, secret)[:limit])
 
 
 def parse_retry_after(
@@ -179,13 +187,14 @@ def error_from_payload(
         label += f" ({classification})"
     text = redact(f"{label}: {message}{_details(error)}", secret)
     cls = error_class_for_status(status)
+    # Every field a server filled is masked too: an error's repr shows them all.
     return cls(
         text,
         provider=provider,
         status=status,
-        error_type=error_type,
-        code=None if code is None else str(code),
-        request_id=request_id,
+        error_type=None if error_type is None else redact(error_type, secret),
+        code=None if code is None else redact(str(code), secret),
+        request_id=None if request_id is None else redact(request_id, secret),
         retry_after=retry_after,
     )
 
@@ -199,7 +208,7 @@ def error_from_response(
     try:
         payload = json.loads(text) if text else None
     except ValueError:
-        payload = text[:2000]
+        payload = redact(text, secret)[:2000]  # masked before the cut: no part survives
     fallback = httpx.codes.get_reason_phrase(status) or "HTTP error"
     return error_from_payload(
         payload,

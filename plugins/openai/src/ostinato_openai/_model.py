@@ -28,7 +28,7 @@ from ostinato.errors import (
 )
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
-from ostinato.transport import SecretLike, header_api_key
+from ostinato.transport import SecretLike, header_api_key, header_value
 from ostinato_openai._chunks import ChunkParser
 from ostinato_openai._clients import LoopClients
 from ostinato_openai._completion import parse_completion
@@ -37,6 +37,7 @@ from ostinato_openai._errors import (
     error_from_payload,
     error_from_response,
     error_from_transport,
+    excerpt,
 )
 from ostinato_openai._normalise import RATE_LIMIT_HEADERS, rate_limit
 from ostinato_openai._options import OpenAIChatOptions
@@ -188,7 +189,12 @@ class OpenAIChatModel:
             headers["openai-organization"] = organization
         if project:
             headers["openai-project"] = project
-        headers.update({k.lower(): v for k, v in (extra_headers or {}).items()})
+        headers.update(
+            {
+                k.lower(): header_value(v, what=f"the {provider} extra header {k!r}")
+                for k, v in (extra_headers or {}).items()
+            }
+        )
         self._headers = headers
         # Built once: httpx copies them into each request anyway.
         self._call_headers = {**headers, "accept": "application/json"}
@@ -309,7 +315,7 @@ class OpenAIChatModel:
         limits, request_id = self._metadata(response)
         parsed = parse_completion(payload, provider=self._provider, rate_limit=limits)
         if not parsed.generations:
-            raise self._no_answer(f": {json.dumps(payload)[:200]}")
+            raise self._no_answer(f": {excerpt(json.dumps(payload), self._api_key)}")
         if request_id is None:
             return parsed
         meta = parsed.metadata
@@ -368,12 +374,15 @@ class OpenAIChatModel:
         try:
             return json.loads(content)
         except ValueError:
-            raise _Failure(
-                MalformedResponseError(
-                    f"{self._provider}: the reply is not JSON: {content[:200]!r}",
-                    provider=self._provider,
-                )
-            ) from None
+            pass
+        # Raised outside the except block: the decoding error (which holds the whole
+        # body, key echoes included) does not ride along as the error's context.
+        raise _Failure(
+            MalformedResponseError(
+                f"{self._provider}: the reply is not JSON: {excerpt(content, self._api_key)}",
+                provider=self._provider,
+            )
+        )
 
     async def _call_once(self, body: Mapping[str, Any]) -> ChatResponse:
         client = self._clients.get()
@@ -459,7 +468,7 @@ class OpenAIChatModel:
                     raise _Failure(
                         MalformedResponseError(
                             f"{self._provider}: the reply from {self._url} is not an event "
-                            f"stream but {content_type}: {page[:200]!r}",
+                            f"stream but {content_type}: {excerpt(page, self._api_key)}",
                             provider=self._provider,
                         )
                     )
