@@ -12,12 +12,20 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
-__all__ = ["LoopbackServer", "ReceivedRequest", "ndjson_lines", "sse_events"]
+__all__ = [
+    "LoopbackServer",
+    "ReceivedRequest",
+    "ThreadedServer",
+    "http_head",
+    "ndjson_lines",
+    "read_request",
+    "sse_events",
+]
 
 
 class Exchange(Protocol):
@@ -54,7 +62,104 @@ class ReceivedRequest:
         return json.loads(self.body)
 
 
-class LoopbackServer:
+async def read_request(reader: asyncio.StreamReader) -> ReceivedRequest | None:
+    """The next HTTP/1.1 request on a connection; ``None`` when the client closed it."""
+    request_line = await reader.readline()
+    if not request_line:
+        return None
+    method, target, _ = request_line.decode("ascii").split(" ", 2)
+    headers: dict[str, str] = {}
+    while (line := await reader.readline()) not in (b"\r\n", b"\n", b""):
+        name, _, value = line.decode("latin-1").partition(":")
+        headers[name.strip().lower()] = value.strip()
+    body = await reader.readexactly(int(headers.get("content-length", "0")))
+    return ReceivedRequest(method, target, headers, body)
+
+
+def http_head(status: int, headers: Mapping[str, str]) -> bytes:
+    """The status line and headers of a response."""
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = "Unknown"
+    lines = [f"HTTP/1.1 {status} {phrase}", *(f"{k}: {v}" for k, v in headers.items())]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+class ThreadedServer:
+    """A server on 127.0.0.1 whose event loop runs on a thread of its own.
+
+    Subclasses implement :meth:`_handle` (one connection). ``stop`` drops the open
+    connections (``_writers``) rather than cancel their handlers: on Python 3.11 a
+    cancelled handler makes asyncio log a spurious ``CancelledError``.
+    """
+
+    def __init__(self, *, api_root: str = "/v1", name: str = "loopback-server") -> None:
+        self._api_root = api_root
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name=name, daemon=True)
+        self._server: asyncio.Server | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
+        self.port = 0
+
+    @property
+    def base_url(self) -> str:
+        """The API root to point the adapter at."""
+        return f"http://127.0.0.1:{self.port}{self._api_root}"
+
+    def start(self) -> Self:
+        """Listen on a free port."""
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(timeout=10)
+        return self
+
+    async def _start(self) -> None:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0, backlog=512)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.add(writer)
+        try:
+            await self._handle(reader, writer)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            return
+        finally:
+            self._writers.discard(writer)
+            writer.close()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        """Stop listening, drop open connections and end the thread (idempotent)."""
+        if self._loop.is_closed():
+            return
+
+        async def close() -> None:
+            assert self._server is not None
+            self._server.close()
+            for writer in list(self._writers):
+                writer.transport.abort()
+            handlers = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            if handlers:
+                _, pending = await asyncio.wait(handlers, timeout=5)
+                for task in pending:
+                    task.cancel()
+            await self._server.wait_closed()
+
+        asyncio.run_coroutine_threadsafe(close(), self._loop).result(timeout=10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+        self._loop.close()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+class LoopbackServer(ThreadedServer):
     """Serves ``exchanges``' responses, one per request, in order."""
 
     def __init__(
@@ -64,76 +169,18 @@ class LoopbackServer:
         api_root: str = "/v1",
         frames: Callable[[bytes], list[bytes]] = sse_events,
     ) -> None:
+        super().__init__(api_root=api_root)
         self._exchanges: list[Exchange] = list(exchanges)
-        self._api_root = api_root
         self._frames = frames
         self.requests: list[ReceivedRequest] = []
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
-        self._server: asyncio.Server | None = None
-        self.port = 0
-
-    @property
-    def base_url(self) -> str:
-        """The API root to point the adapter at."""
-        return f"http://127.0.0.1:{self.port}{self._api_root}"
-
-    def start(self) -> LoopbackServer:
-        """Listen on a free port."""
-        self._thread.start()
-        future = asyncio.run_coroutine_threadsafe(self._start(), self._loop)
-        future.result(timeout=10)
-        return self
-
-    async def _start(self) -> None:
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
-        self.port = self._server.sockets[0].getsockname()[1]
-
-    def stop(self) -> None:
-        """Stop listening, drop open connections and end the thread."""
-
-        async def close() -> None:
-            assert self._server is not None
-            self._server.close()
-            await self._server.wait_closed()
-            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-
-        asyncio.run_coroutine_threadsafe(close(), self._loop).result(timeout=10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=10)
-        self._loop.close()
-
-    def __enter__(self) -> LoopbackServer:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                request_line = await reader.readline()
-                if not request_line:
-                    return
-                method, target, _ = request_line.decode("ascii").split(" ", 2)
-                headers: dict[str, str] = {}
-                while (line := await reader.readline()) not in (b"\r\n", b"\n", b""):
-                    name, _, value = line.decode("latin-1").partition(":")
-                    headers[name.strip().lower()] = value.strip()
-                body = await reader.readexactly(int(headers.get("content-length", "0")))
-                self.requests.append(ReceivedRequest(method, target, headers, body))
-                if not self._exchanges:
-                    await self._send(writer, 500, {"content-type": "text/plain"}, b"no more")
-                    return
-                exchange = self._exchanges.pop(0)
-                await self._respond(writer, exchange)
-        except (ConnectionError, asyncio.IncompleteReadError):
-            return
-        finally:
-            writer.close()
+        while (request := await read_request(reader)) is not None:
+            self.requests.append(request)
+            if not self._exchanges:
+                await self._send(writer, 500, {"content-type": "text/plain"}, b"no more")
+                return
+            await self._respond(writer, self._exchanges.pop(0))
 
     async def _respond(self, writer: asyncio.StreamWriter, exchange: Exchange) -> None:
         response = exchange.response
@@ -141,7 +188,7 @@ class LoopbackServer:
         if response["body_text"] is None:
             await self._send(writer, response["status"], headers, exchange.content)
             return
-        head = self._head(response["status"], {**headers, "transfer-encoding": "chunked"})
+        head = http_head(response["status"], {**headers, "transfer-encoding": "chunked"})
         writer.write(head)
         for piece in self._frames(response["body_text"].encode("utf-8")):
             writer.write(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
@@ -149,14 +196,8 @@ class LoopbackServer:
         writer.write(b"0\r\n\r\n")
         await writer.drain()
 
-    @staticmethod
-    def _head(status: int, headers: dict[str, str]) -> bytes:
-        lines = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}"]
-        lines += [f"{name}: {value}" for name, value in headers.items()]
-        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
-
     async def _send(
         self, writer: asyncio.StreamWriter, status: int, headers: dict[str, str], body: bytes
     ) -> None:
-        writer.write(self._head(status, {**headers, "content-length": str(len(body))}) + body)
+        writer.write(http_head(status, {**headers, "content-length": str(len(body))}) + body)
         await writer.drain()

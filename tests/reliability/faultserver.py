@@ -22,8 +22,9 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from http import HTTPStatus
 from typing import Any
+
+from tests.fakes.loopback import ReceivedRequest, ThreadedServer, http_head, read_request
 
 __all__ = [
     "Fault",
@@ -42,20 +43,6 @@ __all__ = [
     "text_chunks",
     "tool_call_chunks",
 ]
-
-
-@dataclass(frozen=True)
-class ReceivedRequest:
-    """One request the server read."""
-
-    method: str
-    target: str
-    headers: dict[str, str]
-    body: bytes
-
-    def json(self) -> Any:
-        """The body, parsed."""
-        return json.loads(self.body)
 
 
 class _Connection:
@@ -99,16 +86,6 @@ class _Connection:
         except ConnectionError:
             pass
         return True
-
-
-def head(status: int, headers: Mapping[str, str]) -> bytes:
-    """The status line and headers of a response."""
-    try:
-        phrase = HTTPStatus(status).phrase
-    except ValueError:
-        phrase = "Unknown"
-    lines = [f"HTTP/1.1 {status} {phrase}", *(f"{k}: {v}" for k, v in headers.items())]
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
 # A fault answers one request; it returns whether the connection may serve another one.
@@ -203,7 +180,7 @@ def reply(
     async def respond(conn: _Connection, request: ReceivedRequest) -> bool:
         fields = {"content-type": content_type, **(headers or {})}
         fields["content-length"] = str(len(content))
-        await conn.send(head(status, fields) + content)
+        await conn.send(http_head(status, fields) + content)
         return True
 
     return respond
@@ -223,7 +200,7 @@ def sse(
 
     async def respond(conn: _Connection, request: ReceivedRequest) -> bool:
         fields = {"content-type": content_type, **(headers or {}), "transfer-encoding": "chunked"}
-        await conn.send(head(200, fields))
+        await conn.send(http_head(200, fields))
         for item in items:
             data = _event(item)
             step = piece or len(data) or 1
@@ -253,7 +230,7 @@ def reset_mid_stream(events: Iterable[Mapping[str, Any] | str | bytes]) -> Fault
 
     async def respond(conn: _Connection, request: ReceivedRequest) -> bool:
         fields = {"content-type": "text/event-stream", "transfer-encoding": "chunked"}
-        await conn.send(head(200, fields))
+        await conn.send(http_head(200, fields))
         for item in items:
             await conn.send_chunk(_event(item))
         conn.abort()
@@ -271,7 +248,7 @@ def stalled_stream(
 
     async def respond(conn: _Connection, request: ReceivedRequest) -> bool:
         fields = {"content-type": "text/event-stream", "transfer-encoding": "chunked"}
-        await conn.send(head(200, fields))
+        await conn.send(http_head(200, fields))
         for item in items:
             await conn.send_chunk(_event(item))
         conn.server.record_stream_started()
@@ -295,7 +272,7 @@ def oversized(size: int, *, stream: bool = False, piece: int = 1 << 16) -> Fault
 
     async def respond(conn: _Connection, request: ReceivedRequest) -> bool:
         kind = "text/event-stream" if stream else "application/json"
-        await conn.send(head(200, {"content-type": kind, "transfer-encoding": "chunked"}))
+        await conn.send(http_head(200, {"content-type": kind, "transfer-encoding": "chunked"}))
         await conn.send_chunk(b'data: {"x": "' if stream else b'{"x": "')
         sent = 0
         filler = b"a" * piece
@@ -360,7 +337,7 @@ class _Records:
     streams_started: int = 0
 
 
-class FaultServer:
+class FaultServer(ThreadedServer):
     """Answers requests on 127.0.0.1 with the faults of ``script``.
 
     Args:
@@ -375,65 +352,12 @@ class FaultServer:
         *,
         keep_requests: bool = True,
     ) -> None:
+        super().__init__(name="fault-server")
         self._keep_requests = keep_requests
         self._script: list[Fault] | None = None if callable(script) else list(script)
         self._choose = script if callable(script) else None
         self._records = _Records()
         self._changed = threading.Condition()
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(
-            target=self._loop.run_forever, name="fault-server", daemon=True
-        )
-        self._server: asyncio.Server | None = None
-        self._connections: set[_Connection] = set()
-        self.port = 0
-
-    # -- lifecycle ----------------------------------------------------------------------
-
-    @property
-    def base_url(self) -> str:
-        """The API root to point the adapter at."""
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    def start(self) -> FaultServer:
-        """Listen on a free port."""
-        self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(timeout=10)
-        return self
-
-    async def _start(self) -> None:
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0, backlog=512)
-        self.port = self._server.sockets[0].getsockname()[1]
-
-    def stop(self) -> None:
-        """Stop listening, drop open connections and end the thread (idempotent)."""
-        if self._loop.is_closed():
-            return
-
-        async def close() -> None:
-            assert self._server is not None
-            self._server.close()
-            # Drop the connections rather than cancel their handlers: on Python 3.11 a
-            # cancelled handler makes asyncio log a spurious CancelledError.
-            for conn in list(self._connections):
-                conn.writer.transport.abort()
-            handlers = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-            if handlers:
-                _, pending = await asyncio.wait(handlers, timeout=5)
-                for task in pending:
-                    task.cancel()
-            await self._server.wait_closed()
-
-        asyncio.run_coroutine_threadsafe(close(), self._loop).result(timeout=10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=10)
-        self._loop.close()
-
-    def __enter__(self) -> FaultServer:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
 
     # -- what happened ------------------------------------------------------------------
 
@@ -505,41 +429,21 @@ class FaultServer:
                 return self._script.pop(0)
         return reply(500, {"error": {"message": "the fault script has ended"}})
 
-    async def _read_request(self, reader: asyncio.StreamReader) -> ReceivedRequest | None:
-        request_line = await reader.readline()
-        if not request_line:
-            return None
-        method, target, _ = request_line.decode("ascii").split(" ", 2)
-        headers: dict[str, str] = {}
-        while (line := await reader.readline()) not in (b"\r\n", b"\n", b""):
-            name, _, value = line.decode("latin-1").partition(":")
-            headers[name.strip().lower()] = value.strip()
-        body = await reader.readexactly(int(headers.get("content-length", "0")))
-        return ReceivedRequest(method, target, headers, body)
-
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         with self._changed:
             self._records.opened += 1
             self._records.open += 1
             self._changed.notify_all()
         conn = _Connection(reader, writer, self)
-        self._connections.add(conn)
         try:
-            while True:
-                request = await self._read_request(reader)
-                if request is None:
-                    return
+            while (request := await read_request(reader)) is not None:
                 if self._keep_requests:
                     with self._changed:
                         self._records.requests.append(request)
                         self._changed.notify_all()
                 if not await self._next_fault(request)(conn, request):
                     return
-        except (ConnectionError, asyncio.IncompleteReadError):
-            return
         finally:
-            self._connections.discard(conn)
-            writer.close()
             with self._changed:
                 self._records.open -= 1
                 self._changed.notify_all()
