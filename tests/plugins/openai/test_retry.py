@@ -13,8 +13,8 @@ from ostinato.errors import (
     StreamInterruptedError,
 )
 from ostinato.prompt import Prompt
+from ostinato.transport import is_retryable
 from ostinato_openai import RetryPolicy
-from ostinato_openai._retry import is_retryable
 from tests.plugins.openai.fakes import (
     FakeTime,
     aggregate,

@@ -61,6 +61,17 @@ class SSEDecoder:
             return events
         buffer = self._joined()
         data = buffer + chunk if buffer else chunk
+        if b"\r" not in data:
+            # The usual case, LF line ends only: split in C, and take ``data: `` lines
+            # (nearly all of them) without the general field parsing.
+            lines = data.split(b"\n")
+            self._buffer = lines.pop()  # the unterminated rest (b"" after a final LF)
+            for raw in lines:
+                if raw[:6] == b"data: ":
+                    self._data.append(raw[6:].decode("utf-8", errors="replace"))
+                else:
+                    self._line(raw, events)
+            return events
         position = 0
         for match in _LINE_BREAK.finditer(data):
             self._line(data[position : match.start()], events)

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 from ostinato_openai._options import OpenAIChatOptions, SystemRole, json_schema_response_format
 
 if TYPE_CHECKING:
+    from ostinato.transport import RetryPolicy
     from ostinato_openai._factory import create_chat_model
     from ostinato_openai._model import DEFAULT_BASE_URL, OpenAIChatModel
-    from ostinato_openai._retry import RetryPolicy
     from ostinato_openai._settings import OpenAISettings
 
 __version__ = "0.1.0"
@@ -35,7 +35,7 @@ _LAZY = {
     "DEFAULT_BASE_URL": "ostinato_openai._model",
     "OpenAIChatModel": "ostinato_openai._model",
     "OpenAISettings": "ostinato_openai._settings",
-    "RetryPolicy": "ostinato_openai._retry",
+    "RetryPolicy": "ostinato.transport",
     "create_chat_model": "ostinato_openai._factory",
 }
 

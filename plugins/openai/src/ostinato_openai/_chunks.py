@@ -30,6 +30,7 @@ from ostinato.model import (
     Generation,
     Usage,
 )
+from ostinato.transport import ServerSentEvent
 from ostinato_openai._errors import error_from_payload, excerpt
 from ostinato_openai._normalise import (
     FINISH_REASON_RAW,
@@ -45,7 +46,6 @@ from ostinato_openai._normalise import (
     usage_from,
     usage_payload,
 )
-from ostinato_openai._sse import ServerSentEvent
 
 __all__ = ["ChunkParser"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import httpx
 
 from ostinato.errors import ConfigurationError
+from ostinato.transport import RetryPolicy
 from ostinato_openai._model import OpenAIChatModel
 from ostinato_openai._options import OpenAIChatOptions
-from ostinato_openai._retry import RetryPolicy
 from ostinato_openai._settings import OpenAISettings
 
 __all__ = ["create_chat_model", "default_options_from"]

@@ -28,9 +28,15 @@ from ostinato.errors import (
 )
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
-from ostinato.transport import SecretLike, header_api_key, header_value
+from ostinato.transport import (
+    LoopClients,
+    RetryPolicy,
+    SecretLike,
+    SSEDecoder,
+    header_api_key,
+    header_value,
+)
 from ostinato_openai._chunks import ChunkParser
-from ostinato_openai._clients import LoopClients
 from ostinato_openai._completion import parse_completion
 from ostinato_openai._errors import (
     REQUEST_ID_HEADERS,
@@ -43,8 +49,6 @@ from ostinato_openai._normalise import RATE_LIMIT_HEADERS, rate_limit
 from ostinato_openai._options import OpenAIChatOptions
 from ostinato_openai._pool import use_linear_pool
 from ostinato_openai._request import BodyTemplate, PayloadCache
-from ostinato_openai._retry import RetryPolicy
-from ostinato_openai._sse import SSEDecoder
 
 __all__ = [
     "DEFAULT_BASE_URL",
@@ -201,7 +205,7 @@ class OpenAIChatModel:
         self._stream_headers = {**headers, "accept": "text/event-stream"}
         self._prepared: dict[int, _Prepared] = {}
         self._payloads = PayloadCache()
-        self._clients = LoopClients(http_client_factory or self._make_client)
+        self._clients = LoopClients(http_client_factory or self._make_client, httpx.AsyncClient)
 
     def _make_client(self) -> httpx.AsyncClient:
         transport = httpx.AsyncHTTPTransport(limits=self._limits, trust_env=True)
