@@ -339,17 +339,96 @@ async def test_inside_a_model_failure_after_a_tool_round_keeps_the_whole_round(m
     assert await memory.get("c1") == [U, a1(), T1]
 
 
-async def test_inside_return_direct_keeps_only_completed_rounds(mode):
-    # An advisor inside the loop never sees a return-direct ending: that last round is
-    # never stored (documented; keep memory outside for such tools).
+async def test_inside_return_direct_stores_the_last_round_and_the_returned_text(mode):
+    # No model round follows return-direct tools: the tool advisor tells the advisor
+    # inside the loop (ToolLoopExitListener), which stores the open round whole, then the
+    # answer — and holds nothing open afterwards.
     from ostinato.testing import tool_call_response
 
-    model = ScriptedChatModel([A1, tool_call_response(("forecast", {"city": "Paris"}))])
+    direct = tool_call_response(("forecast", {"city": "Paris"}))
+    model = ScriptedChatModel([A1, direct])
     memory = MessageWindowChatMemory()
-    client = client_for(model, MessageChatMemoryAdvisor(memory, order=INSIDE))
+    advisor = MessageChatMemoryAdvisor(memory, order=INSIDE)
+    client = client_for(model, advisor)
     answer = await ask(client.prompt(U.text).tools(weather, forecast), mode)
     assert (answer or "").endswith("forecast for Paris")
-    assert await memory.get("c1") == [U, a1(), T1]
+    asked = direct.result
+    assert asked is not None
+    call_id = asked.output.tool_calls[0].id
+    assert await memory.get("c1") == [
+        U,
+        a1(),
+        T1,
+        asked.output,
+        ToolResponseMessage([ToolResponse(call_id, "forecast", "forecast for Paris")]),
+        AssistantMessage("forecast for Paris"),
+    ]
+    assert len(advisor._open_rounds) == 0
+
+
+async def test_inside_return_direct_in_the_first_round_stores_the_user_message_too(mode):
+    from ostinato.testing import tool_call_response
+
+    direct = tool_call_response(("forecast", {"city": "Oslo"}), ("alerts", {"city": "Oslo"}))
+    memory = MessageWindowChatMemory()
+    advisor = MessageChatMemoryAdvisor(memory, order=INSIDE)
+    client = client_for(ScriptedChatModel([direct]), advisor)
+    await ask(client.prompt("Oslo?").tools(forecast, alerts), mode)
+    stored = await memory.get("c1")
+    assert stored[0] == UserMessage("Oslo?")
+    assert isinstance(stored[2], ToolResponseMessage) and len(stored[2].responses) == 2
+    assert stored[3:] == [
+        AssistantMessage("forecast for Oslo"),
+        AssistantMessage("no alerts in Oslo"),
+    ]
+    assert len(advisor._open_rounds) == 0
+
+
+async def test_inside_iteration_cap_stores_completed_rounds_then_the_cap_text(mode):
+    # The last round's calls never ran: its tool-call message is left out (calls without
+    # responses would be refused by the provider on the next turn).
+    model = ScriptedChatModel([A1, weather_call("Rome")])
+    memory = MessageWindowChatMemory()
+    advisor = MessageChatMemoryAdvisor(memory, order=INSIDE)
+    client = client_for(model, advisor, tool_advisor=ToolCallingAdvisor(max_iterations=2))
+    answer = await ask(client.prompt(U.text).tools(weather), mode)
+    stored = await memory.get("c1")
+    assert stored[:3] == [U, a1(), T1] and len(stored) == 4
+    # (A stream also delivered round 1's "Let me check"; memory keeps only the answer.)
+    cap = stored[3].text or ""
+    assert cap.startswith("Stopped after 2 model rounds") and (answer or "").endswith(cap)
+    assert len(advisor._open_rounds) == 0
+
+
+async def test_inside_limit_breach_in_the_first_round_stores_the_question_and_breach(mode):
+    manager = DefaultToolCallingManager(limits=ToolCallLimits(per_tool={"weather": 1}))
+    from ostinato.testing import tool_call_response
+
+    both = tool_call_response(("weather", {"city": "Paris"}), ("weather", {"city": "Rome"}))
+    memory = MessageWindowChatMemory()
+    advisor = MessageChatMemoryAdvisor(memory, order=INSIDE)
+    client = client_for(
+        ScriptedChatModel([both]),
+        advisor,
+        tool_advisor=ToolCallingAdvisor(tool_calling_manager=manager),
+    )
+    answer = await ask(client.prompt("Paris and Rome?").tools(weather), mode)
+    assert "limit" in (answer or "")
+    assert await memory.get("c1") == [UserMessage("Paris and Rome?"), AssistantMessage(answer)]
+    assert len(advisor._open_rounds) == 0
+
+
+async def test_inside_the_next_turn_sees_a_return_direct_turn(mode):
+    from ostinato.testing import tool_call_response
+
+    model = ScriptedChatModel([tool_call_response(("forecast", {"city": "Oslo"})), "You asked."])
+    memory = MessageWindowChatMemory()
+    client = client_for(model, MessageChatMemoryAdvisor(memory, order=INSIDE))
+    await ask(client.prompt("Oslo?").tools(forecast), mode)
+    await ask(client.prompt("What did I ask?").tools(forecast), mode)
+    sent = list(model.prompts[1].messages)
+    assert sent[1] == UserMessage("Oslo?")
+    assert sent[-2:] == [AssistantMessage("forecast for Oslo"), UserMessage("What did I ask?")]
 
 
 async def test_inside_with_a_tool_advisor_keeping_its_history_nothing_is_repeated(mode):

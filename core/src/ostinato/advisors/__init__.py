@@ -20,6 +20,7 @@ from ostinato.advisors._api import (
 )
 from ostinato.advisors._chain import AdvisorChain
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._loop_exit import ToolLoopExit, ToolLoopExitListener, ToolLoopExitReason
 from ostinato.advisors._model_advisors import (
     OUTPUT_FORMAT,
     SENT_OPTIONS,
@@ -57,6 +58,9 @@ __all__ = [
     "ToolCallingAdvisor",
     "ToolCallingAdvisorBuilder",
     "ToolExecutionEligibilityChecker",
+    "ToolLoopExit",
+    "ToolLoopExitListener",
+    "ToolLoopExitReason",
     "default_eligibility_checker",
     "validate_json_schema",
 ]

@@ -20,9 +20,10 @@ from ostinato._frozen import FrozenDict
 from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor, ToolAdvisor
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._loop_exit import ToolLoopExit, ToolLoopExitReason, notify_loop_exit
 from ostinato.advisors._model_advisors import SENT_OPTIONS, TOOL_LOOP_ROUND
 from ostinato.errors import ToolCallLimitExceeded
-from ostinato.messages import AssistantMessage, Message
+from ostinato.messages import AssistantMessage, Message, ToolResponseMessage
 from ostinato.model import (
     ChatGenerationMetadata,
     ChatResponse,
@@ -320,6 +321,8 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         full_history: Sequence[Message] = instructions
         usage = UsageAccumulator()
         rounds = 0
+        exit_reason: ToolLoopExitReason | None = None
+        tool_responses: ToolResponseMessage | None = None
         while True:
             round_request = await self.do_before_call(
                 ChatClientRequest(Prompt(instructions, options), request.context), chain
@@ -335,6 +338,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                 break
             if rounds >= self._max_iterations:
                 response = response.copy(chat_response=self._iteration_cap(chat_response))
+                exit_reason = ToolLoopExitReason.MAX_ITERATIONS
                 break
             run_options = sent if isinstance(sent, ToolCallingChatOptions) else options
             try:
@@ -345,6 +349,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                 response = response.copy(
                     chat_response=chat_response.copy(generations=[breach.build_generation()])
                 )
+                exit_reason = ToolLoopExitReason.TOOL_CALL_LIMIT
                 break
             full_history = result.conversation_history
             if result.return_direct:
@@ -353,6 +358,8 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                         generations=ToolExecutionResult.build_generations(result)
                     )
                 )
+                exit_reason = ToolLoopExitReason.RETURN_DIRECT
+                tool_responses = _last_tool_responses(full_history)
                 break
             instructions = await self.do_get_next_instructions_for_tool_call(
                 round_request, response, result
@@ -360,6 +367,12 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         final = usage.apply(response.chat_response)
         if final is not response.chat_response:
             response = response.copy(chat_response=final)
+        if exit_reason is not None:
+            assert chat_response is not None
+            ending = ToolLoopExit(
+                exit_reason, round_request, chat_response, tool_responses, response
+            )
+            await notify_loop_exit(chain.copy(self).advisors, ending)
         return await self.do_finalize_loop(response, chain)
 
     def advise_stream(
@@ -419,7 +432,12 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                     yield _mark_round(aggregate.copy(chat_response=trailer), rounds)
                 return
             if rounds >= self._max_iterations:
-                yield self._stamped(aggregate, self._iteration_cap(chat_response), usage, rounds)
+                capped = self._stamped(aggregate, self._iteration_cap(chat_response), usage, rounds)
+                ending = ToolLoopExit(
+                    ToolLoopExitReason.MAX_ITERATIONS, round_request, chat_response, None, capped
+                )
+                await notify_loop_exit(chain.copy(self).advisors, ending)
+                yield capped
                 return
             run_options = sent if isinstance(sent, ToolCallingChatOptions) else options
             try:
@@ -427,15 +445,35 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                     Prompt(full_history, run_options), chat_response
                 )
             except ToolCallLimitExceeded as breach:
-                limited = chat_response.copy(generations=[breach.build_generation()])
-                yield self._stamped(aggregate, limited, usage, rounds)
+                limited = self._stamped(
+                    aggregate,
+                    chat_response.copy(generations=[breach.build_generation()]),
+                    usage,
+                    rounds,
+                )
+                ending = ToolLoopExit(
+                    ToolLoopExitReason.TOOL_CALL_LIMIT, round_request, chat_response, None, limited
+                )
+                await notify_loop_exit(chain.copy(self).advisors, ending)
+                yield limited
                 return
             full_history = result.conversation_history
             if result.return_direct:
-                direct = chat_response.copy(
-                    generations=ToolExecutionResult.build_generations(result)
+                direct = self._stamped(
+                    aggregate,
+                    chat_response.copy(generations=ToolExecutionResult.build_generations(result)),
+                    usage,
+                    rounds,
                 )
-                yield self._stamped(aggregate, direct, usage, rounds)
+                ending = ToolLoopExit(
+                    ToolLoopExitReason.RETURN_DIRECT,
+                    round_request,
+                    chat_response,
+                    _last_tool_responses(full_history),
+                    direct,
+                )
+                await notify_loop_exit(chain.copy(self).advisors, ending)
+                yield direct
                 return
             instructions = await self.do_get_next_instructions_for_tool_call_stream(
                 round_request, aggregate, result
@@ -473,6 +511,11 @@ def _tool_options(
 ) -> ToolCallingChatOptions:
     options = request.prompt.options
     return options if isinstance(options, ToolCallingChatOptions) else fallback
+
+
+def _last_tool_responses(history: Sequence[Message]) -> ToolResponseMessage | None:
+    last = history[-1] if history else None
+    return last if isinstance(last, ToolResponseMessage) else None
 
 
 def _mark_round(chunk: ChatClientResponse, round_number: int) -> ChatClientResponse:

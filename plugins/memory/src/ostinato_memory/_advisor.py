@@ -6,7 +6,10 @@ tool advisor's) one run of the advisor is one turn: the user message and the tur
 answer are stored together once the turn has succeeded (DESIGN.md §4.4). Inside the
 loop one run is one model round: a round whose answer asks for tools stays *open* until
 the next round brings the tool responses, and is then stored whole; a round that answers
-is stored with its input. A failed run stores nothing, nor does a run whose response
+is stored with its input. When the turn ends without another round (return-direct tools,
+a limit breach, the iteration cap) the tool advisor says so
+(:class:`~ostinato.advisors.ToolLoopExitListener`) and the open round is stored with
+the turn's answer. A failed run stores nothing, nor does a run whose response
 holds no generation (there is no answer to pair the input with).
 
 Subclasses decide only how remembered messages reach the model
@@ -30,6 +33,8 @@ from ostinato.advisors import (
     Ordered,
     StreamAdvisor,
     ToolAdvisor,
+    ToolLoopExit,
+    ToolLoopExitListener,
 )
 from ostinato.memory import ChatMemory, ChatMemoryRepository
 from ostinato.messages import AssistantMessage, Message
@@ -75,7 +80,7 @@ def _checked_memory(value: object) -> ChatMemory:
     return value
 
 
-class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ABC):
+class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitListener, ABC):
     """Base of the memory advisors (the reference's ``BaseChatMemoryAdvisor``).
 
     Args:
@@ -194,6 +199,33 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ABC):
             self._open_rounds.open(run.conversation_id, messages, call_ids)
         elif messages:
             await self._chat_memory.add(run.conversation_id, messages)
+
+    async def on_tool_loop_exit(self, ending: ToolLoopExit) -> None:
+        """Inside the loop: store the open round with the answer the tool advisor made.
+
+        Return-direct: the round, its tool responses, then the answer (one assistant
+        message per returned text). A limit breach or the iteration cap: the calls did
+        not all run, so the tool-call message is left out (a request holding calls
+        without their responses is refused by providers); the round's other messages
+        (the user message, in a first round) are stored with the answer text.
+        """
+        conversation_id = self.conversation_id(ending.request.context)
+        asking = next((o for o in outputs_of(ending.asked) if o.has_tool_calls), None)
+        if asking is None:
+            return
+        held = self._open_rounds.close(conversation_id, (c.id for c in asking.tool_calls))
+        if held is None:
+            return
+        answers = outputs_of(ending.response.chat_response)
+        if ending.tool_responses is not None:
+            messages = [*held, ending.tool_responses, *answers]
+        else:
+            messages = [
+                m for m in held if not (isinstance(m, AssistantMessage) and m.has_tool_calls)
+            ]
+            messages += answers
+        if messages:
+            await self._chat_memory.add(conversation_id, messages)
 
     async def advise_call(
         self, request: ChatClientRequest, chain: AdvisorChain

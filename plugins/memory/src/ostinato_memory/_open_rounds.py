@@ -4,9 +4,10 @@ Inside the loop, the model's tool-call message arrives in one round and the tool
 responses answering it only in the next one. Memory stores the two together (DESIGN.md
 §4.4), so in between the round is *open*: held here and sent to the model as if stored.
 A round is found again by its conversation and the ids of its tool calls, which the tool
-responses repeat, so concurrent turns of one conversation do not mix. A round that is
-never continued (its turn failed, or ended without another model round) is never
-stored; the oldest are forgotten beyond ``capacity``.
+responses repeat, so concurrent turns of one conversation do not mix. A round whose turn
+ends without another model round (return-direct tools, a limit, the iteration cap) is
+closed by the advisor when the tool advisor says so; one whose turn failed is never
+stored, and the oldest are forgotten beyond ``capacity``.
 """
 
 from __future__ import annotations
@@ -55,6 +56,12 @@ class OpenRounds:
         with self._lock:
             held = self._rounds.pop(key, None)
         return None if held is None else (*held, last)
+
+    def close(self, conversation_id: str, call_ids: Iterable[str]) -> tuple[Message, ...] | None:
+        """The open round of ``conversation_id`` asking for ``call_ids``, removed (its turn
+        ended without another model round); else ``None``."""
+        with self._lock:
+            return self._rounds.pop((conversation_id, frozenset(call_ids)), None)
 
     def __len__(self) -> int:
         with self._lock:
