@@ -302,3 +302,26 @@ def test_validate_tool_callbacks_names_every_duplicate_once():
     message = str(info.value)
     assert "Multiple tools with the same name (a, b) found in ToolCallingChatOptions" in message
     assert "@tool(name=...)" in message
+
+
+def test_filled_from_takes_only_unset_fields_and_concatenates_nothing():
+    defaults = ToolCallingChatOptions(
+        model="m", temperature=0.5, stop_sequences=("END",), tool_context={"user": "ada"}
+    )
+    mine = ToolCallingChatOptions(temperature=0.0, stop_sequences=("STOP",))
+    filled = mine.filled_from(defaults)
+    assert filled.model == "m"
+    assert filled.temperature == 0.0  # set here: kept, although falsy
+    assert filled.stop_sequences == ("STOP",)  # replaced, not concatenated
+    assert dict(filled.tool_context) == {"user": "ada"}
+    assert filled.filled_from(defaults) == filled  # filling twice changes nothing
+    assert (
+        ToolCallingChatOptions().filled_from(ToolCallingChatOptions()) == ToolCallingChatOptions()
+    )
+
+
+def test_filled_from_base_options_leaves_the_subclass_fields():
+    mine = ToolCallingChatOptions(tool_context={"k": 1})
+    filled = mine.filled_from(ChatOptions(model="m", max_tokens=10))
+    assert type(filled) is ToolCallingChatOptions
+    assert (filled.model, filled.max_tokens, dict(filled.tool_context)) == ("m", 10, {"k": 1})

@@ -95,6 +95,34 @@ class ChatOptions:
                 changes[f.name] = value
         return dataclasses.replace(self, **changes) if changes else self
 
+    def filled_from(self, defaults: ChatOptions) -> Self:
+        """These options with every unset field taken from ``defaults`` (an adapter's
+        default options filling a request's).
+
+        Unset is ``None`` or the field's default (for a field without a default, an empty
+        sequence or mapping); so an empty mapping given where the default is ``None`` is
+        a deliberate value and kept. Unlike :meth:`combine_with` nothing
+        concatenates: stop sequences, tools and the tool context set here replace the
+        defaults', so filling options already built on the defaults changes nothing.
+        Fields ``defaults`` lacks are left as they are.
+        """
+        theirs_fields = {f.name for f in dataclasses.fields(defaults)}
+        changes: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name in theirs_fields and self._unset(getattr(self, f.name), f):
+                theirs = getattr(defaults, f.name)
+                if not self._unset(theirs, f):
+                    changes[f.name] = theirs
+        return dataclasses.replace(self, **changes) if changes else self
+
+    @staticmethod
+    def _unset(value: object, f: dataclasses.Field[Any]) -> bool:
+        if value is None:
+            return True
+        if f.default is not dataclasses.MISSING:
+            return bool(value == f.default)
+        return isinstance(value, tuple | Mapping) and not value
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ToolCallingChatOptions(ChatOptions):

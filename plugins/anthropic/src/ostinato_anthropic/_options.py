@@ -6,7 +6,6 @@ eagerly. How each field reaches the wire is decided in ``_request``.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -99,29 +98,6 @@ class AnthropicChatOptions(ToolCallingChatOptions):
         if options is None:
             return cls()
         return cls().combine_with(options)
-
-    def filled_from(self, defaults: AnthropicChatOptions) -> AnthropicChatOptions:
-        """These options with every unset field taken from ``defaults``.
-
-        Unlike :meth:`combine_with` nothing concatenates: the stop sequences, tools, tool
-        context, betas and extra body set here replace the defaults'.
-        """
-        changes: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            mine = getattr(self, f.name)
-            if _unset(mine, f):
-                theirs = getattr(defaults, f.name)
-                if not _unset(theirs, f):
-                    changes[f.name] = theirs
-        return dataclasses.replace(self, **changes) if changes else self
-
-
-def _unset(value: object, f: dataclasses.Field[Any]) -> bool:
-    if value is None:
-        return True
-    if f.default is not dataclasses.MISSING:
-        return bool(value == f.default)
-    return isinstance(value, tuple | Mapping) and not value
 
 
 def json_schema_output_config(schema: Mapping[str, Any]) -> dict[str, Any]:
