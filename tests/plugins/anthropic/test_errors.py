@@ -7,12 +7,15 @@ share.
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 
 from ostinato.errors import (
     AuthenticationError,
     BadRequestError,
+    ConfigurationError,
     MalformedResponseError,
     ModelConnectionError,
     ModelError,
@@ -25,6 +28,7 @@ from ostinato.errors import (
 from ostinato.prompt import Prompt
 from tests.plugins.anthropic.fakes import (
     API_KEY,
+    message,
     model_for,
     sse_body,
     start,
@@ -159,3 +163,49 @@ async def test_an_error_body_with_a_success_status():
     with pytest.raises(ServerError) as caught:
         await model.call(Prompt("hi"))
     assert (caught.value.status, caught.value.error_type) == (529, "overloaded_error")
+
+
+# -- replies larger than max_response_bytes ---------------------------------------------
+
+
+async def _pieces(*parts: bytes):
+    for part in parts:
+        yield part
+
+
+async def test_a_call_reply_over_the_limit_is_refused():
+    big = message({"type": "text", "text": "x" * 500})
+    model, _ = model_for(big, max_response_bytes=200)
+    assert model.max_response_bytes == 200
+    with pytest.raises(MalformedResponseError, match="larger than max_response_bytes=200"):
+        await model.call(Prompt("hi"))
+
+
+async def test_a_chunked_call_reply_over_the_limit_is_refused():
+    chunked = httpx.Response(
+        200, headers={"content-type": "application/json"}, content=_pieces(b"{" * 150, b"}" * 150)
+    )
+    model, _ = model_for(chunked, max_response_bytes=200)
+    with pytest.raises(MalformedResponseError, match="stopped reading after 300 bytes"):
+        await model.call(Prompt("hi"))
+
+
+async def test_a_stream_over_the_limit_is_refused():
+    model, _ = model_for(sse_body(start(), *text_events("x" * 400)), max_response_bytes=300)
+    with pytest.raises(MalformedResponseError, match="larger than max_response_bytes=300"):
+        await stream_chunks(model)
+
+
+async def test_a_huge_error_body_is_cut_not_held():
+    body = json.dumps(
+        {"type": "error", "error": {"type": "api_error", "message": "y" * (1 << 20)}}
+    ).encode()
+    model, _ = model_for(httpx.Response(500, content=_pieces(body[:1000], body[1000:])))
+    with pytest.raises(ModelError) as info:
+        await model.call(Prompt("hi"))
+    assert len(str(info.value)) < 4000  # an excerpt, not the megabyte
+
+
+def test_an_invalid_limit_is_refused():
+    with pytest.raises(ConfigurationError, match="max_response_bytes must be at least 1"):
+        model_for(max_response_bytes=0)

@@ -7,12 +7,16 @@ documented ``{"error": "..."}`` shape with the messages its server gives.
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 
 from ostinato.errors import (
     AuthenticationError,
     BadRequestError,
+    ConfigurationError,
+    MalformedResponseError,
     ModelConnectionError,
     ModelError,
     ModelTimeoutError,
@@ -23,7 +27,15 @@ from ostinato.errors import (
 from ostinato.prompt import Prompt
 from ostinato.testing.conformance import WEATHER_TOOL
 from ostinato_ollama import OllamaChatOptions
-from tests.plugins.ollama.fakes import API_KEY, model_for, stream_chunks
+from tests.plugins.ollama.fakes import (
+    API_KEY,
+    done,
+    model_for,
+    ndjson,
+    piece,
+    reply,
+    stream_chunks,
+)
 
 
 def error(status: int, message: str, **headers: str) -> httpx.Response:
@@ -125,3 +137,49 @@ async def test_a_timeout_mentions_model_loading():
     model, _ = model_for(httpx.ReadTimeout("timed out"))
     with pytest.raises(ModelTimeoutError, match="loading a large model can take minutes"):
         await model.call(Prompt("hi"))
+
+
+# -- replies larger than max_response_bytes ---------------------------------------------
+
+
+async def _pieces(*parts: bytes):
+    for part in parts:
+        yield part
+
+
+async def test_a_call_reply_over_the_limit_is_refused():
+    model, _ = model_for(reply("x" * 500), max_response_bytes=200)
+    assert model.max_response_bytes == 200
+    with pytest.raises(MalformedResponseError, match="larger than max_response_bytes=200"):
+        await model.call(Prompt("hi"))
+
+
+async def test_a_chunked_call_reply_over_the_limit_is_refused():
+    line = (json.dumps(done(content="x" * 300)) + "\n").encode()
+    chunked = httpx.Response(200, content=_pieces(line[:150], line[150:]))
+    model, _ = model_for(chunked, max_response_bytes=200)
+    with pytest.raises(MalformedResponseError, match="stopped reading after"):
+        await model.call(Prompt("hi"))
+
+
+async def test_a_stream_over_the_limit_is_refused():
+    model, _ = model_for(ndjson(*(piece("x" * 100) for _ in range(10)), done()))
+    small, _ = model_for(
+        ndjson(*(piece("x" * 100) for _ in range(10)), done()), max_response_bytes=500
+    )
+    assert len(await stream_chunks(model)) == 11
+    with pytest.raises(MalformedResponseError, match="larger than max_response_bytes=500"):
+        await stream_chunks(small)
+
+
+async def test_a_huge_error_body_is_cut_not_held():
+    body = json.dumps({"error": "y" * (1 << 20)}).encode()
+    model, _ = model_for(httpx.Response(500, content=_pieces(body[:1000], body[1000:])))
+    with pytest.raises(ModelError) as info:
+        await model.call(Prompt("hi"))
+    assert len(str(info.value)) < 4000  # an excerpt, not the megabyte
+
+
+def test_an_invalid_limit_is_refused():
+    with pytest.raises(ConfigurationError, match="max_response_bytes must be an int"):
+        model_for(max_response_bytes="big")

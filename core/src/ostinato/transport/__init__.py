@@ -11,6 +11,8 @@
 * :func:`error_class_for_status` and :func:`redact`: the same status gives the same
   :class:`~ostinato.errors.ModelError` in every adapter, and never a secret.
 * :class:`LoopClients`: one HTTP client per running event loop.
+* :class:`ByteBudget`, :func:`read_body` and :func:`read_error_body`: a reply read in
+  pieces and refused past ``max_response_bytes`` instead of held whole.
 * :func:`header_api_key`: an API key checked before it goes into a header (a stray
   newline would otherwise put the key into the HTTP library's error message).
 
@@ -24,6 +26,14 @@ from ostinato.transport._attempts import (
     retry_call,
     retry_stream,
 )
+from ostinato.transport._body_limit import (
+    DEFAULT_MAX_RESPONSE_BYTES,
+    ERROR_BODY_BYTES,
+    ByteBudget,
+    check_max_response_bytes,
+    read_body,
+    read_error_body,
+)
 from ostinato.transport._credentials import SecretLike, header_api_key, header_value
 from ostinato.transport._loop_clients import AsyncClosable, LoopClients
 from ostinato.transport._ndjson import NDJSONDecoder, NDJSONError
@@ -33,8 +43,11 @@ from ostinato.transport._sse import ServerSentEvent, SSEDecoder
 from ostinato.transport._status import error_class_for_status, excerpt, redact
 
 __all__ = [
+    "DEFAULT_MAX_RESPONSE_BYTES",
+    "ERROR_BODY_BYTES",
     "AsyncClosable",
     "AttemptFailed",
+    "ByteBudget",
     "LoopClients",
     "NDJSONDecoder",
     "NDJSONError",
@@ -43,6 +56,7 @@ __all__ = [
     "SSEDecoder",
     "SecretLike",
     "ServerSentEvent",
+    "check_max_response_bytes",
     "error_class_for_status",
     "excerpt",
     "header_api_key",
@@ -50,6 +64,8 @@ __all__ = [
     "is_retryable",
     "parse_retry_after",
     "raise_model_error",
+    "read_body",
+    "read_error_body",
     "redact",
     "retry_call",
     "retry_stream",

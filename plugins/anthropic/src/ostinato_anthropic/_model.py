@@ -23,13 +23,18 @@ from ostinato.errors import MalformedResponseError, StreamInterruptedError
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
 from ostinato.transport import (
+    DEFAULT_MAX_RESPONSE_BYTES,
     AttemptFailed,
+    ByteBudget,
     LoopClients,
     RetryPolicy,
     SecretLike,
     SSEDecoder,
+    check_max_response_bytes,
     excerpt,
     header_api_key,
+    read_body,
+    read_error_body,
     retry_call,
     retry_stream,
 )
@@ -86,6 +91,9 @@ class AnthropicChatModel:
         http_client_factory: makes the ``httpx.AsyncClient`` for each event loop (tests
             pass one built on ``httpx.MockTransport``); the model closes what it made.
         provider: the name errors carry (``"anthropic"``).
+        max_response_bytes: the most bytes one reply may carry (a call's body or a whole
+            stream, 64 MiB by default); past it reading stops with
+            :class:`~ostinato.errors.MalformedResponseError`.
     """
 
     def __init__(
@@ -104,7 +112,9 @@ class AnthropicChatModel:
         limits: httpx.Limits | None = None,
         http_client_factory: Callable[[], httpx.AsyncClient] | None = None,
         provider: str = "anthropic",
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
+        self._max_response_bytes = check_max_response_bytes(max_response_bytes)
         options = default_options or AnthropicChatOptions()
         if model:
             options = options.copy(model=model)
@@ -220,8 +230,20 @@ class AnthropicChatModel:
             request_id=request_id(response.headers),
         )
 
+    @property
+    def max_response_bytes(self) -> int:
+        """The most bytes one reply may carry."""
+        return self._max_response_bytes
+
+    def _budget(self) -> ByteBudget:
+        return ByteBudget(self._max_response_bytes, provider=self._provider, url=self._url)
+
+    async def _body(self, response: httpx.Response) -> bytes:
+        length = response.headers.get("content-length")
+        return await read_body(response.aiter_bytes(), self._budget(), length)
+
     async def _failure(self, response: httpx.Response) -> AttemptFailed:
-        content = await response.aread()
+        content = await read_error_body(response.aiter_bytes())
         error = error_from_response(
             response.status_code,
             response.headers,
@@ -239,13 +261,16 @@ class AnthropicChatModel:
         arguments = self._post_arguments(prompt, stream=False)
 
         async def attempt() -> ChatResponse:
+            client = self._clients.get()
             try:
-                response = await self._clients.get().post(self._url, **arguments)
+                # Read as a stream, so that an oversized body is refused, not held.
+                async with client.stream("POST", self._url, **arguments) as response:
+                    if response.status_code >= 400:
+                        raise await self._failure(response)
+                    content = await self._body(response)
             except httpx.RequestError as exc:
                 raise self._transport_failure(exc) from exc
-            if response.status_code >= 400:
-                raise await self._failure(response)
-            return self._parse(response.content, response)
+            return self._parse(content, response)
 
         return await retry_call(attempt, self._retry)
 
@@ -275,7 +300,7 @@ class AnthropicChatModel:
                 content_type = response.headers.get("content-type", "")
                 if "json" in content_type and "event-stream" not in content_type:
                     # A server that ignored "stream": the whole message at once.
-                    yield self._parse(await response.aread(), response)
+                    yield self._parse(await self._body(response), response)
                     return
                 parser = EventParser(
                     provider=self._provider,
@@ -284,8 +309,9 @@ class AnthropicChatModel:
                     request_id=request_id(response.headers),
                 )
                 decoder = SSEDecoder()
+                budget = self._budget()
                 async for piece in response.aiter_bytes():
-                    for event in decoder.feed(piece):
+                    for event in decoder.feed(budget.add(piece)):
                         chunk = parser.event(event)
                         if chunk is not None:
                             yield chunk

@@ -24,14 +24,19 @@ from ostinato.errors import MalformedResponseError, StreamInterruptedError
 from ostinato.model import ChatResponse, MessageAggregator
 from ostinato.prompt import Prompt
 from ostinato.transport import (
+    DEFAULT_MAX_RESPONSE_BYTES,
     AttemptFailed,
+    ByteBudget,
     LoopClients,
     NDJSONDecoder,
     NDJSONError,
     RetryPolicy,
     SecretLike,
+    check_max_response_bytes,
     excerpt,
     header_api_key,
+    read_body,
+    read_error_body,
     retry_call,
     retry_stream,
 )
@@ -78,6 +83,9 @@ class OllamaChatModel:
         http_client_factory: makes the ``httpx.AsyncClient`` for each event loop (tests
             pass one built on ``httpx.MockTransport``); the model closes what it made.
         provider: the name errors carry (``"ollama"``).
+        max_response_bytes: the most bytes one reply may carry (a call's body or a whole
+            stream, 64 MiB by default); past it reading stops with
+            :class:`~ostinato.errors.MalformedResponseError`.
     """
 
     def __init__(
@@ -93,7 +101,9 @@ class OllamaChatModel:
         limits: httpx.Limits | None = None,
         http_client_factory: Callable[[], httpx.AsyncClient] | None = None,
         provider: str = "ollama",
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
+        self._max_response_bytes = check_max_response_bytes(max_response_bytes)
         options = default_options or OllamaChatOptions()
         if model:
             options = options.copy(model=model)
@@ -172,8 +182,16 @@ class OllamaChatModel:
     def _parser(self, body: Mapping[str, Any]) -> ReplyParser:
         return ReplyParser(provider=self._provider, model=body.get("model"), secret=self._api_key)
 
+    @property
+    def max_response_bytes(self) -> int:
+        """The most bytes one reply may carry."""
+        return self._max_response_bytes
+
+    def _budget(self) -> ByteBudget:
+        return ByteBudget(self._max_response_bytes, provider=self._provider, url=self._url)
+
     async def _failure(self, response: httpx.Response, body: Mapping[str, Any]) -> AttemptFailed:
-        content = await response.aread()
+        content = await read_error_body(response.aiter_bytes())
         error = error_from_response(
             response.status_code,
             response.headers,
@@ -196,17 +214,21 @@ class OllamaChatModel:
         arguments = self._post_arguments(body, stream=False)
 
         async def attempt() -> ChatResponse:
+            client = self._clients.get()
             try:
-                response = await self._clients.get().post(self._url, **arguments)
+                # Read as a stream, so that an oversized body is refused, not held.
+                async with client.stream("POST", self._url, **arguments) as response:
+                    if response.status_code >= 400:
+                        raise await self._failure(response, body)
+                    length = response.headers.get("content-length")
+                    content = await read_body(response.aiter_bytes(), self._budget(), length)
             except httpx.RequestError as exc:
                 raise self._transport_failure(exc) from exc
-            if response.status_code >= 400:
-                raise await self._failure(response, body)
             parser = self._parser(body)
             aggregator = MessageAggregator()
             decoder = NDJSONDecoder()
             try:
-                for obj in decoder.feed(response.content) + decoder.close():
+                for obj in decoder.feed(content) + decoder.close():
                     chunk = parser.reply(obj)
                     if chunk is not None:
                         aggregator.add(chunk)
@@ -246,9 +268,10 @@ class OllamaChatModel:
                     raise await self._failure(response, body)
                 parser = self._parser(body)
                 decoder = NDJSONDecoder()
+                budget = self._budget()
                 async for piece in response.aiter_bytes():
                     try:
-                        objs = decoder.feed(piece)
+                        objs = decoder.feed(budget.add(piece))
                     except NDJSONError as exc:
                         raise self._malformed(
                             f"a stream line is not JSON: {excerpt(exc.line, self._api_key)}"

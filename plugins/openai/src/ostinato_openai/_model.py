@@ -19,7 +19,6 @@ from typing import Any, Final, NoReturn
 import httpx
 
 from ostinato.errors import (
-    ConfigurationError,
     MalformedResponseError,
     ModelConnectionError,
     ModelError,
@@ -29,12 +28,17 @@ from ostinato.errors import (
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
 from ostinato.transport import (
+    DEFAULT_MAX_RESPONSE_BYTES,
+    ByteBudget,
     LoopClients,
     RetryPolicy,
     SecretLike,
     SSEDecoder,
+    check_max_response_bytes,
     header_api_key,
     header_value,
+    read_body,
+    read_error_body,
 )
 from ostinato_openai._chunks import ChunkParser
 from ostinato_openai._completion import parse_completion
@@ -66,11 +70,6 @@ DEFAULT_TIMEOUT: Final = httpx.Timeout(600.0, connect=10.0)
 DEFAULT_LIMITS: Final = httpx.Limits(
     max_connections=1000, max_keepalive_connections=200, keepalive_expiry=30.0
 )
-#: The most bytes one reply may carry (a call's body, or a whole stream): far above any
-#: real completion, and a bound on what a broken or hostile server can make us hold.
-DEFAULT_MAX_RESPONSE_BYTES: Final = 64 << 20
-#: How much of an error body is read for its message (the rest is not needed).
-_ERROR_BODY_BYTES: Final = 64 << 10
 _USER_AGENT: Final = "ostinato-openai/0.1.0"
 #: How many options objects a model remembers what it derived from (see ``_Prepared``).
 _PREPARED_CACHE_SIZE: Final = 64
@@ -165,15 +164,7 @@ class OpenAIChatModel:
         provider: str = "openai",
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
-        if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, int):
-            raise ConfigurationError(
-                f"max_response_bytes must be an int, got {max_response_bytes!r}"
-            )
-        if max_response_bytes < 1:
-            raise ConfigurationError(
-                f"max_response_bytes must be at least 1, got {max_response_bytes}"
-            )
-        self._max_response_bytes = max_response_bytes
+        self._max_response_bytes = check_max_response_bytes(max_response_bytes)
         options = default_options or OpenAIChatOptions()
         if model:
             options = options.copy(model=model)
@@ -334,37 +325,11 @@ class OpenAIChatModel:
             )
         )
 
-    def _too_large(self, received: int) -> _Failure:
-        limit = self._max_response_bytes
-        return _Failure(
-            MalformedResponseError(
-                f"{self._provider}: the reply from {self._url} is larger than "
-                f"max_response_bytes={limit} (stopped reading after {received} bytes)\n"
-                "fix: raise max_response_bytes if replies this large are expected",
-                provider=self._provider,
-            )
-        )
-
-    async def _read(self, response: httpx.Response, limit: int | None = None) -> bytes:
-        """The body, refused past ``max_response_bytes`` (or cut at ``limit`` bytes)."""
-        most = self._max_response_bytes if limit is None else limit
-        length = response.headers.get("content-length", "")
-        if limit is None and length.isdigit() and int(length) > most:
-            raise self._too_large(int(length))
-        pieces = []
-        received = 0
-        async for piece in response.aiter_bytes():
-            received += len(piece)
-            if received > most:
-                if limit is None:
-                    raise self._too_large(received)
-                pieces.append(piece[: len(piece) - (received - most)])
-                break
-            pieces.append(piece)
-        return b"".join(pieces)
+    def _budget(self) -> ByteBudget:
+        return ByteBudget(self._max_response_bytes, provider=self._provider, url=self._url)
 
     async def _error(self, response: httpx.Response) -> _Failure:
-        content = await self._read(response, _ERROR_BODY_BYTES)
+        content = await read_error_body(response.aiter_bytes())
         error = error_from_response(
             response.status_code,
             response.headers,
@@ -397,7 +362,11 @@ class OpenAIChatModel:
             ) as response:
                 if response.status_code >= 400:
                     raise await self._error(response)
-                content = await self._read(response)
+                content = await read_body(
+                    response.aiter_bytes(),
+                    self._budget(),
+                    response.headers.get("content-length"),
+                )
         except httpx.RequestError as exc:
             raise _Failure(
                 error_from_transport(
@@ -464,11 +433,16 @@ class OpenAIChatModel:
                 content_type = response.headers.get("content-type", "")
                 if "json" in content_type and "event-stream" not in content_type:
                     # A server that ignored "stream": the whole completion at once.
-                    yield self._parse(self._json(await self._read(response)), response)
+                    content = await read_body(
+                        response.aiter_bytes(),
+                        self._budget(),
+                        response.headers.get("content-length"),
+                    )
+                    yield self._parse(self._json(content), response)
                     return
                 if "html" in content_type:
                     # A proxy's or portal's page where the API should be.
-                    page = await self._read(response, _ERROR_BODY_BYTES)
+                    page = await read_error_body(response.aiter_bytes())
                     raise _Failure(
                         MalformedResponseError(
                             f"{self._provider}: the reply from {self._url} is not an event "
@@ -484,14 +458,10 @@ class OpenAIChatModel:
                     request_id=request_id,
                 )
                 decoder = SSEDecoder()
-                received = 0
-                limit = self._max_response_bytes
+                budget = self._budget()
                 answered = False
                 async for piece in response.aiter_bytes():
-                    received += len(piece)
-                    if received > limit:
-                        raise self._too_large(received)
-                    for event in decoder.feed(piece):
+                    for event in decoder.feed(budget.add(piece)):
                         chunk = parser.event(event)
                         if chunk is not None:
                             answered = answered or bool(chunk.generations)
