@@ -30,10 +30,10 @@ from ostinato.advisors._model_advisors import (
 )
 from ostinato.advisors._tool_calling import (
     ToolCallingAdvisor,
-    ToolCallingAdvisorBuilder,
     ToolExecutionEligibilityChecker,
     default_eligibility_checker,
 )
+from ostinato.advisors._tool_calling_builder import ToolCallingAdvisorBuilder
 
 __all__ = [
     "OUTPUT_FORMAT",

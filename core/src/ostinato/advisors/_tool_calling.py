@@ -16,12 +16,18 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
 from ostinato._aio import closing_stream
-from ostinato._frozen import FrozenDict
 from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor, ToolAdvisor
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
 from ostinato.advisors._loop_exit import ToolLoopExit, ToolLoopExitReason, notify_loop_exit
-from ostinato.advisors._model_advisors import SENT_OPTIONS, TOOL_LOOP_ROUND
+from ostinato.advisors._model_advisors import SENT_OPTIONS
+from ostinato.advisors._tool_rounds import (
+    RoundMarker,
+    last_tool_responses,
+    mark_round,
+    tool_options,
+    with_previous_usage,
+)
 from ostinato.errors import ToolCallLimitExceeded
 from ostinato.messages import AssistantMessage, Message, ToolResponseMessage
 from ostinato.model import (
@@ -30,17 +36,16 @@ from ostinato.model import (
     FinishReason,
     Generation,
     UsageAccumulator,
-    cumulative_usage,
 )
 from ostinato.prompt import Prompt, ToolCallingChatOptions
 from ostinato.tools import ToolCallingManager, ToolExecutionResult
 
 if TYPE_CHECKING:
     from ostinato.advisors._chain import AdvisorChain
+    from ostinato.advisors._tool_calling_builder import ToolCallingAdvisorBuilder
 
 __all__ = [
     "ToolCallingAdvisor",
-    "ToolCallingAdvisorBuilder",
     "ToolExecutionEligibilityChecker",
     "default_eligibility_checker",
 ]
@@ -214,6 +219,8 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
     @classmethod
     def builder(cls) -> ToolCallingAdvisorBuilder:
         """A fluent builder, for people coming from Spring AI."""
+        from ostinato.advisors._tool_calling_builder import ToolCallingAdvisorBuilder
+
         return ToolCallingAdvisorBuilder(cls)
 
     # -- hooks --------------------------------------------------------------------------
@@ -327,7 +334,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
             round_request = await self.do_before_call(
                 ChatClientRequest(Prompt(instructions, options), request.context), chain
             )
-            options = _tool_options(round_request, options)
+            options = tool_options(round_request, options)
             response = await chain.copy(self).next_call(round_request)
             sent = response.context.get(SENT_OPTIONS)
             response = await self.do_after_call(response.without_context_keys(SENT_OPTIONS), chain)
@@ -359,7 +366,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                     )
                 )
                 exit_reason = ToolLoopExitReason.RETURN_DIRECT
-                tool_responses = _last_tool_responses(full_history)
+                tool_responses = last_tool_responses(full_history)
                 break
             instructions = await self.do_get_next_instructions_for_tool_call(
                 round_request, response, result
@@ -403,16 +410,16 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
             round_request = await self.do_before_stream(
                 ChatClientRequest(Prompt(instructions, options), request.context), chain
             )
-            options = _tool_options(round_request, options)
+            options = tool_options(round_request, options)
             previous = usage.total
             aggregator = ChatClientMessageAggregator()
-            marker = _RoundMarker(rounds + 1)
+            marker = RoundMarker(rounds + 1)
             async with closing_stream(chain.copy(self).next_stream(round_request)) as chunks:
                 async for chunk in chunks:
                     aggregator.add(chunk)
                     if self._is_tool_call(chunk.chat_response):
                         continue
-                    yield _with_previous_usage(marker.mark(chunk), previous)
+                    yield with_previous_usage(marker.mark(chunk), previous)
             rounds += 1
             aggregate = aggregator.result()
             if aggregate is None:
@@ -429,7 +436,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                     accumulated = usage.accumulated
                     assert accumulated is not None
                     trailer = ChatResponse((), accumulated.metadata)
-                    yield _mark_round(aggregate.copy(chat_response=trailer), rounds)
+                    yield mark_round(aggregate.copy(chat_response=trailer), rounds)
                 return
             if rounds >= self._max_iterations:
                 capped = self._stamped(aggregate, self._iteration_cap(chat_response), usage, rounds)
@@ -469,7 +476,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                     ToolLoopExitReason.RETURN_DIRECT,
                     round_request,
                     chat_response,
-                    _last_tool_responses(full_history),
+                    last_tool_responses(full_history),
                     direct,
                 )
                 await notify_loop_exit(chain.copy(self).advisors, ending)
@@ -488,7 +495,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
     ) -> ChatClientResponse:
         # The turn's answer replaces the round's: give it its own round number, so that
         # stream aggregators do not merge it with the text streamed in that round.
-        return _mark_round(aggregate.copy(chat_response=usage.apply(response)), round_number + 1)
+        return mark_round(aggregate.copy(chat_response=usage.apply(response)), round_number + 1)
 
     def _iteration_cap(self, response: ChatResponse) -> ChatResponse:
         text = (
@@ -504,103 +511,3 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                 )
             ]
         )
-
-
-def _tool_options(
-    request: ChatClientRequest, fallback: ToolCallingChatOptions
-) -> ToolCallingChatOptions:
-    options = request.prompt.options
-    return options if isinstance(options, ToolCallingChatOptions) else fallback
-
-
-def _last_tool_responses(history: Sequence[Message]) -> ToolResponseMessage | None:
-    last = history[-1] if history else None
-    return last if isinstance(last, ToolResponseMessage) else None
-
-
-def _mark_round(chunk: ChatClientResponse, round_number: int) -> ChatClientResponse:
-    return _RoundMarker(round_number).mark(chunk)
-
-
-class _RoundMarker:
-    """Stamps chunks with their round; chunks of a round usually share one context object,
-    so the stamped context is built once per distinct context, not once per chunk."""
-
-    __slots__ = ("_in", "_out", "_round")
-
-    def __init__(self, round_number: int) -> None:
-        self._round = round_number
-        self._in: object = None
-        self._out: dict[str, Any] = {}
-
-    def mark(self, chunk: ChatClientResponse) -> ChatClientResponse:
-        if chunk.context is not self._in:
-            context = {k: v for k, v in chunk.context.items() if k != SENT_OPTIONS}
-            context[TOOL_LOOP_ROUND] = self._round
-            self._in, self._out = chunk.context, FrozenDict(context)
-        return ChatClientResponse(chunk.chat_response, self._out)
-
-
-def _with_previous_usage(chunk: ChatClientResponse, previous: Any) -> ChatClientResponse:
-    response = chunk.chat_response
-    if previous is None or response is None or response.usage.is_empty:
-        return chunk
-    return chunk.copy(chat_response=response.with_usage(cumulative_usage(response.usage, previous)))
-
-
-class ToolCallingAdvisorBuilder:
-    """Fluent construction of a :class:`ToolCallingAdvisor` (or a subclass)."""
-
-    __slots__ = ("_cls", "_settings")
-
-    def __init__(self, cls: type[ToolCallingAdvisor] = ToolCallingAdvisor) -> None:
-        self._cls = cls
-        self._settings: dict[str, Any] = {}
-
-    def tool_calling_manager(self, manager: ToolCallingManager) -> Self:
-        """Set the manager."""
-        self._settings["tool_calling_manager"] = manager
-        return self
-
-    def tool_execution_eligibility_checker(self, checker: ToolExecutionEligibilityChecker) -> Self:
-        """Set the eligibility checker."""
-        self._settings["tool_execution_eligibility_checker"] = checker
-        return self
-
-    def advisor_order(self, order: int) -> Self:
-        """Set the advisor order."""
-        self._settings["advisor_order"] = order
-        return self
-
-    def conversation_history_enabled(self, enabled: bool) -> Self:
-        """Enable or disable forwarding the whole turn."""
-        self._settings["conversation_history_enabled"] = enabled
-        return self
-
-    def disable_internal_conversation_history(self) -> Self:
-        """Forward only ``[system, last tool response]`` each round."""
-        return self.conversation_history_enabled(False)
-
-    def max_iterations(self, rounds: int) -> Self:
-        """Set the iteration cap."""
-        self._settings["max_iterations"] = rounds
-        return self
-
-    def setting(self, name: str, value: Any) -> Self:
-        """Set any constructor argument (for subclasses with their own settings)."""
-        self._settings[name] = value
-        return self
-
-    def get(self, name: str, default: Any = None) -> Any:
-        """The value set for ``name`` so far."""
-        return self._settings.get(name, default)
-
-    def copy(self) -> Self:
-        """An independent builder of the same type, class and settings."""
-        new = _copy.copy(self)
-        new._settings = dict(self._settings)
-        return new
-
-    def build(self) -> ToolCallingAdvisor:
-        """Construct the advisor (validation errors surface here)."""
-        return self._cls(**self._settings)
