@@ -131,7 +131,10 @@ def test_conversation_continues_in_a_second_invocation(scripted, capsys, monkeyp
     assert database.is_file()
     import os
 
-    assert "OSTINATO_MEMORY_ENABLED" not in os.environ  # restored after the client was built
+    # --model and --conversation reach the settings handed to the container, not the
+    # process environment.
+    assert "OSTINATO_MEMORY_ENABLED" not in os.environ
+    assert "OSTINATO_MODEL" not in os.environ
 
 
 def test_conversation_needs_the_memory_plugin(scripted, capsys):

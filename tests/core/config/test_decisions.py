@@ -195,6 +195,48 @@ def test_an_advisor_factory_returning_junk_is_a_plugin_error():
         create_advisors(registry)
 
 
+def test_advisor_factories_get_what_they_declare():
+    # registry, their own plugin's loaded settings, and core's settings: each only when
+    # the factory declares the keyword (or **kwargs).
+    seen: dict[str, dict[str, object]] = {}
+    logger = SimpleLoggerAdvisor()
+
+    def everything(registry=None, plugin_settings=None, settings=None):
+        seen["everything"] = {"registry": registry, "plugin": plugin_settings, "core": settings}
+        return logger
+
+    def keywords(**given: object):
+        seen["keywords"] = dict(given)
+        return None
+
+    def nothing():
+        seen["nothing"] = {}
+        return None
+
+    registry = Registry(
+        advisors={
+            "everything": Registration("everything", everything, SEARCH),
+            "keywords": Registration("keywords", keywords, OTHER),
+            "nothing": Registration("nothing", nothing, SEARCH),
+        },
+        settings={
+            "OSTINATO_TOOL_SEARCH_": Registration("OSTINATO_TOOL_SEARCH_", object, SEARCH),
+            "OSTINATO_ACME_A_": Registration("OSTINATO_ACME_A_", object, OTHER),
+            "OSTINATO_ACME_B_": Registration("OSTINATO_ACME_B_", object, OTHER),
+        },
+    )
+    core = settings(model="openai:m")
+    loaded = {"OSTINATO_TOOL_SEARCH_": "search settings", "OSTINATO_ACME_A_": "a"}
+    assert create_advisors(registry, loaded, core) == [logger]
+    assert seen["everything"] == {"registry": registry, "plugin": "search settings", "core": core}
+    # A plugin with two settings classes gets none of them (which would it be?).
+    assert seen["keywords"] == {"registry": registry, "settings": core}
+    assert seen["nothing"] == {}
+    # Without loaded settings nothing is passed but the registry.
+    create_advisors(registry)
+    assert seen["everything"] == {"registry": registry, "plugin": None, "core": None}
+
+
 def test_the_client_gets_the_tool_advisor_as_its_prototype():
     advisor = ToolCallingAdvisor()
     client = create_chat_client(settings(), ScriptedChatModel(), advisor, [], [])

@@ -2,10 +2,10 @@
 
 :func:`open_session` builds the client through auto-configuration exactly as
 ``ostinato.chat_client()`` would, with two things the command line adds: ``--model``
-and ``--conversation``. Plugins read their settings from the environment, so while the
-client is built these are passed as the variables the plugins read (``OSTINATO_MODEL``;
-``OSTINATO_MEMORY_ENABLED`` and ``OSTINATO_MEMORY_REPOSITORY=sqlite``), then the
-environment is restored.
+and ``--conversation``. They are applied to the loaded settings handed to the
+container — core's ``model``; the memory plugin's ``enabled`` and, when it would forget
+between invocations, ``repository = "sqlite"`` — so the process environment is never
+changed.
 
 :meth:`ChatSession.ask` runs one turn on the caller's event loop, reporting to a
 renderer. Without a memory advisor the session keeps the conversation itself (user
@@ -15,11 +15,9 @@ one, memory does, under the conversation id.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -36,26 +34,11 @@ from ostinato.tools import ToolCallback
 if TYPE_CHECKING:
     from ostinato.cli._terminal import TerminalRenderer
 
-__all__ = ["MEMORY_ADVISOR", "ChatSession", "TurnResult", "open_session", "scoped_environment"]
+__all__ = ["MEMORY_ADVISOR", "ChatSession", "TurnResult", "open_session"]
 
 #: The advisor the memory plugin registers (``ostinato-memory``).
 MEMORY_ADVISOR: Final = "memory"
 _MEMORY_PREFIX: Final = "OSTINATO_MEMORY_"
-
-
-@contextlib.contextmanager
-def scoped_environment(values: Mapping[str, str]) -> Iterator[None]:
-    """Set environment variables for the ``with`` block, then restore them."""
-    saved = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,20 +126,20 @@ class ChatSession:
             await aclose()
 
 
-def _memory_environment(registry: Registry) -> dict[str, str]:
+def _with_memory(registry: Registry, loaded: dict[str, Any]) -> dict[str, Any]:
+    """``loaded`` plugin settings with the memory plugin's turned on for ``--conversation``."""
     if MEMORY_ADVISOR not in registry.advisors:
         raise ConfigurationError(
             "--conversation needs conversation memory, and no plugin registers it\n"
             "fix: pip install ostinato-memory (or leave out --conversation)"
         )
-    from ostinato.config import load_plugin_settings
-
-    settings = load_plugin_settings(registry).get(_MEMORY_PREFIX)
-    repository = str(getattr(settings, "repository", "") or "")
-    env = {f"{_MEMORY_PREFIX}ENABLED": "true"}
-    if repository in ("", "in-memory"):  # one process only: a second invocation forgets
-        env[f"{_MEMORY_PREFIX}REPOSITORY"] = "sqlite"
-    return env
+    memory = loaded.get(_MEMORY_PREFIX)
+    if memory is None:
+        return loaded
+    changes: dict[str, Any] = {"enabled": True}
+    if str(getattr(memory, "repository", "") or "") in ("", "in-memory"):
+        changes["repository"] = "sqlite"  # in-memory is one process only: it would forget
+    return {**loaded, _MEMORY_PREFIX: memory.model_copy(update=changes)}
 
 
 def _default_conversation(advisors: Sequence[Any]) -> str | None:
@@ -184,16 +167,16 @@ def open_session(
             ``conversation_id`` is given and no memory plugin is installed.
         PluginError: a plugin is broken.
     """
-    from ostinato.config import build_container
+    from ostinato.config import Settings, build_container, load_plugin_settings, load_settings
 
-    env = {"OSTINATO_MODEL": choice.model}
+    settings = load_settings(Settings).model_copy(update={"model": choice.model})
+    loaded: dict[str, Any] = load_plugin_settings(registry)
     if conversation_id is not None:
-        env.update(_memory_environment(registry))
-    with scoped_environment(env):
-        container = build_container(plugin_manager=manager)
-        client: ChatClient = container.chat_client()
-        model: ChatModel = container.chat_model()
-        advisors: list[Any] = container.advisors()
+        loaded = _with_memory(registry, loaded)
+    container = build_container(plugin_manager=manager, settings=settings, plugin_settings=loaded)
+    client: ChatClient = container.chat_client()
+    model: ChatModel = container.chat_model()
+    advisors: list[Any] = container.advisors()
     has_memory = any(isinstance(a, MemoryAdvisor) for a in advisors)
     if conversation_id is None and has_memory:
         # Memory is on (OSTINATO_MEMORY_ENABLED): its default conversation, or this session's.

@@ -25,6 +25,7 @@ from ostinato.config._decisions import (
     select_tool_advisor,
 )
 from ostinato.config._loading import load_settings
+from ostinato.config._plugin_settings import load_plugin_settings
 from ostinato.config._settings import Settings
 
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ class AutoConfiguration(containers.DeclarativeContainer):
     * ``settings``: core :class:`~ostinato.config.Settings`;
     * ``plugin_manager``: the loaded plugins, with failures and skipped ones;
     * ``registry``: what they registered (plugin settings checked at this point);
+    * ``plugin_settings``: each plugin's settings, loaded, by prefix (advisor factories
+      declaring ``plugin_settings`` get their own plugin's, and ``settings`` core's);
     * ``chat_model``: from ``OSTINATO_MODEL``;
     * ``tool_calling_manager``: a ``DefaultToolCallingManager`` with the configured limits;
     * ``tool_advisor_choice`` and ``tool_advisor``: the one tool advisor;
@@ -62,6 +65,7 @@ class AutoConfiguration(containers.DeclarativeContainer):
         create_plugin_manager, settings, plugins=plugins, entry_points=entry_points
     )
     registry = providers.Singleton(create_registry, plugin_manager)
+    plugin_settings = providers.Singleton(load_plugin_settings, registry)
     chat_model = providers.Singleton(create_chat_model, settings, registry)
     tool_calling_manager = providers.Singleton(create_tool_calling_manager, settings)
     tool_advisor_choice = providers.Singleton(
@@ -72,7 +76,7 @@ class AutoConfiguration(containers.DeclarativeContainer):
     tool_advisor = providers.Singleton(
         create_tool_advisor, tool_advisor_choice, registry, tool_calling_manager, settings
     )
-    advisors = providers.Singleton(create_advisors, registry)
+    advisors = providers.Singleton(create_advisors, registry, plugin_settings, settings)
     default_tools = providers.Singleton(create_default_tools, settings, registry)
     chat_client = providers.Singleton(
         create_chat_client,

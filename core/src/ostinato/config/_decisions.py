@@ -251,11 +251,20 @@ def create_tool_calling_manager(settings: Settings) -> DefaultToolCallingManager
     return DefaultToolCallingManager(limits=limits)
 
 
-def create_advisors(registry: Registry) -> list[Advisor]:
+def create_advisors(
+    registry: Registry,
+    plugin_settings: Mapping[str, Any] | None = None,
+    settings: Settings | None = None,
+) -> list[Advisor]:
     """The advisors the plugins registered, leaving out those their settings disable.
 
     A factory that declares a ``registry`` parameter receives the registry, so that it
     can use what other plugins registered (e.g. a memory advisor picking a repository).
+    One that declares ``plugin_settings`` receives its own plugin's settings, as loaded
+    in ``plugin_settings`` (by prefix; see :func:`~ostinato.config.load_plugin_settings`),
+    when its plugin registered exactly one settings class, and one that declares
+    ``settings`` receives core's :class:`~ostinato.config.Settings` — so a caller can
+    configure them without touching the environment.
 
     Raises:
         PluginError: a factory returned something that is not an ``Advisor``.
@@ -265,7 +274,15 @@ def create_advisors(registry: Registry) -> list[Advisor]:
     advisors: list[Advisor] = []
     for name, registration in registry.advisors.items():
         factory: Any = registration.value
-        advisor = factory(registry=registry) if _accepts(factory, "registry") else factory()
+        keywords: dict[str, Any] = {}
+        if _accepts(factory, "registry"):
+            keywords["registry"] = registry
+        own = _own_settings(registry, registration.plugin, plugin_settings)
+        if own is not None and _accepts(factory, "plugin_settings"):
+            keywords["plugin_settings"] = own
+        if settings is not None and _accepts(factory, "settings"):
+            keywords["settings"] = settings
+        advisor = factory(**keywords)
         if advisor is None:
             continue
         if not isinstance(advisor, Advisor):
@@ -321,6 +338,16 @@ def create_chat_client(
     if not settings.chat_client.tool_calling.enabled:
         builder.default_advisor_params(AdvisorParams.tool_calling_advisor_auto_register(False))
     return builder.build()
+
+
+def _own_settings(
+    registry: Registry, plugin: object, plugin_settings: Mapping[str, Any] | None
+) -> Any:
+    """The loaded settings ``plugin`` registered, when it registered exactly one class."""
+    if not plugin_settings:
+        return None
+    prefixes = [p for p, r in registry.settings.items() if r.plugin == plugin]
+    return plugin_settings.get(prefixes[0]) if len(prefixes) == 1 else None
 
 
 def _accepts(function: Any, parameter: str) -> bool:

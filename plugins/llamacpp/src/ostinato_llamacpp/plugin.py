@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ostinato.plugins import hookimpl
 
 if TYPE_CHECKING:
+    from ostinato.config import Settings
     from ostinato_llamacpp._advisor import SmallModelHintAdvisor
     from ostinato_llamacpp._model import LlamaCppChatModel
 
@@ -43,12 +44,15 @@ def create_llamacpp_chat_model(model_name: str) -> LlamaCppChatModel:
     return create_chat_model(model_name or None)
 
 
-def create_hint_advisor() -> SmallModelHintAdvisor | None:
+def create_hint_advisor(settings: Settings | None = None) -> SmallModelHintAdvisor | None:
     """The advisor explaining an iteration cap, when ``OSTINATO_MODEL`` is a ``llamacpp``
-    model (``None`` otherwise)."""
-    from ostinato.config import Settings, load_settings
+    model (``None`` otherwise). Core's ``settings`` are read from the environment unless
+    given."""
+    if settings is None:
+        from ostinato.config import Settings, load_settings
 
-    model = load_settings(Settings).model
+        settings = load_settings(Settings)
+    model = settings.model
     if model is None or model.partition(":")[0].strip().lower() != PROVIDER:
         return None
     from ostinato_llamacpp._advisor import SmallModelHintAdvisor

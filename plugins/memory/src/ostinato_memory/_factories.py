@@ -104,7 +104,9 @@ def create_chat_memory_repository(
     return repository
 
 
-def create_memory_advisor(registry: Any = None) -> MessageChatMemoryAdvisor | None:
+def create_memory_advisor(
+    registry: Any = None, settings: MemorySettings | None = None
+) -> MessageChatMemoryAdvisor | None:
     """The advisor of auto-configured clients, or ``None`` unless ``OSTINATO_MEMORY_ENABLED``.
 
     A :class:`~ostinato_memory.MessageChatMemoryAdvisor` at its default order (outside the
@@ -112,10 +114,15 @@ def create_memory_advisor(registry: Any = None) -> MessageChatMemoryAdvisor | No
     ``OSTINATO_MEMORY_MAX_MESSAGES`` in the ``OSTINATO_MEMORY_REPOSITORY`` repository,
     with ``OSTINATO_MEMORY_DEFAULT_CONVERSATION_ID`` as its default conversation.
 
+    Args:
+        registry: the plugin registry, to find other plugins' repositories.
+        settings: this plugin's settings (default: read from the environment).
+
     Raises:
         ConfigurationError: a setting is wrong, or the repository name is unknown.
     """
-    settings = load_memory_settings()
+    if settings is None:
+        settings = load_memory_settings()
     if not settings.enabled:
         return None
     repository = create_chat_memory_repository(settings.repository, settings, registry)

@@ -47,12 +47,13 @@ def sqlite_repository() -> ChatMemoryRepository:
     return create_sqlite_repository()
 
 
-def memory_advisor(registry: Any = None) -> Advisor | None:
+def memory_advisor(registry: Any = None, plugin_settings: Any = None) -> Advisor | None:
     """The ``memory`` advisor factory: ``None`` unless ``OSTINATO_MEMORY_ENABLED=true``.
-    Given the plugin registry, it also finds repositories of other plugins."""
+    Given the plugin registry, it also finds repositories of other plugins; given this
+    plugin's loaded settings, it uses them instead of reading the environment."""
     from ostinato_memory._factories import create_memory_advisor
 
-    return create_memory_advisor(registry)
+    return create_memory_advisor(registry, plugin_settings)
 
 
 @hookimpl
