@@ -30,8 +30,8 @@ from ostinato.model import (
     Generation,
     Usage,
 )
-from ostinato.transport import ServerSentEvent
-from ostinato_openai._errors import error_from_payload, excerpt
+from ostinato.transport import ServerSentEvent, excerpt
+from ostinato_openai._errors import error_from_payload
 from ostinato_openai._normalise import (
     FINISH_REASON_RAW,
     JSON_OBJECT,

@@ -9,104 +9,29 @@ the wait it asked for. The API key never appears: if a server echoes it, it is m
 
 from __future__ import annotations
 
-import email.utils
 import json
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
 
 from ostinato.errors import (
-    AuthenticationError,
-    BadRequestError,
     MalformedResponseError,
     ModelConnectionError,
     ModelError,
     ModelTimeoutError,
-    NotFoundError,
-    PermissionDeniedError,
-    RateLimitError,
-    ServerError,
 )
+from ostinato.transport import error_class_for_status, parse_retry_after, redact
 
 __all__ = [
     "REQUEST_ID_HEADERS",
-    "error_class_for_status",
     "error_from_payload",
     "error_from_response",
     "error_from_transport",
-    "excerpt",
-    "parse_retry_after",
-    "redact",
 ]
 
 #: Response headers that carry the provider's request id, most specific first.
 REQUEST_ID_HEADERS = ("x-request-id", "request-id", "apim-request-id", "x-ms-request-id")
-
-_BY_STATUS: dict[int, type[ModelError]] = {
-    400: BadRequestError,
-    401: AuthenticationError,
-    403: PermissionDeniedError,
-    404: NotFoundError,
-    408: ModelTimeoutError,
-    413: BadRequestError,
-    415: BadRequestError,
-    422: BadRequestError,
-    429: RateLimitError,
-}
-
-
-def error_class_for_status(status: int | None) -> type[ModelError]:
-    """The :class:`ModelError` subclass for an HTTP status (5xx: server error)."""
-    if status is None:
-        return ServerError
-    if status >= 500:
-        return ServerError
-    return _BY_STATUS.get(status, ModelError)
-
-
-def redact(text: str, secret: str | None) -> str:
-    """``text`` with ``secret`` masked wherever it appears."""
-    if secret and secret in text:
-        return text.replace(secret, "***")
-    return text
-
-
-def excerpt(content: bytes | str, secret: str | None, limit: int = 200) -> str:
-    """The start of a reply for an error message, quoted: the secret masked *before* it
-    is cut (so no part of it survives at the cut)."""
-    text = content.decode("utf-8", errors="replace") if isinstance(content, bytes) else content
-    return repr(redact(text, secret)[:limit])
-
-
-def parse_retry_after(
-    headers: Mapping[str, str], now: Callable[[], float] = time.time
-) -> float | None:
-    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or HTTP date).
-
-    A zero ``retry-after-ms`` (Azure sends it beside ``retry-after: 1``) says nothing.
-    """
-    raw_ms = headers.get("retry-after-ms")
-    if raw_ms:
-        try:
-            ms = float(raw_ms)
-        except ValueError:
-            ms = 0.0
-        if ms > 0:
-            return ms / 1000.0
-    raw = headers.get("retry-after")
-    if not raw:
-        return None
-    try:
-        return max(float(raw), 0.0)
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(raw)
-    except (TypeError, ValueError):
-        return None
-    return max(when.timestamp() - now(), 0.0)
 
 
 def _text(value: Any) -> str | None:

@@ -35,6 +35,7 @@ from ostinato.transport import (
     SecretLike,
     SSEDecoder,
     check_max_response_bytes,
+    excerpt,
     header_api_key,
     header_value,
     read_body,
@@ -47,7 +48,6 @@ from ostinato_openai._errors import (
     error_from_payload,
     error_from_response,
     error_from_transport,
-    excerpt,
 )
 from ostinato_openai._normalise import RATE_LIMIT_HEADERS, rate_limit
 from ostinato_openai._options import OpenAIChatOptions
