@@ -209,3 +209,10 @@ async def test_a_huge_error_body_is_cut_not_held():
 def test_an_invalid_limit_is_refused():
     with pytest.raises(ConfigurationError, match="max_response_bytes must be at least 1"):
         model_for(max_response_bytes=0)
+
+
+async def test_a_transport_error_quoting_the_key_has_it_masked():
+    model, _ = model_for(httpx.ConnectError(f"refused while sending {API_KEY}"))
+    with pytest.raises(ModelConnectionError) as info:
+        await model.call(Prompt("hi"))
+    assert API_KEY not in str(info.value) and "***" in str(info.value)

@@ -113,10 +113,13 @@ def error_from_response(
     )
 
 
-def error_from_transport(exc: httpx.RequestError, *, provider: str, url: str) -> ModelError:
+def error_from_transport(
+    exc: httpx.RequestError, *, provider: str, url: str, secret: str | None = None
+) -> ModelError:
     """A failed exchange as :class:`ModelTimeoutError`, :class:`ModelConnectionError` or
     (for a body that could not be decoded) :class:`MalformedResponseError`."""
     detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    detail = redact(detail, secret)  # should the HTTP library's message quote the key
     error: ModelError
     if isinstance(exc, httpx.TimeoutException):
         error = ModelTimeoutError(

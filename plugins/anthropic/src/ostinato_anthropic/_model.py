@@ -254,7 +254,9 @@ class AnthropicChatModel:
         return AttemptFailed(error, response.headers)
 
     def _transport_failure(self, exc: httpx.RequestError) -> AttemptFailed:
-        return AttemptFailed(error_from_transport(exc, provider=self._provider, url=self._url))
+        return AttemptFailed(
+            error_from_transport(exc, provider=self._provider, url=self._url, secret=self._api_key)
+        )
 
     async def call(self, prompt: Prompt) -> ChatResponse:
         """Answer ``prompt`` in one response (retrying failures the policy allows)."""

@@ -203,7 +203,9 @@ class OllamaChatModel:
         return AttemptFailed(error, response.headers)
 
     def _transport_failure(self, exc: httpx.RequestError) -> AttemptFailed:
-        return AttemptFailed(error_from_transport(exc, provider=self._provider, url=self._url))
+        return AttemptFailed(
+            error_from_transport(exc, provider=self._provider, url=self._url, secret=self._api_key)
+        )
 
     def _malformed(self, what: str) -> MalformedResponseError:
         return MalformedResponseError(f"{self._provider}: {what}", provider=self._provider)
