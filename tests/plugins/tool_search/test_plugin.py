@@ -101,6 +101,20 @@ def test_the_factory_reads_the_settings(monkeypatch):
     assert isinstance(ttl, TtlEvictionStrategy) and ttl.ttl == 60
 
 
+def test_the_factory_takes_settings_given_in_code_over_the_environment(monkeypatch):
+    # The container hands the factory core's settings and this plugin's loaded ones; the
+    # environment is not read again.
+    monkeypatch.setenv("OSTINATO_TOOLS__MAX_ITERATIONS", "7")
+    monkeypatch.setenv("OSTINATO_TOOL_SEARCH_MAX_RESULTS", "3")
+    core = Settings.model_validate({"tools": {"max_iterations": 11}})
+    own = ToolSearchSettings(max_results=9, index="regex")
+    advisor = tool_search_plugin.create_tool_advisor(
+        DefaultToolCallingManager(), settings=core, plugin_settings=own
+    )
+    assert (advisor.max_iterations, advisor.max_results) == (11, 9)
+    assert isinstance(advisor.tool_index, RegexToolIndex)
+
+
 def test_the_defaults():
     advisor = create_tool_search_advisor(DefaultToolCallingManager(), ToolSearchSettings())
     assert isinstance(advisor.tool_index, KeywordToolIndex)

@@ -74,7 +74,12 @@ class AutoConfiguration(containers.DeclarativeContainer):
         registry.provided.tool_advisors,
     )
     tool_advisor = providers.Singleton(
-        create_tool_advisor, tool_advisor_choice, registry, tool_calling_manager, settings
+        create_tool_advisor,
+        tool_advisor_choice,
+        registry,
+        tool_calling_manager,
+        settings,
+        plugin_settings,
     )
     advisors = providers.Singleton(create_advisors, registry, plugin_settings, settings)
     default_tools = providers.Singleton(create_default_tools, settings, registry)

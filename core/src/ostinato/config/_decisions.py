@@ -214,22 +214,29 @@ def create_tool_advisor(
     registry: Registry,
     tool_calling_manager: ToolCallingManager,
     settings: Settings | None = None,
+    plugin_settings: Mapping[str, Any] | None = None,
 ) -> ToolAdvisor:
     """Build the chosen tool advisor with its factory.
 
     A factory that declares a ``settings`` parameter also receives the core settings (so a
-    replacement honours ``OSTINATO_TOOLS__MAX_ITERATIONS`` without reading them again).
+    replacement honours ``OSTINATO_TOOLS__MAX_ITERATIONS`` without reading them again);
+    one that declares ``plugin_settings`` receives its own plugin's loaded settings (as
+    :func:`create_advisors` does).
 
     Raises:
         PluginError: the factory returned something that is not a ``ToolAdvisor``.
     """
     from ostinato.advisors import ToolAdvisor
 
-    factory: Any = registry.tool_advisors[choice.name].value
+    registration = registry.tool_advisors[choice.name]
+    factory: Any = registration.value
+    keywords: dict[str, Any] = {}
     if settings is not None and _accepts(factory, "settings"):
-        advisor = factory(tool_calling_manager, settings=settings)
-    else:
-        advisor = factory(tool_calling_manager)
+        keywords["settings"] = settings
+    own = _own_settings(registry, registration.plugin, plugin_settings)
+    if own is not None and _accepts(factory, "plugin_settings"):
+        keywords["plugin_settings"] = own
+    advisor = factory(tool_calling_manager, **keywords)
     if not isinstance(advisor, ToolAdvisor):
         raise PluginError(
             f"the tool advisor factory {choice.name!r} of {choice.plugin.label} returned "

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Any, Final
 from ostinato.plugins import hookimpl
 
 if TYPE_CHECKING:
+    from ostinato.config import Settings
     from ostinato.tools import ToolCallingManager
     from ostinato_tool_search._advisor import ToolSearchToolCallingAdvisor
+    from ostinato_tool_search._settings import ToolSearchSettings
 
 __all__ = [
     "SETTINGS_PREFIX",
@@ -29,11 +31,21 @@ TOOL_ADVISOR_NAME: Final = "tool-search"
 SETTINGS_PREFIX: Final = "OSTINATO_TOOL_SEARCH_"
 
 
-def create_tool_advisor(tool_calling_manager: ToolCallingManager) -> ToolSearchToolCallingAdvisor:
-    """The ``tool-search`` factory: an advisor configured by ``OSTINATO_TOOL_SEARCH_*``."""
+def create_tool_advisor(
+    tool_calling_manager: ToolCallingManager,
+    *,
+    settings: Settings | None = None,
+    plugin_settings: ToolSearchSettings | None = None,
+) -> ToolSearchToolCallingAdvisor:
+    """The ``tool-search`` factory: an advisor configured by ``OSTINATO_TOOL_SEARCH_*``,
+    with core's loop cap. The container passes both settings objects; without them they
+    are read from the environment."""
     from ostinato_tool_search._factory import create_tool_search_advisor
 
-    return create_tool_search_advisor(tool_calling_manager)
+    max_iterations = None if settings is None else settings.tools.max_iterations
+    return create_tool_search_advisor(
+        tool_calling_manager, plugin_settings, max_iterations=max_iterations
+    )
 
 
 @hookimpl
