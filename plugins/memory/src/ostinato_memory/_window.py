@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from ostinato.memory import ChatMemoryRepository
+from ostinato.memory import ChatMemoryRepository, ChatMemorySyncFaces
 from ostinato.messages import (
     AssistantMessage,
     Message,
@@ -84,7 +84,7 @@ def apply_window(
     return [m for i, m in enumerate(combined) if i not in removed]
 
 
-class MessageWindowChatMemory:
+class MessageWindowChatMemory(ChatMemorySyncFaces):
     """A :class:`~ostinato.memory.ChatMemory` keeping the latest ``max_messages`` messages of
     each conversation in a repository (see :func:`apply_window` for the exact policy).
 
@@ -162,22 +162,11 @@ class MessageWindowChatMemory:
         await self._repository.delete_by_conversation_id(conversation_id)
 
     def add_sync(self, conversation_id: str, messages: Sequence[Message] | Message) -> None:
-        """Blocking :meth:`add`."""
+        """Blocking :meth:`add` (``get_sync`` and ``clear_sync`` come from
+        :class:`~ostinato.memory.ChatMemorySyncFaces`)."""
         from ostinato.runtime import run_sync
 
         run_sync(self.add(conversation_id, messages), async_name="add")
-
-    def get_sync(self, conversation_id: str) -> list[Message]:
-        """Blocking :meth:`get`."""
-        from ostinato.runtime import run_sync
-
-        return run_sync(self.get(conversation_id), async_name="get")
-
-    def clear_sync(self, conversation_id: str) -> None:
-        """Blocking :meth:`clear`."""
-        from ostinato.runtime import run_sync
-
-        run_sync(self.clear(conversation_id), async_name="clear")
 
     def __repr__(self) -> str:
         return f"MessageWindowChatMemory({self._repository!r}, max_messages={self._max_messages})"
