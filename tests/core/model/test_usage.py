@@ -9,6 +9,7 @@ from ostinato.model import (
     ChatResponse,
     ChatResponseMetadata,
     Generation,
+    MessageAggregator,
     Usage,
     UsageAccumulator,
     accumulate_response_usage,
@@ -213,3 +214,23 @@ def test_accumulator_apply_without_response_is_none():
     acc = UsageAccumulator()
     acc.add(response(Usage(1, 2, 3)))
     assert acc.apply(None) is None
+
+
+def test_reasoning_tokens_are_summed_shown_and_kept_in_json():
+    thinking = Usage(10, 50, reasoning_tokens=40)
+    plain = Usage(5, 5)
+    assert (thinking + plain).reasoning_tokens == 40
+    assert (thinking + thinking).reasoning_tokens == 80
+    assert (plain + plain).reasoning_tokens is None
+    assert repr(thinking) == "Usage(10/50/60, reasoning=40)"
+    assert thinking.to_dict()["reasoning_tokens"] == 40
+    assert "reasoning_tokens" not in plain.to_dict()
+    assert Usage(**thinking.to_dict()) == thinking
+
+
+def test_the_stream_aggregate_keeps_reasoning_tokens():
+    chunks = [
+        ChatResponse([Generation(AssistantMessage("hi"))]),
+        ChatResponse([], ChatResponseMetadata(usage=Usage(10, 50, reasoning_tokens=40))),
+    ]
+    assert MessageAggregator.aggregate(chunks).usage.reasoning_tokens == 40

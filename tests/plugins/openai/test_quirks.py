@@ -342,3 +342,23 @@ async def test_request_id_header_reaches_the_metadata():
     stream.headers["x-request-id"] = "req_123"
     response = await both(reply, stream)
     assert response.metadata.get("request_id") == "req_123"
+
+
+async def test_reasoning_tokens_are_part_of_usage():
+    usage = {
+        "prompt_tokens": 10,
+        "completion_tokens": 50,
+        "total_tokens": 60,
+        "completion_tokens_details": {"reasoning_tokens": 40},
+    }
+    model, _ = model_for(completion({"role": "assistant", "content": "42"}, usage=usage))
+    response = await model.call(Prompt("hi"))
+    assert response.usage.reasoning_tokens == 40
+    assert response.metadata.metadata["reasoning_tokens"] == 40
+    streamed, _ = model_for(
+        sse_body(
+            {"id": "r1", "choices": [{"index": 0, "delta": {"content": "42"}}]},
+            {"id": "r1", "choices": [], "usage": usage},
+        )
+    )
+    assert (await aggregate(streamed)).usage.reasoning_tokens == 40

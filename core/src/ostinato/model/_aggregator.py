@@ -197,7 +197,12 @@ class MessageAggregator:
             value = getattr(usage, name)
             if value > 0:
                 self._usage[name] = value
-        for name in ("cache_read_input_tokens", "cache_write_input_tokens", "native_usage"):
+        for name in (
+            "cache_read_input_tokens",
+            "cache_write_input_tokens",
+            "native_usage",
+            "reasoning_tokens",
+        ):
             value = getattr(usage, name)
             if value is not None:
                 self._usage[name] = value
@@ -233,6 +238,7 @@ class MessageAggregator:
                     usage.get("cache_read_input_tokens"),
                     usage.get("cache_write_input_tokens"),
                     usage.get("native_usage"),
+                    usage.get("reasoning_tokens"),
                 ),
                 rate_limit=self._rate_limit or {},
                 prompt_metadata=self._prompt_metadata or {},

@@ -13,9 +13,10 @@ class Usage:
     """Tokens used by one model response (or summed over several).
 
     ``total_tokens`` defaults to prompt + completion, but an explicit total given by the
-    provider is kept as is. Cache counts are ``None`` when the provider did not report
-    them. ``native_usage`` is the provider's raw usage object; it is dropped when usages
-    are summed. A usage is *empty* when its total is 0.
+    provider is kept as is. Cache counts and ``reasoning_tokens`` (completion tokens a
+    reasoning model spent thinking, part of ``completion_tokens``) are ``None`` when the
+    provider did not report them. ``native_usage`` is the provider's raw usage object; it
+    is dropped when usages are summed. A usage is *empty* when its total is 0.
     """
 
     prompt_tokens: int
@@ -24,6 +25,7 @@ class Usage:
     cache_read_input_tokens: int | None
     cache_write_input_tokens: int | None
     native_usage: Any = field(compare=False)
+    reasoning_tokens: int | None = None
 
     def __init__(
         self,
@@ -33,6 +35,7 @@ class Usage:
         cache_read_input_tokens: int | None = None,
         cache_write_input_tokens: int | None = None,
         native_usage: Any = None,
+        reasoning_tokens: int | None = None,
     ) -> None:
         prompt = prompt_tokens or 0
         completion = completion_tokens or 0
@@ -44,6 +47,7 @@ class Usage:
         object.__setattr__(self, "cache_read_input_tokens", cache_read_input_tokens)
         object.__setattr__(self, "cache_write_input_tokens", cache_write_input_tokens)
         object.__setattr__(self, "native_usage", native_usage)
+        object.__setattr__(self, "reasoning_tokens", reasoning_tokens)
 
     @property
     def is_empty(self) -> bool:
@@ -51,7 +55,8 @@ class Usage:
         return self.total_tokens == 0
 
     def __add__(self, other: Usage) -> Usage:
-        """Field-wise sum; cache counts stay ``None`` only when both are; native usage dropped."""
+        """Field-wise sum; cache and reasoning counts stay ``None`` only when both are;
+        native usage dropped."""
         if not isinstance(other, Usage):
             return NotImplemented
         return Usage(
@@ -60,6 +65,7 @@ class Usage:
             self.total_tokens + other.total_tokens,
             _add_optional(self.cache_read_input_tokens, other.cache_read_input_tokens),
             _add_optional(self.cache_write_input_tokens, other.cache_write_input_tokens),
+            reasoning_tokens=_add_optional(self.reasoning_tokens, other.reasoning_tokens),
         )
 
     def __repr__(self) -> str:
@@ -68,17 +74,23 @@ class Usage:
             parts.append(f"cache_read={self.cache_read_input_tokens}")
         if self.cache_write_input_tokens is not None:
             parts.append(f"cache_write={self.cache_write_input_tokens}")
+        if self.reasoning_tokens is not None:
+            parts.append(f"reasoning={self.reasoning_tokens}")
         return f"Usage({', '.join(parts)})"
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (without the native usage object)."""
-        return {
+        """The JSON form (without the native usage object; ``reasoning_tokens`` only when
+        reported)."""
+        data: dict[str, Any] = {
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "total_tokens": self.total_tokens,
             "cache_read_input_tokens": self.cache_read_input_tokens,
             "cache_write_input_tokens": self.cache_write_input_tokens,
         }
+        if self.reasoning_tokens is not None:
+            data["reasoning_tokens"] = self.reasoning_tokens
+        return data
 
 
 def _add_optional(a: int | None, b: int | None) -> int | None:

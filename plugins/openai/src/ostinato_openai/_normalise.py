@@ -157,6 +157,7 @@ def usage_from(usage: Mapping[str, Any]) -> Usage:
         cached,
         written,
         dict(usage),
+        reasoning_tokens(usage),
     )
 
 
