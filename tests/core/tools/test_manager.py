@@ -24,8 +24,10 @@ from ostinato.tools import (
     DefaultToolCallingManager,
     DefaultToolExecutionExceptionProcessor,
     FunctionToolCallback,
+    LimitBehavior,
     StaticToolCallbackResolver,
     ToolCallingManager,
+    ToolCallLimits,
     ToolContext,
     ToolExecutionResult,
     tool,
@@ -190,10 +192,22 @@ async def test_return_direct_is_the_and_of_executed_calls(
     assert result.return_direct is expected
 
 
-async def test_return_direct_ignores_calls_that_did_not_run() -> None:
-    result = await run([RecordingCallback("t", return_direct=True)], *calls("t", "ghost"))
-    assert result.return_direct is True
+async def test_return_direct_needs_every_call_of_the_batch_to_run_and_succeed() -> None:
+    # The model must read an error response: an unknown tool, a failure or a limit in
+    # the batch turns return-direct off (the reference ignores calls that did not run).
+    direct = RecordingCallback("t", return_direct=True)
+    assert (await run([direct], *calls("t", "ghost"))).return_direct is False
     assert (await run([], *calls("ghost"))).return_direct is False
+    failing = RecordingCallback("f", return_direct=True)
+    failing.result = ToolExecutionError("broke", tool_name="f")
+    assert (await run([direct, failing], *calls("t", "f"))).return_direct is False
+    limited = DefaultToolCallingManager(
+        limits=ToolCallLimits(
+            per_tool={"t": 1}, on_limit_exceeded=LimitBehavior.RETURN_ERROR_RESPONSE
+        )
+    )
+    assert (await run([direct], *calls("t", "t"), manager=limited)).return_direct is False
+    assert (await run([direct], *calls("t"))).return_direct is True
 
 
 async def test_a_failing_tool_is_reported_and_the_batch_goes_on() -> None:

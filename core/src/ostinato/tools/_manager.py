@@ -165,7 +165,10 @@ class DefaultToolCallingManager:
         """Run the tool calls of ``chat_response``'s first tool-calling generation.
 
         Returns the prompt's messages + the assistant message + one tool response message
-        (responses in call order), and whether every executed call was return-direct.
+        (responses in call order), and whether the batch is return-direct: every call ran,
+        succeeded, and is a return-direct tool. (The reference counts only the executed
+        calls; here a call answered with an error — unknown tool, limit, failure — must
+        reach the model, so it makes the batch not return-direct.)
 
         Raises:
             ValueError: ``prompt`` or ``chat_response`` is ``None``.
@@ -229,14 +232,15 @@ class DefaultToolCallingManager:
             )
 
         semaphore = new_semaphore(self._max_concurrency)
+        failed = False
         for group in groups_of(jobs):
             outcomes = await run_group(group, context, semaphore)
             for job, outcome in zip(group, outcomes):
-                texts[job.index] = (
-                    outcome
-                    if isinstance(outcome, str)
-                    else self._exception_processor.process(outcome)
-                )
+                if isinstance(outcome, str):
+                    texts[job.index] = outcome
+                else:
+                    failed = True
+                    texts[job.index] = self._exception_processor.process(outcome)
 
         calls = assistant.tool_calls if breach is None else assistant.tool_calls[: breach[0] + 1]
         if breach is not None:
@@ -246,7 +250,14 @@ class DefaultToolCallingManager:
         )
         result = ToolExecutionResult(
             (*prompt.messages, assistant, ToolResponseMessage(responses)),
-            return_direct=bool(jobs) and all(job.return_direct for job in jobs),
+            # Errors go back to the model: a batch with a call that did not run (unknown
+            # tool, limit) or failed is never returned directly, even if the rest is.
+            return_direct=(
+                bool(jobs)
+                and len(jobs) == len(assistant.tool_calls)
+                and not failed
+                and all(job.return_direct for job in jobs)
+            ),
         )
         if breach is not None:
             raise ToolCallLimitExceeded(
