@@ -17,7 +17,7 @@ from ostinato.advisors import (
 from ostinato.client import TOOL_CALLING_ADVISOR_AUTO_REGISTER, AdvisorParams
 from ostinato.errors import AdvisorChainError
 from ostinato.messages import SystemMessage, ToolResponseMessage
-from ostinato.prompt import ToolCallingChatOptions
+from ostinato.prompt import ChatOptions, ToolCallingChatOptions
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
 from ostinato.tools import tool_callbacks
 from tests.fakes.managers import RecordingManager
@@ -165,6 +165,19 @@ def test_tools_from_request_options(mode):
     )
     answer(spec, mode)
     assert model.call_count == 2
+
+
+def test_tools_from_request_options_survive_plain_default_options(mode):
+    # The client's defaults are plain ChatOptions; the request's ToolCallingChatOptions
+    # must keep their tools (and the defaults' values) instead of being cut to ChatOptions.
+    model = weather_model()
+    client = ChatClient.builder(model).default_options(ChatOptions(temperature=0.3)).build()
+    spec = client.prompt("Weather?").options(ToolCallingChatOptions(tool_callbacks=[WEATHER]))
+    answer(spec, mode)
+    assert model.call_count == 2
+    sent = model.prompts[0].options
+    assert isinstance(sent, ToolCallingChatOptions)
+    assert sent.temperature == 0.3 and sent.tool_names == (WEATHER.tool_definition.name,)
 
 
 def test_explicit_tool_advisor_suppresses_auto_registration(mode):

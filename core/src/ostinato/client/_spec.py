@@ -152,8 +152,7 @@ class ChatClientRequestSpec:
         """Options laid over the model's defaults (and the client's default options)."""
         if not isinstance(options, ChatOptions):
             raise TypeError(f"options must be ChatOptions, got {type(options).__name__}")
-        current = self._state.options
-        self._state.options = options if current is None else current.combine_with(options)
+        self._state.options = _laid_over(self._state.options, options)
         return self
 
     def advisors(self, *advisors: Advisor | AdvisorParams | Iterable[Any]) -> ChatClientRequestSpec:
@@ -266,6 +265,22 @@ class ChatClientRequestSpec:
     def describe(self) -> str:
         """The chain this request would run, rendered (see ``AdvisorChain.describe``)."""
         return self.build_chain().describe()
+
+
+def _laid_over(current: ChatOptions | None, options: ChatOptions) -> ChatOptions:
+    """``options`` laid over ``current``. Combining keeps the first object's class, so
+    when ``options`` are of a more specific class (``ToolCallingChatOptions`` over the
+    client's plain ``ChatOptions``) the result takes theirs, losing none of their fields."""
+    if current is None:
+        return options
+    kind = type(options)
+    if kind is not type(current) and isinstance(options, type(current)):
+        try:
+            empty = kind()
+        except TypeError:  # a class that cannot be made empty: keep the first class
+            return current.combine_with(options)
+        return empty.combine_with(current).combine_with(options)
+    return current.combine_with(options)
 
 
 def _resolve_tools(items: Sequence[ToolCallback | ToolCallbackProvider]) -> list[ToolCallback]:
