@@ -207,6 +207,37 @@ class TestSettingsReachThePieces:
             "as an integer",
         ]
 
+    def test_bad_core_and_plugin_values_are_reported_together(self, monkeypatch):
+        # One error listing every bad value, not the plugin's after the core's is fixed.
+        from pydantic_settings import SettingsConfigDict
+
+        from ostinato.config import PluginSettings
+
+        class AcmeSettings(PluginSettings):
+            model_config = SettingsConfigDict(env_prefix="OSTINATO_ACME_")
+            retries: int = 1
+
+        class Acme:
+            @hookimpl
+            def register_settings(self, register):
+                register("OSTINATO_ACME_", AcmeSettings)
+
+        monkeypatch.setenv("OSTINATO_TOOLS__MAX_ITERATIONS", "abc")
+        monkeypatch.setenv("OSTINATO_ACME_RETRIES", "many")
+        with pytest.raises(ConfigurationError) as caught:
+            chat_client(plugins=[Acme()], chat_model=ScriptedChatModel(["hi"]))
+        lines = str(caught.value).splitlines()
+        assert lines[0] == "2 ostinato and plugin settings have bad values:"
+        assert lines[1].startswith("  OSTINATO_TOOLS__MAX_ITERATIONS='abc': expected")
+        assert lines[2].startswith("  OSTINATO_ACME_RETRIES='many': expected")
+        assert lines[-1].startswith("fix: correct or unset these variables")
+
+    def test_bad_core_values_alone_are_reported_as_before(self, monkeypatch):
+        monkeypatch.setenv("OSTINATO_TOOLS__MAX_ITERATIONS", "abc")
+        with pytest.raises(ConfigurationError) as caught:
+            chat_client(plugins=[], chat_model=ScriptedChatModel(["hi"]))
+        assert str(caught.value).splitlines()[0] == "1 ostinato setting has a bad value:"
+
     def test_a_settings_class_with_another_prefix_is_a_plugin_error(self):
         from pydantic_settings import BaseSettings, SettingsConfigDict
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ostinato.config import Settings, create_plugin_manager, load_settings
+from ostinato.config import Settings, create_plugin_manager, load_core_settings
 from ostinato.errors import OstinatoError
 from ostinato.plugins import PluginManager, Registry, collect_registry
 
@@ -49,7 +49,7 @@ def load_context() -> CliContext:
     """Load the settings and the plugins, keeping the error instead of raising it."""
     context = CliContext()
     try:
-        context.settings = load_settings(Settings)
+        context.settings = load_core_settings()
         context.plugin_manager = create_plugin_manager(context.settings)
         context.registry = collect_registry(context.plugin_manager)
     except OstinatoError as exc:

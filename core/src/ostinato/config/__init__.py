@@ -20,6 +20,7 @@ from ostinato.config._decisions import (
     create_registry,
     create_tool_advisor,
     create_tool_calling_manager,
+    load_core_settings,
     parse_model,
     select_tool_advisor,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "create_tool_calling_manager",
     "describe_settings",
     "known_setting_fields",
+    "load_core_settings",
     "load_plugin_settings",
     "load_settings",
     "parse_model",

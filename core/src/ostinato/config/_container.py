@@ -22,11 +22,10 @@ from ostinato.config._decisions import (
     create_registry,
     create_tool_advisor,
     create_tool_calling_manager,
+    load_core_settings,
     select_tool_advisor,
 )
-from ostinato.config._loading import load_settings
 from ostinato.config._plugin_settings import load_plugin_settings
-from ostinato.config._settings import Settings
 
 if TYPE_CHECKING:
     from ostinato.client import ChatClient
@@ -60,7 +59,7 @@ class AutoConfiguration(containers.DeclarativeContainer):
     plugins: providers.Provider[Any] = providers.Object(None)
     entry_points: providers.Provider[bool | None] = providers.Object(None)
 
-    settings = providers.Singleton(load_settings, Settings)
+    settings = providers.Singleton(load_core_settings, plugins, entry_points)
     plugin_manager = providers.Singleton(
         create_plugin_manager, settings, plugins=plugins, entry_points=entry_points
     )

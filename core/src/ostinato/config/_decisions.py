@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ostinato.config._core_plugin import DEFAULT_TOOL_ADVISOR, CorePlugin
+from ostinato.config._fields import environment
+from ostinato.config._loading import load_settings, problems_message
 from ostinato.config._plugin_settings import load_plugin_settings, warn_about_unknown_variables
-from ostinato.config._settings import Settings
+from ostinato.config._settings import Settings, split_commas
 from ostinato.errors import ConfigurationError, PluginError
 from ostinato.plugins import (
     PluginInfo,
@@ -41,6 +43,7 @@ __all__ = [
     "create_registry",
     "create_tool_advisor",
     "create_tool_calling_manager",
+    "load_core_settings",
     "parse_model",
     "select_tool_advisor",
 ]
@@ -51,6 +54,54 @@ _ADVISOR_VARIABLE = "OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR"
 def _plugin_name(plugin: object) -> str:
     name = getattr(plugin, "__name__", None) or type(plugin).__name__
     return str(name).rsplit(".", 1)[-1].lower().replace("_", "-")
+
+
+def load_core_settings(
+    plugins: Iterable[object] | Mapping[str, object] | None = None,
+    entry_points: bool | None = None,
+) -> Settings:
+    """Core :class:`~ostinato.config.Settings` from the environment (and ``.env``).
+
+    When they have bad values, the plugins' settings are checked too (plugins selected
+    by ``OSTINATO_LOAD_PLUGINS`` / ``OSTINATO_DISABLE_PLUGINS`` as far as those read), so
+    that one error lists every bad value, core's and the plugins', not one after another.
+
+    Raises:
+        ConfigurationError: every bad value found, each with its variable.
+    """
+    try:
+        return load_settings(Settings)
+    except ConfigurationError as error:
+        found = _plugin_setting_problems(plugins, entry_points)
+        if not found:
+            raise
+        problems = [*_problem_lines(error), *found]
+        raise ConfigurationError(problems_message(problems, "ostinato and plugin")) from None
+
+
+def _problem_lines(error: ConfigurationError) -> list[str]:
+    return [line for line in str(error).splitlines() if line.startswith("  ")]
+
+
+def _plugin_setting_problems(
+    plugins: Iterable[object] | Mapping[str, object] | None, entry_points: bool | None
+) -> list[str]:
+    """The plugins' bad setting values, with core's settings unreadable (best effort)."""
+    environ = environment()
+    load = environ.get("OSTINATO_LOAD_PLUGINS")
+    selection = Settings.model_construct(
+        load_plugins=None if load is None else split_commas(load),
+        disable_plugins=split_commas(environ.get("OSTINATO_DISABLE_PLUGINS", "")),
+        strict_plugins=False,
+    )
+    try:
+        manager = create_plugin_manager(selection, plugins, entry_points)
+        load_plugin_settings(collect_registry(manager))
+    except ConfigurationError as error:
+        return _problem_lines(error)
+    except Exception:
+        return []
+    return []
 
 
 def create_plugin_manager(
