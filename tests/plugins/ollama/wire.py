@@ -14,14 +14,11 @@ sent with what was recorded. One difference is deliberate: the adapter always se
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from ostinato.messages import (
     AssistantMessage,
@@ -33,9 +30,10 @@ from ostinato.messages import (
     UserMessage,
 )
 from ostinato.prompt import Prompt
-from ostinato.tools import ToolDefinition, ToolMetadata
 from ostinato.transport import RetryPolicy
 from ostinato_ollama import OllamaChatModel, OllamaChatOptions
+from tests.fakes import wire
+from tests.fakes.wire import WIRE_DIR, RecordedTool, no_sleep
 
 __all__ = [
     "FOLDER",
@@ -50,8 +48,6 @@ __all__ = [
     "replay_model",
 ]
 
-_REPO_ROOT = Path(__file__).resolve().parents[3]
-WIRE_DIR = Path(os.environ.get("SHARED_WIRE_DIR", _REPO_ROOT.parent / "shared" / "wire"))
 FOLDER = "ollama"
 
 # Request fields OllamaChatOptions carries under the same name.
@@ -64,35 +60,15 @@ def exchange_names(*, streams: bool | None = None) -> list[str]:
 
     ``streams=True`` keeps only streamed replies (NDJSON bodies), ``False`` only the rest.
     """
-    directory = WIRE_DIR / FOLDER
-    if not directory.is_dir():
-        return []
-    names = []
-    for path in sorted(directory.glob("*.json")):
-        if streams is not None:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if (data["response"]["body_text"] is not None) != streams:
-                continue
-        names.append(path.name)
-    return names
+    keep = (
+        None if streams is None else (lambda d: (d["response"]["body_text"] is not None) == streams)
+    )
+    return wire.exchange_names(FOLDER, keep)
 
 
 @dataclass(frozen=True)
-class Exchange:
-    """One recorded request and response."""
-
-    name: str
-    data: Mapping[str, Any]
-
-    @property
-    def request(self) -> Mapping[str, Any]:
-        """The recorded request."""
-        return self.data["request"]
-
-    @property
-    def response(self) -> Mapping[str, Any]:
-        """The recorded response."""
-        return self.data["response"]
+class Exchange(wire.Exchange):
+    """One recorded request and response of Ollama's ``/api/chat``."""
 
     @property
     def is_stream(self) -> bool:
@@ -105,68 +81,21 @@ class Exchange:
         return "Cloud" in self.data["source"]
 
     @property
-    def content(self) -> bytes:
-        """The response entity body as sent."""
-        if self.response["body_text"] is not None:
-            return str(self.response["body_text"]).encode("utf-8")
-        return json.dumps(self.response["body"]).encode("utf-8")
-
-    @property
     def lines(self) -> list[dict[str, Any]]:
         """The reply objects, parsed independently of the adapter."""
         if self.response["body_text"] is None:
             return [dict(self.response["body"])]
         return [json.loads(line) for line in self.response["body_text"].splitlines() if line]
 
-    def response_for(self, piece_size: int | None = None) -> httpx.Response:
-        """The recorded response, its body served in pieces of ``piece_size`` bytes."""
-        from ostinato.testing.conformance import PiecewiseStream
-
-        return httpx.Response(
-            self.response["status"],
-            headers=self.response["headers"],
-            stream=PiecewiseStream(self.content, piece_size),
-        )
-
 
 def load(name: str) -> Exchange:
     """One exchange (skips the test when the corpus is missing)."""
-    path = WIRE_DIR / FOLDER / name
-    if not path.is_file():
-        pytest.skip(f"wire corpus not found at {path} (set SHARED_WIRE_DIR)")
-    return Exchange(name, json.loads(path.read_text(encoding="utf-8")))
+    return wire.load(FOLDER, name, Exchange)
 
 
 def expected_body(exchange: Exchange) -> dict[str, Any]:
     """The body the adapter must send: the recorded one, ``stream`` always said."""
     return {**exchange.request["body"], "stream": exchange.is_stream}
-
-
-async def no_sleep(_seconds: float) -> None:
-    """A retry sleep that returns at once."""
-
-
-@dataclass(frozen=True)
-class RecordedTool:
-    """A tool rebuilt from a recorded ``tools`` entry (never run)."""
-
-    name: str
-    description: str
-    parameters: Mapping[str, Any]
-
-    @property
-    def tool_definition(self) -> ToolDefinition:
-        """Name, description and the schema as JSON text."""
-        return ToolDefinition(self.name, self.description, json.dumps(self.parameters))
-
-    @property
-    def tool_metadata(self) -> ToolMetadata:
-        """Default metadata."""
-        return ToolMetadata()
-
-    async def call(self, arguments: str, context: Any = None) -> str:
-        """Never run: the model does not run tools."""
-        raise AssertionError("a chat model ran a tool")
 
 
 def _messages(recorded: list[Mapping[str, Any]]) -> list[Message]:

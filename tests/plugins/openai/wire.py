@@ -11,16 +11,11 @@ adapter sent with what was recorded.
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
 
 import httpx
-import pytest
 
 from ostinato.messages import (
     AssistantMessage,
@@ -32,8 +27,9 @@ from ostinato.messages import (
     UserMessage,
 )
 from ostinato.prompt import Prompt
-from ostinato.tools import ToolMetadata
 from ostinato_openai import OpenAIChatModel, OpenAIChatOptions, RetryPolicy
+from tests.fakes import wire
+from tests.fakes.wire import WIRE_DIR, RecordedTool, no_sleep
 
 __all__ = [
     "WIRE_DIR",
@@ -46,8 +42,6 @@ __all__ = [
     "replay_model",
 ]
 
-_REPO_ROOT = Path(__file__).resolve().parents[3]
-WIRE_DIR = Path(os.environ.get("SHARED_WIRE_DIR", _REPO_ROOT.parent / "shared" / "wire"))
 
 # Request fields that OpenAIChatOptions carries under the same name.
 _OPTION_FIELDS = {
@@ -66,52 +60,22 @@ _BODY_FIELDS = {"model", "messages", "stream", "stream_options", "tools", *_OPTI
 def exchange_names(folder: str, *, streams: bool | None = None) -> list[str]:
     """The file names of one corpus folder (empty when the corpus is missing).
 
-    ``streams=True`` keeps only successful streams, ``False`` only the rest.
+    ``streams=True`` keeps only successful streams (ending in ``[DONE]``), ``False`` only
+    the rest.
     """
-    directory = WIRE_DIR / folder
-    if not directory.is_dir():
-        return []
-    names = []
-    for path in sorted(directory.glob("*.json")):
-        if streams is not None:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            ok_stream = bool(data["request"]["body"].get("stream")) and "[DONE]" in (
-                data["response"]["body_text"] or ""
-            )
-            if ok_stream != streams:
-                continue
-        names.append(path.name)
-    return names
+
+    def ok_stream(data: Mapping[str, Any]) -> bool:
+        return bool(data["request"]["body"].get("stream")) and "[DONE]" in (
+            data["response"]["body_text"] or ""
+        )
+
+    keep = None if streams is None else (lambda data: ok_stream(data) == streams)
+    return wire.exchange_names(folder, keep)
 
 
 @dataclass(frozen=True)
-class Exchange:
-    """One recorded request and response."""
-
-    name: str
-    data: Mapping[str, Any]
-
-    @property
-    def request(self) -> Mapping[str, Any]:
-        """The recorded request."""
-        return self.data["request"]
-
-    @property
-    def response(self) -> Mapping[str, Any]:
-        """The recorded response."""
-        return self.data["response"]
-
-    @property
-    def is_stream(self) -> bool:
-        """Whether the request asked for a stream."""
-        return bool(self.request["body"].get("stream"))
-
-    @property
-    def content(self) -> bytes:
-        """The response entity body as sent."""
-        if self.response["body_text"] is not None:
-            return str(self.response["body_text"]).encode("utf-8")
-        return json.dumps(self.response["body"]).encode("utf-8")
+class Exchange(wire.Exchange):
+    """One recorded request and response of the Chat Completions protocol."""
 
     @property
     def base_url(self) -> str:
@@ -119,64 +83,10 @@ class Exchange:
         path = self.request["path"].split("?")[0]
         return "https://wire.test" + path.removesuffix("/chat/completions")
 
-    @property
-    def query(self) -> dict[str, str]:
-        """The recorded query parameters."""
-        _, _, query = self.request["path"].partition("?")
-        return dict(parse_qsl(query))
-
-    def response_for(self, piece_size: int | None = None) -> httpx.Response:
-        """The recorded response, its body served in pieces of ``piece_size`` bytes."""
-        from ostinato.testing.conformance import PiecewiseStream
-
-        return httpx.Response(
-            self.response["status"],
-            headers=self.response["headers"],
-            stream=PiecewiseStream(self.content, piece_size),
-        )
-
 
 def load(folder: str, name: str) -> Exchange:
     """One exchange (skips the test when the corpus is missing)."""
-    path = WIRE_DIR / folder / name
-    if not path.is_file():
-        pytest.skip(f"wire corpus not found at {path} (set SHARED_WIRE_DIR)")
-    return Exchange(name, json.loads(path.read_text(encoding="utf-8")))
-
-
-async def no_sleep(_seconds: float) -> None:
-    """A retry sleep that returns at once."""
-
-
-@dataclass(frozen=True)
-class _Definition:
-    # Duck-typed like ToolDefinition, which refuses the blank description Groq was sent.
-    name: str
-    description: str
-    input_schema: str
-
-
-@dataclass(frozen=True)
-class RecordedTool:
-    """A tool rebuilt from a recorded ``tools`` entry."""
-
-    name: str
-    description: str
-    parameters: Mapping[str, Any]
-
-    @property
-    def tool_definition(self) -> Any:
-        """Name, description and the schema as JSON text."""
-        return _Definition(self.name, self.description, json.dumps(self.parameters))
-
-    @property
-    def tool_metadata(self) -> ToolMetadata:
-        """Default metadata."""
-        return ToolMetadata()
-
-    async def call(self, arguments: str, context: Any = None) -> str:
-        """Never run: the model does not run tools."""
-        raise AssertionError("a chat model ran a tool")
+    return wire.load(folder, name, Exchange)
 
 
 def _messages(recorded: list[Mapping[str, Any]]) -> list[Message]:

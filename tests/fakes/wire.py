@@ -1,0 +1,141 @@
+"""The recorded exchanges of ``../shared/wire``, shared by every adapter's replay tests.
+
+The corpus lives beside the repository (``<repo>/../shared/wire``); set
+``SHARED_WIRE_DIR`` to use another copy. Tests that need it are skipped, saying why,
+when it cannot be found. Each adapter's ``tests/plugins/<adapter>/wire.py`` adds what is
+particular to its protocol (rebuilding the prompt a recorded body came from, the model).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import parse_qsl
+
+import httpx
+import pytest
+
+from ostinato.tools import ToolMetadata
+
+__all__ = [
+    "WIRE_DIR",
+    "Exchange",
+    "RecordedTool",
+    "exchange_names",
+    "load",
+    "no_sleep",
+]
+
+_REPO_ROOT = Path(__file__).resolve().parents[2]
+WIRE_DIR = Path(os.environ.get("SHARED_WIRE_DIR", _REPO_ROOT.parent / "shared" / "wire"))
+
+E = TypeVar("E", bound="Exchange")
+
+
+def exchange_names(
+    folder: str, keep: Callable[[Mapping[str, Any]], bool] | None = None
+) -> list[str]:
+    """The file names of one corpus folder, those whose data ``keep`` accepts (empty
+    when the corpus is missing)."""
+    directory = WIRE_DIR / folder
+    if not directory.is_dir():
+        return []
+    names = []
+    for path in sorted(directory.glob("*.json")):
+        if keep is not None and not keep(json.loads(path.read_text(encoding="utf-8"))):
+            continue
+        names.append(path.name)
+    return names
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One recorded request and response."""
+
+    name: str
+    data: Mapping[str, Any]
+
+    @property
+    def request(self) -> Mapping[str, Any]:
+        """The recorded request."""
+        return self.data["request"]
+
+    @property
+    def response(self) -> Mapping[str, Any]:
+        """The recorded response."""
+        return self.data["response"]
+
+    @property
+    def is_stream(self) -> bool:
+        """Whether the request asked for a stream."""
+        return bool(self.request["body"].get("stream"))
+
+    @property
+    def content(self) -> bytes:
+        """The response entity body as sent."""
+        if self.response["body_text"] is not None:
+            return str(self.response["body_text"]).encode("utf-8")
+        return json.dumps(self.response["body"]).encode("utf-8")
+
+    @property
+    def query(self) -> dict[str, str]:
+        """The recorded query parameters."""
+        _, _, query = self.request["path"].partition("?")
+        return dict(parse_qsl(query))
+
+    def response_for(self, piece_size: int | None = None) -> httpx.Response:
+        """The recorded response, its body served in pieces of ``piece_size`` bytes."""
+        from ostinato.testing.conformance import PiecewiseStream
+
+        return httpx.Response(
+            self.response["status"],
+            headers=self.response["headers"],
+            stream=PiecewiseStream(self.content, piece_size),
+        )
+
+
+def load(folder: str, name: str, kind: type[E] = Exchange) -> E:  # type: ignore[assignment]
+    """One exchange of ``folder`` as ``kind`` (skips the test when the corpus is missing)."""
+    path = WIRE_DIR / folder / name
+    if not path.is_file():
+        pytest.skip(f"wire corpus not found at {path} (set SHARED_WIRE_DIR)")
+    return kind(name, json.loads(path.read_text(encoding="utf-8")))
+
+
+async def no_sleep(_seconds: float) -> None:
+    """A retry sleep that returns at once."""
+
+
+@dataclass(frozen=True)
+class _Definition:
+    # Duck-typed like ToolDefinition, which refuses the blank description Groq was sent.
+    name: str
+    description: str
+    input_schema: str
+
+
+@dataclass(frozen=True)
+class RecordedTool:
+    """A tool rebuilt from a recorded ``tools`` entry (never run)."""
+
+    name: str
+    description: str
+    input_schema: Mapping[str, Any]
+
+    @property
+    def tool_definition(self) -> Any:
+        """Name, description and the schema as JSON text."""
+        return _Definition(self.name, self.description, json.dumps(self.input_schema))
+
+    @property
+    def tool_metadata(self) -> ToolMetadata:
+        """Default metadata."""
+        return ToolMetadata()
+
+    async def call(self, arguments: str, context: Any = None) -> str:
+        """Never run: the model does not run tools."""
+        raise AssertionError("a chat model ran a tool")
