@@ -10,7 +10,9 @@
   delivered).
 * :func:`error_class_for_status` and :func:`redact`: the same status gives the same
   :class:`~ostinato.errors.ModelError` in every adapter, and never a secret.
-* :class:`LoopClients`: one HTTP client per running event loop.
+* :class:`LoopClients`: one HTTP client per running event loop, and
+  :class:`HttpChatModelBase`, what every adapter's model class shares (options, URL,
+  retries, size limit, clients, ``aclose``).
 * :class:`ByteBudget`, :func:`read_body` and :func:`read_error_body`: a reply read in
   pieces and refused past ``max_response_bytes`` instead of held whole.
 * :func:`header_api_key`: an API key checked before it goes into a header (a stray
@@ -36,6 +38,7 @@ from ostinato.transport._body_limit import (
 )
 from ostinato.transport._credentials import SecretLike, header_api_key, header_value
 from ostinato.transport._loop_clients import AsyncClosable, LoopClients
+from ostinato.transport._model_base import HttpChatModelBase
 from ostinato.transport._ndjson import NDJSONDecoder, NDJSONError
 from ostinato.transport._retry import RetryPolicy, RetryState, is_retryable
 from ostinato.transport._retry_after import parse_retry_after
@@ -48,6 +51,7 @@ __all__ = [
     "AsyncClosable",
     "AttemptFailed",
     "ByteBudget",
+    "HttpChatModelBase",
     "LoopClients",
     "NDJSONDecoder",
     "NDJSONError",

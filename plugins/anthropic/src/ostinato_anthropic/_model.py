@@ -25,12 +25,11 @@ from ostinato.prompt import Prompt
 from ostinato.transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     AttemptFailed,
-    ByteBudget,
+    HttpChatModelBase,
     LoopClients,
     RetryPolicy,
     SecretLike,
     SSEDecoder,
-    check_max_response_bytes,
     excerpt,
     header_api_key,
     read_body,
@@ -69,7 +68,7 @@ def _timeout(timeout: float | httpx.Timeout | None) -> httpx.Timeout:
     return httpx.Timeout(timeout, connect=min(timeout, DEFAULT_TIMEOUT.connect or timeout))
 
 
-class AnthropicChatModel:
+class AnthropicChatModel(HttpChatModelBase[AnthropicChatOptions]):
     """A Claude model behind the Messages API.
 
     Args:
@@ -114,19 +113,14 @@ class AnthropicChatModel:
         provider: str = "anthropic",
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
-        self._max_response_bytes = check_max_response_bytes(max_response_bytes)
         options = default_options or AnthropicChatOptions()
         if model:
             options = options.copy(model=model)
-        self._default_options = options
         self._api_key = header_api_key(api_key, provider=provider)
-        self._base_url = base_url.rstrip("/").removesuffix("/v1")
-        self._url = f"{self._base_url}/v1/messages"
+        root = base_url.rstrip("/").removesuffix("/v1")
         self._timeout = _timeout(timeout)
-        self._retry = retry_policy or RetryPolicy()
         self._params = dict(extra_query or {})
         self._limits = limits or DEFAULT_LIMITS
-        self._provider = provider
         self._betas = tuple(betas)
         headers = {
             "user-agent": _USER_AGENT,
@@ -137,33 +131,18 @@ class AnthropicChatModel:
             headers["x-api-key"] = self._api_key
         headers.update({k.lower(): v for k, v in (extra_headers or {}).items()})
         self._headers = headers
-        self._clients: LoopClients[httpx.AsyncClient] = LoopClients(
-            http_client_factory or self._make_client, httpx.AsyncClient
+        self._init_transport(
+            default_options=options,
+            base_url=root,
+            url=f"{root}/v1/messages",
+            provider=provider,
+            retry_policy=retry_policy,
+            max_response_bytes=max_response_bytes,
+            clients=LoopClients(http_client_factory or self._make_client, httpx.AsyncClient),
         )
 
     def _make_client(self) -> httpx.AsyncClient:
         return httpx.AsyncClient(timeout=self._timeout, limits=self._limits)
-
-    def __repr__(self) -> str:
-        return (
-            f"AnthropicChatModel(model={self._default_options.model!r}, "
-            f"base_url={self._base_url!r})"
-        )
-
-    @property
-    def default_options(self) -> AnthropicChatOptions:
-        """The options requests start from."""
-        return self._default_options
-
-    @property
-    def base_url(self) -> str:
-        """The API root requests go to (without ``/v1``)."""
-        return self._base_url
-
-    @property
-    def retry_policy(self) -> RetryPolicy:
-        """How failed requests are retried."""
-        return self._retry
 
     def options_for(self, prompt: Prompt) -> AnthropicChatOptions:
         """The options a request for ``prompt`` is sent with (unset fields from the defaults)."""
@@ -174,18 +153,6 @@ class AnthropicChatModel:
     def request_body(self, prompt: Prompt, *, stream: bool = False) -> dict[str, Any]:
         """The JSON body this model would send for ``prompt``."""
         return build_request_body(prompt, self.options_for(prompt), stream=stream)
-
-    # -- lifecycle ---------------------------------------------------------------------
-
-    async def aclose(self) -> None:
-        """Close every HTTP client this model made (it makes new ones if used again)."""
-        await self._clients.aclose()
-
-    async def __aenter__(self) -> AnthropicChatModel:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
 
     # -- requests ----------------------------------------------------------------------
 
@@ -229,14 +196,6 @@ class AnthropicChatModel:
             rate_limit=rate_limit(response.headers),
             request_id=request_id(response.headers),
         )
-
-    @property
-    def max_response_bytes(self) -> int:
-        """The most bytes one reply may carry."""
-        return self._max_response_bytes
-
-    def _budget(self) -> ByteBudget:
-        return ByteBudget(self._max_response_bytes, provider=self._provider, url=self._url)
 
     async def _body(self, response: httpx.Response) -> bytes:
         length = response.headers.get("content-length")

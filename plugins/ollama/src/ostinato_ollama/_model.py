@@ -26,13 +26,12 @@ from ostinato.prompt import Prompt
 from ostinato.transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     AttemptFailed,
-    ByteBudget,
+    HttpChatModelBase,
     LoopClients,
     NDJSONDecoder,
     NDJSONError,
     RetryPolicy,
     SecretLike,
-    check_max_response_bytes,
     excerpt,
     header_api_key,
     read_body,
@@ -65,7 +64,7 @@ def _timeout(timeout: float | httpx.Timeout | None) -> httpx.Timeout:
     return httpx.Timeout(timeout, connect=min(timeout, DEFAULT_TIMEOUT.connect or timeout))
 
 
-class OllamaChatModel:
+class OllamaChatModel(HttpChatModelBase[OllamaChatOptions]):
     """A model served by Ollama, through its native ``/api/chat``.
 
     Args:
@@ -103,49 +102,30 @@ class OllamaChatModel:
         provider: str = "ollama",
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
-        self._max_response_bytes = check_max_response_bytes(max_response_bytes)
         options = default_options or OllamaChatOptions()
         if model:
             options = options.copy(model=model)
-        self._default_options = options
         self._api_key = header_api_key(api_key, provider=provider)
-        self._base_url = base_url.rstrip("/")
-        self._url = f"{self._base_url}/api/chat"
+        root = base_url.rstrip("/")
         self._timeout = _timeout(timeout)
-        self._retry = retry_policy or RetryPolicy()
         self._limits = limits or DEFAULT_LIMITS
-        self._provider = provider
         headers = {"user-agent": _USER_AGENT, "content-type": "application/json"}
         if self._api_key:
             headers["authorization"] = f"Bearer {self._api_key}"
         headers.update({k.lower(): v for k, v in (extra_headers or {}).items()})
         self._headers = headers
-        self._clients: LoopClients[httpx.AsyncClient] = LoopClients(
-            http_client_factory or self._make_client, httpx.AsyncClient
+        self._init_transport(
+            default_options=options,
+            base_url=root,
+            url=f"{root}/api/chat",
+            provider=provider,
+            retry_policy=retry_policy,
+            max_response_bytes=max_response_bytes,
+            clients=LoopClients(http_client_factory or self._make_client, httpx.AsyncClient),
         )
 
     def _make_client(self) -> httpx.AsyncClient:
         return httpx.AsyncClient(timeout=self._timeout, limits=self._limits)
-
-    def __repr__(self) -> str:
-        return (
-            f"OllamaChatModel(model={self._default_options.model!r}, base_url={self._base_url!r})"
-        )
-
-    @property
-    def default_options(self) -> OllamaChatOptions:
-        """The options requests start from."""
-        return self._default_options
-
-    @property
-    def base_url(self) -> str:
-        """The server root requests go to."""
-        return self._base_url
-
-    @property
-    def retry_policy(self) -> RetryPolicy:
-        """How failed requests are retried."""
-        return self._retry
 
     def options_for(self, prompt: Prompt) -> OllamaChatOptions:
         """The options a request for ``prompt`` is sent with (unset fields from the defaults)."""
@@ -156,18 +136,6 @@ class OllamaChatModel:
     def request_body(self, prompt: Prompt, *, stream: bool = False) -> dict[str, Any]:
         """The JSON body this model would send for ``prompt``."""
         return build_request_body(prompt, self.options_for(prompt), stream=stream)
-
-    # -- lifecycle ---------------------------------------------------------------------
-
-    async def aclose(self) -> None:
-        """Close every HTTP client this model made (it makes new ones if used again)."""
-        await self._clients.aclose()
-
-    async def __aenter__(self) -> OllamaChatModel:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
 
     # -- requests ----------------------------------------------------------------------
 
@@ -181,14 +149,6 @@ class OllamaChatModel:
 
     def _parser(self, body: Mapping[str, Any]) -> ReplyParser:
         return ReplyParser(provider=self._provider, model=body.get("model"), secret=self._api_key)
-
-    @property
-    def max_response_bytes(self) -> int:
-        """The most bytes one reply may carry."""
-        return self._max_response_bytes
-
-    def _budget(self) -> ByteBudget:
-        return ByteBudget(self._max_response_bytes, provider=self._provider, url=self._url)
 
     async def _failure(self, response: httpx.Response, body: Mapping[str, Any]) -> AttemptFailed:
         content = await read_error_body(response.aiter_bytes())

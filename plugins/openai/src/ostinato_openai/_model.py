@@ -29,12 +29,11 @@ from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
 from ostinato.transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
-    ByteBudget,
+    HttpChatModelBase,
     LoopClients,
     RetryPolicy,
     SecretLike,
     SSEDecoder,
-    check_max_response_bytes,
     excerpt,
     header_api_key,
     header_value,
@@ -118,7 +117,7 @@ class _Prepared:
         return template
 
 
-class OpenAIChatModel:
+class OpenAIChatModel(HttpChatModelBase[OpenAIChatOptions]):
     """A chat model behind a Chat Completions endpoint (OpenAI or an imitator).
 
     Args:
@@ -164,19 +163,14 @@ class OpenAIChatModel:
         provider: str = "openai",
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
-        self._max_response_bytes = check_max_response_bytes(max_response_bytes)
         options = default_options or OpenAIChatOptions()
         if model:
             options = options.copy(model=model)
-        self._default_options = options
         self._api_key = header_api_key(api_key, provider=provider)
-        self._base_url = base_url.rstrip("/")
-        self._url = f"{self._base_url}/chat/completions"
+        root = base_url.rstrip("/")
         self._timeout = _timeout(timeout)
-        self._retry = retry_policy or RetryPolicy()
         self._params = dict(extra_query or {})
         self._limits = limits or DEFAULT_LIMITS
-        self._provider = provider
         headers = {"user-agent": _USER_AGENT, "content-type": "application/json"}
         if self._api_key:
             headers["authorization"] = f"Bearer {self._api_key}"
@@ -196,37 +190,20 @@ class OpenAIChatModel:
         self._stream_headers = {**headers, "accept": "text/event-stream"}
         self._prepared: dict[int, _Prepared] = {}
         self._payloads = PayloadCache()
-        self._clients = LoopClients(http_client_factory or self._make_client, httpx.AsyncClient)
+        self._init_transport(
+            default_options=options,
+            base_url=root,
+            url=f"{root}/chat/completions",
+            provider=provider,
+            retry_policy=retry_policy,
+            max_response_bytes=max_response_bytes,
+            clients=LoopClients(http_client_factory or self._make_client, httpx.AsyncClient),
+        )
 
     def _make_client(self) -> httpx.AsyncClient:
         transport = httpx.AsyncHTTPTransport(limits=self._limits, trust_env=True)
         use_linear_pool(transport)  # httpcore's own pool is O(n²) per request in n connections
         return httpx.AsyncClient(timeout=self._timeout, limits=self._limits, transport=transport)
-
-    def __repr__(self) -> str:
-        return (
-            f"OpenAIChatModel(model={self._default_options.model!r}, base_url={self._base_url!r})"
-        )
-
-    @property
-    def default_options(self) -> OpenAIChatOptions:
-        """The options requests start from."""
-        return self._default_options
-
-    @property
-    def base_url(self) -> str:
-        """The API root requests go to."""
-        return self._base_url
-
-    @property
-    def retry_policy(self) -> RetryPolicy:
-        """How failed requests are retried."""
-        return self._retry
-
-    @property
-    def max_response_bytes(self) -> int:
-        """The most bytes one reply may carry."""
-        return self._max_response_bytes
 
     def _prepare(self, prompt: Prompt) -> _Prepared:
         options = prompt.options
@@ -252,18 +229,6 @@ class OpenAIChatModel:
     def request_body(self, prompt: Prompt, *, stream: bool = False) -> dict[str, Any]:
         """The JSON body this model would send for ``prompt``."""
         return self._prepare(prompt).template(stream).body(prompt.messages, self._payloads)
-
-    # -- lifecycle ---------------------------------------------------------------------
-
-    async def aclose(self) -> None:
-        """Close every HTTP client this model made (it makes new ones if used again)."""
-        await self._clients.aclose()
-
-    async def __aenter__(self) -> OpenAIChatModel:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
 
     # -- requests ----------------------------------------------------------------------
 
@@ -324,9 +289,6 @@ class OpenAIChatModel:
                 provider=self._provider,
             )
         )
-
-    def _budget(self) -> ByteBudget:
-        return ByteBudget(self._max_response_bytes, provider=self._provider, url=self._url)
 
     async def _error(self, response: httpx.Response) -> _Failure:
         content = await read_error_body(response.aiter_bytes())
