@@ -226,9 +226,18 @@ def test_a_key_a_header_cannot_carry_is_refused_without_showing_it(key):
     assert_no_key(everything_about(caught.value))
 
 
-def test_an_extra_header_a_header_cannot_carry_is_refused_without_showing_it():
-    # Azure's key travels in the ``api-key`` header.
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "ollama"])
+def test_an_extra_header_a_header_cannot_carry_is_refused_without_showing_it(provider):
+    # Azure's key travels in the ``api-key`` header; any adapter's extra headers may hold one.
+    from ostinato_anthropic import AnthropicChatModel
+    from ostinato_ollama import OllamaChatModel
+
+    model_class = {
+        "openai": OpenAIChatModel,
+        "anthropic": AnthropicChatModel,
+        "ollama": OllamaChatModel,
+    }[provider]
     with pytest.raises(ConfigurationError) as caught:
-        OpenAIChatModel(model="m", extra_headers={"api-key": KEY[:10] + "\r\n" + KEY[10:]})
-    assert "the openai extra header 'api-key' holds a control character" in str(caught.value)
+        model_class(model="m", extra_headers={"api-key": KEY[:10] + "\r\n" + KEY[10:]})
+    assert f"the {provider} extra header 'api-key' holds a control character" in str(caught.value)
     assert_no_key(everything_about(caught.value))

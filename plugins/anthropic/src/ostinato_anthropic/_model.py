@@ -32,6 +32,7 @@ from ostinato.transport import (
     SSEDecoder,
     excerpt,
     header_api_key,
+    header_value,
     read_body,
     read_error_body,
     retry_call,
@@ -129,7 +130,12 @@ class AnthropicChatModel(HttpChatModelBase[AnthropicChatOptions]):
         }
         if self._api_key:
             headers["x-api-key"] = self._api_key
-        headers.update({k.lower(): v for k, v in (extra_headers or {}).items()})
+        headers.update(
+            {
+                k.lower(): header_value(v, what=f"the {provider} extra header {k!r}")
+                for k, v in (extra_headers or {}).items()
+            }
+        )
         self._headers = headers
         self._init_transport(
             default_options=options,

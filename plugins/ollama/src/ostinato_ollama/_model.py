@@ -34,6 +34,7 @@ from ostinato.transport import (
     SecretLike,
     excerpt,
     header_api_key,
+    header_value,
     read_body,
     read_error_body,
     retry_call,
@@ -112,7 +113,12 @@ class OllamaChatModel(HttpChatModelBase[OllamaChatOptions]):
         headers = {"user-agent": _USER_AGENT, "content-type": "application/json"}
         if self._api_key:
             headers["authorization"] = f"Bearer {self._api_key}"
-        headers.update({k.lower(): v for k, v in (extra_headers or {}).items()})
+        headers.update(
+            {
+                k.lower(): header_value(v, what=f"the {provider} extra header {k!r}")
+                for k, v in (extra_headers or {}).items()
+            }
+        )
         self._headers = headers
         self._init_transport(
             default_options=options,
