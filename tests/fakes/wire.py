@@ -27,6 +27,7 @@ __all__ = [
     "RecordedTool",
     "exchange_names",
     "load",
+    "load_as",
     "no_sleep",
 ]
 
@@ -98,8 +99,13 @@ class Exchange:
         )
 
 
-def load(folder: str, name: str, kind: type[E] = Exchange) -> E:  # type: ignore[assignment]
-    """One exchange of ``folder`` as ``kind`` (skips the test when the corpus is missing)."""
+def load(folder: str, name: str) -> Exchange:
+    """One exchange of ``folder`` (skips the test when the corpus is missing)."""
+    return load_as(Exchange, folder, name)
+
+
+def load_as(kind: type[E], folder: str, name: str) -> E:
+    """One exchange of ``folder`` as ``kind``, an :class:`Exchange` subclass."""
     path = WIRE_DIR / folder / name
     if not path.is_file():
         pytest.skip(f"wire corpus not found at {path} (set SHARED_WIRE_DIR)")

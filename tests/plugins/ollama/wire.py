@@ -90,7 +90,7 @@ class Exchange(wire.Exchange):
 
 def load(name: str) -> Exchange:
     """One exchange (skips the test when the corpus is missing)."""
-    return wire.load(FOLDER, name, Exchange)
+    return wire.load_as(Exchange, FOLDER, name)
 
 
 def expected_body(exchange: Exchange) -> dict[str, Any]:

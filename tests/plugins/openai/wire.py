@@ -86,7 +86,7 @@ class Exchange(wire.Exchange):
 
 def load(folder: str, name: str) -> Exchange:
     """One exchange (skips the test when the corpus is missing)."""
-    return wire.load(folder, name, Exchange)
+    return wire.load_as(Exchange, folder, name)
 
 
 def _messages(recorded: list[Mapping[str, Any]]) -> list[Message]:

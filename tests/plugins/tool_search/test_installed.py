@@ -29,9 +29,11 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(  # type: ignore[call-overload, no-any-return]
-        command, capture_output=True, text=True, timeout=300, check=False, **kwargs
+def _run(
+    command: list[str], env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command, capture_output=True, text=True, timeout=300, check=False, env=env, cwd=cwd
     )
 
 
