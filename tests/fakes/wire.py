@@ -1,15 +1,14 @@
-"""The recorded exchanges of ``../shared/wire``, shared by every adapter's replay tests.
+"""The recorded exchanges of ``tests/wire``, shared by every adapter's replay tests.
 
-The corpus lives beside the repository (``<repo>/../shared/wire``); set
-``SHARED_WIRE_DIR`` to use another copy. Tests that need it are skipped, saying why,
-when it cannot be found. Each adapter's ``tests/plugins/<adapter>/wire.py`` adds what is
+The corpus is part of the repository (``tests/wire``, its README names each source
+project and its licence). A missing corpus or file fails the test that needs it: a fresh
+clone must replay every exchange, never skip them. Each adapter's ``tests/plugins/<adapter>/wire.py`` adds what is
 particular to its protocol (rebuilding the prompt a recorded body came from, the model).
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +16,6 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qsl
 
 import httpx
-import pytest
 
 from ostinato.tools import ToolMetadata
 
@@ -31,8 +29,7 @@ __all__ = [
     "no_sleep",
 ]
 
-_REPO_ROOT = Path(__file__).resolve().parents[2]
-WIRE_DIR = Path(os.environ.get("SHARED_WIRE_DIR", _REPO_ROOT.parent / "shared" / "wire"))
+WIRE_DIR = Path(__file__).resolve().parents[1] / "wire"
 
 E = TypeVar("E", bound="Exchange")
 
@@ -40,11 +37,14 @@ E = TypeVar("E", bound="Exchange")
 def exchange_names(
     folder: str, keep: Callable[[Mapping[str, Any]], bool] | None = None
 ) -> list[str]:
-    """The file names of one corpus folder, those whose data ``keep`` accepts (empty
-    when the corpus is missing)."""
+    """The file names of one corpus folder, those whose data ``keep`` accepts.
+
+    Raises:
+        FileNotFoundError: the folder is not in the corpus.
+    """
     directory = WIRE_DIR / folder
     if not directory.is_dir():
-        return []
+        raise FileNotFoundError(f"wire corpus folder {directory} is missing")
     names = []
     for path in sorted(directory.glob("*.json")):
         if keep is not None and not keep(json.loads(path.read_text(encoding="utf-8"))):
@@ -100,15 +100,13 @@ class Exchange:
 
 
 def load(folder: str, name: str) -> Exchange:
-    """One exchange of ``folder`` (skips the test when the corpus is missing)."""
+    """One exchange of ``folder``."""
     return load_as(Exchange, folder, name)
 
 
 def load_as(kind: type[E], folder: str, name: str) -> E:
     """One exchange of ``folder`` as ``kind``, an :class:`Exchange` subclass."""
     path = WIRE_DIR / folder / name
-    if not path.is_file():
-        pytest.skip(f"wire corpus not found at {path} (set SHARED_WIRE_DIR)")
     return kind(name, json.loads(path.read_text(encoding="utf-8")))
 
 

@@ -1,7 +1,7 @@
 """The adapter conformance kit, run against ``AnthropicChatModel``.
 
 The canned replies below are written in the Messages API wire format, following the
-recorded exchanges in ``../shared/wire/anthropic`` (``message_start``, a ``ping`` after
+recorded exchanges in ``tests/wire/anthropic`` (``message_start``, a ``ping`` after
 the first block start, ``input_json_delta`` pieces whose first one is empty, spaces after
 the JSON on ``data:`` lines, ``message_delta`` with the real output count,
 ``message_stop``). The in-stream ``error`` event and the ``refusal`` stop reason have no

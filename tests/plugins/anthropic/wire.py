@@ -1,9 +1,7 @@
-"""Recorded Anthropic exchanges (``../shared/wire/anthropic``) replayed through
+"""Recorded Anthropic exchanges (``tests/wire/anthropic``) replayed through
 ``httpx.MockTransport``.
 
-The corpus lives beside the repository (``<repo>/../shared/wire``); set
-``SHARED_WIRE_DIR`` to use another copy. Tests that need it are skipped, saying why,
-when it cannot be found.
+The corpus is part of the repository (``tests/wire``); a missing file fails the test.
 
 :func:`recorded_prompt` rebuilds, from a recorded request body, the prompt and options
 that should make the adapter send exactly that body; the replay then compares what the
@@ -69,7 +67,7 @@ Exchange = wire.Exchange
 
 
 def load(name: str) -> Exchange:
-    """One exchange (skips the test when the corpus is missing)."""
+    """One exchange."""
     return wire.load(FOLDER, name)
 
 

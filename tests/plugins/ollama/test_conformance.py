@@ -1,7 +1,7 @@
 """The adapter conformance kit, run against ``OllamaChatModel``.
 
 The canned replies below are written in Ollama's native format, following the recorded
-exchanges in ``../shared/wire/ollama`` (one JSON object per line, ``done: true`` with
+exchanges in ``tests/wire/ollama`` (one JSON object per line, ``done: true`` with
 ``done_reason`` and the counters last, tool-call arguments as objects, ``id`` and
 ``function.index`` as newer servers send them). Ollama's replies have no response id
 (``Expectations(response_id="")``) and no content filter; its in-stream errors carry no

@@ -1,7 +1,7 @@
 """The adapter conformance kit, run against ``OpenAIChatModel``.
 
 The canned replies below are written in the Chat Completions wire format, following the
-recorded exchanges in ``../shared/wire/openai`` (role chunk, content deltas, finish chunk,
+recorded exchanges in ``tests/wire/openai`` (role chunk, content deltas, finish chunk,
 usage-only chunk, ``[DONE]``); the error event follows Groq's recorded ``event: error``
 frame. The kit checks what the adapter makes of them.
 """

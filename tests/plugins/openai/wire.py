@@ -1,8 +1,6 @@
-"""Recorded exchanges (``../shared/wire``) replayed through ``httpx.MockTransport``.
+"""Recorded exchanges (``tests/wire``) replayed through ``httpx.MockTransport``.
 
-The corpus lives beside the repository (``<repo>/../shared/wire``); set
-``SHARED_WIRE_DIR`` to use another copy. Tests that need it are skipped, saying why,
-when it cannot be found.
+The corpus is part of the repository (``tests/wire``); a missing file fails the test.
 
 :func:`recorded_prompt` rebuilds, from a recorded request body, the prompt and options
 that should make the adapter send exactly that body; the replay then compares what the
@@ -85,7 +83,7 @@ class Exchange(wire.Exchange):
 
 
 def load(folder: str, name: str) -> Exchange:
-    """One exchange (skips the test when the corpus is missing)."""
+    """One exchange."""
     return wire.load_as(Exchange, folder, name)
 
 
