@@ -47,7 +47,7 @@ def create_chat_model(
             no API key is set.
     """
     if settings is None:
-        from ostinato.config import load_settings
+        from ostinato.settings import load_settings
 
         settings = load_settings(AnthropicSettings)
     if settings.api_key is None and settings.uses_anthropic:

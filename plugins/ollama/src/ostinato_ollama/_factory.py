@@ -44,7 +44,7 @@ def create_chat_model(
         ConfigurationError: a setting has a bad value.
     """
     if settings is None:
-        from ostinato.config import load_settings
+        from ostinato.settings import load_settings
 
         settings = load_settings(OllamaSettings)
     timeout = httpx.Timeout(settings.timeout, connect=settings.connect_timeout)
