@@ -282,7 +282,7 @@ class AnthropicChatModel(HttpChatModelBase[AnthropicChatOptions]):
                     secret=self._redactor,
                     request_id=request_id(response.headers),
                 )
-                decoder = SSEDecoder()
+                decoder = SSEDecoder(provider=self._provider)
                 budget = self._budget()
                 async for piece in response.aiter_bytes():
                     for event in decoder.feed(budget.add(piece)):

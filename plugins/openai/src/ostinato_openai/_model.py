@@ -426,7 +426,7 @@ class OpenAIChatModel(HttpChatModelBase[OpenAIChatOptions]):
                     secret=self._redactor,
                     request_id=request_id,
                 )
-                decoder = SSEDecoder()
+                decoder = SSEDecoder(provider=self._provider)
                 budget = self._budget()
                 answered = False
                 async for piece in response.aiter_bytes():
