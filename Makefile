@@ -22,9 +22,10 @@ help:
 	@echo "make bench   the benchmarks: ostinato vs the raw-httpx floor and the peers (~10 min)"
 	@echo "make bench-quick  the same, few repetitions (< 2 min; CI runs it)"
 
+# --inexact: packages the user added to .venv (a local plugin, a debugger) survive every target.
 setup:
 	@$(PYTHON) -m uv --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv
-	@$(UV) sync --locked --all-packages --group docs --quiet
+	@$(UV) sync --locked --inexact --all-packages --group docs --quiet
 
 # The workspace installs every plugin, so pin the tool advisor (tool-search would win).
 demo: setup
@@ -65,7 +66,7 @@ BENCH := $(UV) run --locked --all-packages --group docs --group bench
 
 bench-setup:
 	@$(PYTHON) -m uv --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv
-	@$(UV) sync --locked --all-packages --group docs --group bench --quiet
+	@$(UV) sync --locked --inexact --all-packages --group docs --group bench --quiet
 
 bench: bench-setup
 	$(BENCH) python -m bench

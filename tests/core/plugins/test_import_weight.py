@@ -35,3 +35,47 @@ def test_import_ostinato_loads_neither_plugins_nor_config():
 
 def test_the_plugin_api_does_not_import_auto_configuration():
     assert imported_by("ostinato.plugins") == ["ostinato.plugins"]
+
+
+def test_settings_do_not_import_the_container():
+    found = imported_by("ostinato.settings")
+    assert "dependency_injector" not in found
+    assert "ostinato.config" not in found
+
+
+def test_the_old_settings_spellings_do_not_import_the_container_either():
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\n"
+            "from ostinato.config import Settings, load_settings, PluginSettings\n"
+            "from ostinato.settings import load_settings as new\n"
+            "assert load_settings is new\n"
+            "print('dependency_injector' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert proc.stdout.strip() == "False"
+
+
+def test_the_container_is_imported_on_first_use():
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\n"
+            "import ostinato.config as config\n"
+            "before = 'dependency_injector' in sys.modules\n"
+            "config.AutoConfiguration\n"
+            "print(before, 'dependency_injector' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert proc.stdout.split() == ["False", "True"]

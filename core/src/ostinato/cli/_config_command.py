@@ -9,14 +9,14 @@ from pydantic_settings import BaseSettings
 
 from ostinato.cli._context import CliContext
 from ostinato.cli._output import print_json, render_table
-from ostinato.config import (
+from ostinato.plugins import Registry
+from ostinato.settings import (
     Settings,
     SettingValue,
     describe_settings,
     load_plugin_settings,
 )
-from ostinato.config._plugin_settings import warn_about_unknown_variables
-from ostinato.plugins import Registry
+from ostinato.settings._plugin_settings import warn_about_unknown_variables
 
 __all__ = ["add_config_command", "config_report", "run_config"]
 

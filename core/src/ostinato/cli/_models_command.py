@@ -15,9 +15,9 @@ from ostinato.cli._model_choice import (
     local_model_ready,
 )
 from ostinato.cli._output import print_json, render_table
-from ostinato.config import Settings
 from ostinato.errors import ConfigurationError
 from ostinato.plugins import Registry
+from ostinato.settings import Settings
 
 __all__ = ["add_models_command", "models_report", "run_models"]
 

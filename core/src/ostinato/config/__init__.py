@@ -1,54 +1,55 @@
-"""Auto-configuration: settings from the environment, and the container wiring plugins.
+"""Auto-configuration: the container wiring settings and plugins into a client.
 
-:class:`Settings` (pydantic-settings) reads the ``OSTINATO_*`` variables and ``.env``;
-:class:`AutoConfiguration` (dependency-injector) turns them and the installed plugins
-into a :class:`~ostinato.client.ChatClient`; :func:`chat_client` is the one-line entry.
-The decisions the container makes are plain functions exported here too. Nothing imports
-this package until auto-configuration is used: it costs the import of pydantic-settings
-and dependency-injector.
+:class:`AutoConfiguration` (dependency-injector) turns core's settings and the installed
+plugins into a :class:`~ostinato.client.ChatClient`; :func:`chat_client` is the one-line
+entry. The decisions the container makes are plain functions exported here too.
+
+The settings themselves live in :mod:`ostinato.settings`; the names exported here from
+there (``Settings``, ``load_settings``...) keep working. dependency-injector is imported
+only when the container is first used (``AutoConfiguration``, ``build_container``,
+``chat_client``), so ``from ostinato.config import load_settings`` stays cheap.
 """
 
-from ostinato.config._container import AutoConfiguration, build_container, chat_client
-from ostinato.config._core_plugin import CORE_PLUGIN_NAME, DEFAULT_TOOL_ADVISOR, CorePlugin
-from ostinato.config._decisions import (
-    ToolAdvisorChoice,
+from typing import TYPE_CHECKING
+
+from ostinato._lazy import lazy_exports
+from ostinato.config._boot import create_plugin_manager, create_registry, load_core_settings
+from ostinato.config._client_parts import (
     create_advisors,
     create_chat_client,
     create_chat_model,
     create_default_tools,
-    create_plugin_manager,
-    create_registry,
+    parse_model,
+)
+from ostinato.config._core_plugin import CORE_PLUGIN_NAME, DEFAULT_TOOL_ADVISOR, CorePlugin
+from ostinato.config._tool_advisor import (
+    ToolAdvisorChoice,
     create_tool_advisor,
     create_tool_calling_manager,
-    load_core_settings,
-    parse_model,
     select_tool_advisor,
 )
-from ostinato.config._fields import (
+from ostinato.settings import (
     SECRET_MASK,
-    SettingField,
-    SettingValue,
-    describe_settings,
-    setting_fields,
-)
-from ostinato.config._loading import (
-    PluginSettings,
-    UnknownSettingWarning,
-    load_settings,
-    warn_unknown_variables,
-)
-from ostinato.config._plugin_settings import (
-    check_settings_class,
-    known_setting_fields,
-    load_plugin_settings,
-)
-from ostinato.config._settings import (
     ChatClientSettings,
     CommaSeparated,
+    PluginSettings,
+    SettingField,
     Settings,
+    SettingValue,
     ToolCallingSettings,
     ToolsSettings,
+    UnknownSettingWarning,
+    check_settings_class,
+    describe_settings,
+    known_setting_fields,
+    load_plugin_settings,
+    load_settings,
+    setting_fields,
+    warn_unknown_variables,
 )
+
+if TYPE_CHECKING:
+    from ostinato.config._container import AutoConfiguration, build_container, chat_client
 
 __all__ = [
     "CORE_PLUGIN_NAME",
@@ -87,3 +88,13 @@ __all__ = [
     "setting_fields",
     "warn_unknown_variables",
 ]
+
+# The container imports dependency-injector (~40-60 ms): only on first use.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "AutoConfiguration": "ostinato.config._container",
+        "build_container": "ostinato.config._container",
+        "chat_client": "ostinato.config._container",
+    },
+)

@@ -2,7 +2,7 @@
 
 ``settings -> plugin_manager -> registry -> chat_model, tool_calling_manager,
 tool_advisor -> advisors -> chat_client``. Every provider is synchronous and calls one
-plain function of :mod:`ostinato.config._decisions`. Override providers on *instances*
+plain function (exported by :mod:`ostinato.config`). Override providers on *instances*
 (``container.chat_model.override(model)``), never on the class, so containers stay
 independent. This is the only module that imports dependency-injector.
 """
@@ -13,19 +13,19 @@ from typing import TYPE_CHECKING, Any
 
 from dependency_injector import containers, providers
 
-from ostinato.config._decisions import (
+from ostinato.config._boot import create_plugin_manager, create_registry, load_core_settings
+from ostinato.config._client_parts import (
     create_advisors,
     create_chat_client,
     create_chat_model,
     create_default_tools,
-    create_plugin_manager,
-    create_registry,
+)
+from ostinato.config._tool_advisor import (
     create_tool_advisor,
     create_tool_calling_manager,
-    load_core_settings,
     select_tool_advisor,
 )
-from ostinato.config._plugin_settings import load_plugin_settings
+from ostinato.settings import load_plugin_settings
 
 if TYPE_CHECKING:
     from ostinato.client import ChatClient

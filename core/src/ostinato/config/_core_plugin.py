@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from ostinato.config._settings import Settings
 from ostinato.plugins import PluginInfo, PluginOrigin, hookimpl
 
 if TYPE_CHECKING:
     from ostinato.advisors import ToolAdvisor
+    from ostinato.settings import Settings
     from ostinato.tools import ToolCallingManager
 
 __all__ = ["CORE_PLUGIN_NAME", "DEFAULT_TOOL_ADVISOR", "CorePlugin"]

@@ -23,7 +23,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ostinato.http._base_url import check_base_url, mask_url
+    from ostinato.http._base_url import check_base_url
     from ostinato.http._client import (
         DEFAULT_LIMITS,
         DEFAULT_TIMEOUT,
@@ -67,7 +67,6 @@ __all__ = [
     "error_payload",
     "httpx_timeout",
     "make_client",
-    "mask_url",
     "provider_env",
     "reason_phrase",
     "redirect_error",
@@ -93,7 +92,6 @@ _LAZY = {
     "error_payload": "_errors",
     "httpx_timeout": "_client",
     "make_client": "_client",
-    "mask_url": "_base_url",
     "provider_env": "_settings",
     "reason_phrase": "_errors",
     "redirect_error": "_errors",

@@ -9,30 +9,15 @@ Imports no HTTP library.
 
 from __future__ import annotations
 
-from urllib.parse import SplitResult, urlsplit
+from urllib.parse import urlsplit
 
 from ostinato.errors import ConfigurationError
+from ostinato.redaction import mask_url
 
-__all__ = ["BASE_URL_FORM", "base_url_problem", "check_base_url", "mask_url"]
+__all__ = ["BASE_URL_FORM", "base_url_problem", "check_base_url"]
 
 #: What a base URL must look like.
 BASE_URL_FORM = "http(s)://host[:port][/path]"
-
-
-def _masked(parts: SplitResult) -> str:
-    user = parts.username or ""
-    host = parts.netloc.rpartition("@")[2]
-    return parts._replace(netloc=f"{user}:***@{host}").geturl()
-
-
-def mask_url(url: str) -> str:
-    """``url`` with the password of its userinfo (``user:password@``) shown as ``***``."""
-    try:
-        parts = urlsplit(url)
-        has_password = parts.password is not None
-    except ValueError:
-        return url.split("@")[-1] if "@" in url else url
-    return _masked(parts) if has_password else url
 
 
 def base_url_problem(url: str) -> str | None:

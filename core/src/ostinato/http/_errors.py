@@ -21,7 +21,7 @@ from ostinato.errors import (
     ModelError,
     ModelTimeoutError,
 )
-from ostinato.http._base_url import mask_url
+from ostinato.redaction import Redactor, mask_url
 from ostinato.transport import redact
 
 __all__ = ["error_from_transport", "error_payload", "reason_phrase", "redirect_error"]
@@ -35,7 +35,7 @@ def reason_phrase(status: int) -> str:
     return httpx.codes.get_reason_phrase(status) or "HTTP error"
 
 
-def error_payload(content: bytes, secret: str | None) -> Any:
+def error_payload(content: bytes, secret: str | Redactor | None) -> Any:
     """An error body as the adapter reads it: its JSON value, else its text (``secret``
     masked, then cut), ``None`` when empty."""
     text = content.decode("utf-8", errors="replace").strip()
@@ -52,7 +52,7 @@ def error_from_transport(
     *,
     provider: str,
     url: str,
-    secret: str | None = None,
+    secret: str | Redactor | None = None,
     timeout_hint: str = "",
     connect_hint: str = "",
 ) -> ModelError:

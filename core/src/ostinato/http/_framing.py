@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ostinato.errors import MalformedResponseError
+from ostinato.redaction import Redactor
 from ostinato.transport import NDJSONDecoder, NDJSONError, SSEDecoder, excerpt
 
 __all__ = ["Framing", "NDJSONFraming", "SSEFraming"]
@@ -35,7 +36,7 @@ class SSEFraming:
 
     __slots__ = ("_decoder",)
 
-    def __init__(self, *, provider: str, secret: str | None) -> None:
+    def __init__(self, *, provider: str, secret: str | Redactor | None) -> None:
         self._decoder = SSEDecoder()
 
     def feed(self, data: bytes) -> list[Any]:
@@ -52,7 +53,7 @@ class NDJSONFraming:
 
     __slots__ = ("_decoder", "_provider", "_secret")
 
-    def __init__(self, *, provider: str, secret: str | None) -> None:
+    def __init__(self, *, provider: str, secret: str | Redactor | None) -> None:
         self._decoder = NDJSONDecoder()
         self._provider = provider
         self._secret = secret

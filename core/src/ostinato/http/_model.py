@@ -41,6 +41,7 @@ from ostinato.http._read_loop import read_stream
 from ostinato.http._settings import DEFAULT_CALL_DEADLINE, DEFAULT_FIRST_EVENT_TIMEOUT
 from ostinato.model import ChatResponse
 from ostinato.prompt import ChatOptions, Prompt
+from ostinato.redaction import Redactor
 from ostinato.transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     AttemptFailed,
@@ -55,6 +56,7 @@ from ostinato.transport import (
     read_error_body,
     retry_call,
     retry_stream,
+    split_userinfo,
 )
 
 __all__ = ["HttpxChatModel"]
@@ -141,7 +143,7 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
         first_event_timeout: float | None = DEFAULT_FIRST_EVENT_TIMEOUT,
     ) -> None:
         options = default_options.copy(model=model) if model else default_options
-        root = check_base_url(base_url, variable="base_url").rstrip("/")
+        root, userinfo = split_userinfo(check_base_url(base_url, variable="base_url").rstrip("/"))
         self._api_key = header_api_key(api_key, provider=provider)
         self._timeout = httpx_timeout(timeout)
         self._limits = limits or DEFAULT_LIMITS
@@ -158,6 +160,8 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
                 for k, v in (extra_headers or {}).items()
             }
         )
+        if userinfo:  # as httpx would send it, but out of the URL it logs
+            sent["authorization"] = userinfo
         self._headers = sent
         # Built once: httpx copies them into each request anyway.
         self._call_headers = {**sent, "accept": "application/json"}
@@ -170,6 +174,9 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
             retry_policy=retry_policy,
             max_response_bytes=max_response_bytes,
             clients=LoopClients(http_client_factory or self._make_client, httpx.AsyncClient),
+            redactor=Redactor.for_request(
+                api_key=self._api_key, headers=sent, url=base_url, params=self._params
+            ),
         )
 
     # -- what a subclass writes ----------------------------------------------------------
@@ -209,7 +216,7 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
             status=status,
             provider=self._provider,
             headers=headers,
-            secret=self._api_key,
+            secret=self._redactor,
             fallback_message=fallback_message,
         )
 
@@ -269,7 +276,7 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
             return AttemptFailed(error, _FINAL)
         content = await read_error_body(response.aiter_bytes())
         error = self._error_from_payload(
-            error_payload(content, self._api_key),
+            error_payload(content, self._redactor),
             status=status,
             headers=response.headers,
             fallback_message=reason_phrase(status),
@@ -283,7 +290,7 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
                 exc,
                 provider=self._provider,
                 url=self._url,
-                secret=self._api_key,
+                secret=self._redactor,
                 timeout_hint=self.timeout_hint,
                 connect_hint=self.connect_hint,
             )
@@ -294,7 +301,7 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
         return MalformedResponseError(f"{self._provider}: {what}", provider=self._provider)
 
     def _not_json(self, content: bytes | str) -> MalformedResponseError:
-        return self._malformed(f"the reply is not JSON: {excerpt(content, self._api_key)}")
+        return self._malformed(f"the reply is not JSON: {excerpt(content, self._redactor)}")
 
     def _json(self, content: bytes) -> Any:
         """``content`` parsed as JSON.
@@ -408,12 +415,12 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
                         page = await read_error_body(response.aiter_bytes())
                         raise self._malformed(
                             f"the reply from {self._url} is not an event stream but "
-                            f"{content_type}: {excerpt(page, self._api_key)}"
+                            f"{content_type}: {excerpt(page, self._redactor)}"
                         )
                 chunks = read_stream(
                     response.aiter_bytes(),
                     parser=self._stream_parser(response, body),
-                    framing=self.stream_format(provider=self._provider, secret=self._api_key),
+                    framing=self.stream_format(provider=self._provider, secret=self._redactor),
                     budget=self._budget(),
                     first=None if first_by is None else partial(self._before, first_by),
                     ended=self._stream_ended,

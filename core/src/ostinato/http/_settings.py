@@ -15,7 +15,8 @@ from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ostinato.errors import ConfigurationError
-from ostinato.http._base_url import BASE_URL_FORM, base_url_problem, mask_url
+from ostinato.http._base_url import BASE_URL_FORM, base_url_problem
+from ostinato.redaction import mask_url
 from ostinato.transport import DEFAULT_MAX_RESPONSE_BYTES
 
 __all__ = [

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ostinato.errors import ModelError
+from ostinato.redaction import Redactor
 from ostinato.transport import error_class_for_status, parse_retry_after, redact
 from ostinato_anthropic._normalise import request_id, status_for_error_type
 
@@ -51,7 +52,7 @@ def error_from_payload(
     status: int | None,
     provider: str,
     headers: Mapping[str, str] | None = None,
-    secret: str | None = None,
+    secret: str | Redactor | None = None,
     fallback_message: str | None = None,
 ) -> ModelError:
     """The typed error for an error ``payload`` (a parsed body or a stream's error event).

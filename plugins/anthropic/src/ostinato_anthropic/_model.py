@@ -105,6 +105,6 @@ class AnthropicChatModel(HttpxChatModel[AnthropicChatOptions]):
         return EventParser(
             provider=self._provider,
             rate_limit=rate_limit(response.headers),
-            secret=self._api_key,
+            secret=self._redactor,
             request_id=request_id(response.headers),
         )

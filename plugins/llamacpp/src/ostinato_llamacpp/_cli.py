@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _settings() -> LlamaCppSettings:
-    from ostinato.config import load_settings
+    from ostinato.settings import load_settings
 
     return load_settings(LlamaCppSettings)
 

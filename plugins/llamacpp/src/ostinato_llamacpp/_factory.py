@@ -140,7 +140,7 @@ def create_chat_model(
             is missing (the message says how to set them up).
     """
     if settings is None:
-        from ostinato.config import load_settings
+        from ostinato.settings import load_settings
 
         settings = load_settings(LlamaCppSettings)
     name = (model_name or DEFAULT_MODEL_NAME).strip()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ostinato.plugins import hookimpl
 
 if TYPE_CHECKING:
-    from ostinato.config import Settings
+    from ostinato.settings import Settings
     from ostinato_llamacpp._advisor import SmallModelHintAdvisor
     from ostinato_llamacpp._model import LlamaCppChatModel
 
@@ -49,7 +49,7 @@ def create_hint_advisor(settings: Settings | None = None) -> SmallModelHintAdvis
     model (``None`` otherwise). Core's ``settings`` are read from the environment unless
     given."""
     if settings is None:
-        from ostinato.config import Settings, load_settings
+        from ostinato.settings import Settings, load_settings
 
         settings = load_settings(Settings)
     model = settings.model

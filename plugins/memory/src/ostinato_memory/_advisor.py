@@ -3,7 +3,8 @@
 
 Outside the tool loop (the default order, ``HIGHEST_PRECEDENCE + 200``, is before the
 tool advisor's) one run of the advisor is one turn: the user message and the turn's
-answer are stored together once the turn has succeeded (DESIGN.md §4.4). Inside the
+answer are stored together once the turn has succeeded, so a failed turn leaves memory
+as it was (Spring AI stores the user message before the model is called). Inside the
 loop one run is one model round: a round whose answer asks for tools stays *open* until
 the next round brings the tool responses, and is then stored whole; a round that answers
 is stored with its input. When the turn ends without another round (return-direct tools,
@@ -81,7 +82,7 @@ def _checked_memory(value: object) -> ChatMemory:
 
 
 class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitListener, ABC):
-    """Base of the memory advisors (the reference's ``BaseChatMemoryAdvisor``).
+    """Base of the memory advisors (Spring AI's ``BaseChatMemoryAdvisor``).
 
     Args:
         chat_memory: where the conversation is remembered (e.g.

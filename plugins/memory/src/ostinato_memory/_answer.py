@@ -1,9 +1,10 @@
 """The answer memory stores: the assistant messages of a response, or of a whole stream.
 
 On the call path it is the outputs of the response's generations. On the stream path it
-must be the same messages (DESIGN.md §4.5): chunks are folded with core's
-:class:`~ostinato.advisors.ChatClientMessageAggregator`, which keeps the final round of a
-tool loop only. One case needs more than the aggregator: a turn that ends with one
+must be the same messages, so a streamed turn and a called one leave the same memory
+(Spring AI stores the text of every streamed round, concatenated): chunks are folded with
+core's :class:`~ostinato.advisors.ChatClientMessageAggregator`, which keeps the final
+round of a tool loop only. One case needs more than the aggregator: a turn that ends with one
 whole response of several generations (return-direct over several tools) — the
 aggregator keeps the first generation only, ``call()`` returns them all.
 """

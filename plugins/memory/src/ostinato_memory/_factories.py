@@ -36,7 +36,7 @@ def load_memory_settings() -> MemorySettings:
     Raises:
         ConfigurationError: a variable has a bad value (named, with what was expected).
     """
-    from ostinato.config import load_settings
+    from ostinato.settings import load_settings
     from ostinato_memory._settings import MemorySettings
 
     return load_settings(MemorySettings)

@@ -56,7 +56,7 @@ def _overlap(history: Sequence[Message], incoming: Sequence[Message]) -> int:
 def merge_history(history: Sequence[Message], messages: Sequence[Message]) -> list[Message]:
     """``history`` placed before a request's ``messages``, without repeating it.
 
-    As the reference: when ``history`` already appears, contiguously, in ``messages``
+    As in Spring AI: when ``history`` already appears, contiguously, in ``messages``
     (a tool loop forwarding the whole turn, a caller replaying the conversation), the
     messages are kept as they are. Beyond it: when the request starts (system messages
     aside) with the newest messages of ``history``, those are not repeated.

@@ -1,7 +1,8 @@
 """``MessageChatMemoryAdvisor``: remembered messages go to the model as messages.
 
 Before the rest of the chain, the conversation's remembered messages are placed before
-the request's (unless the request already carries them: the reference's de-duplication)
+the request's (unless the request already carries them, as in Spring AI, so a tool loop
+forwarding the whole turn does not send them twice)
 and the first system message is moved to the front. What is stored, and when, is
 :class:`~ostinato_memory.ChatMemoryAdvisor`'s: outside the tool loop the user message and
 the final answer after the turn; inside it, whole tool rounds and the final answer.

@@ -1,8 +1,9 @@
 """Tool rounds waiting for their tool responses, for a memory advisor inside the tool loop.
 
 Inside the loop, the model's tool-call message arrives in one round and the tool
-responses answering it only in the next one. Memory stores the two together (DESIGN.md
-§4.4), so in between the round is *open*: held here and sent to the model as if stored.
+responses answering it only in the next one. Memory stores the two together (a stored
+tool response always follows the message that asked for it, and a failed turn stores
+nothing), so in between the round is *open*: held here and sent to the model as if stored.
 A round is found again by its conversation and the ids of its tool calls, which the tool
 responses repeat, so concurrent turns of one conversation do not mix. A round whose turn
 ends without another model round (return-direct tools, a limit, the iteration cap) is

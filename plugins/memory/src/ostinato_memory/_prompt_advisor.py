@@ -2,7 +2,7 @@
 
 The user and assistant texts of the conversation are rendered as ``USER:...`` /
 ``ASSISTANT:...`` lines into a template that also holds the request's own system text
-(the reference's default template). Storing follows
+(Spring AI's default template, word for word). Storing follows
 :class:`~ostinato_memory.ChatMemoryAdvisor`. Meant for outside the tool loop: tool
 messages are remembered but not rendered.
 """
@@ -21,7 +21,7 @@ from ostinato_memory._history import merge_history, system_first
 
 __all__ = ["DEFAULT_SYSTEM_PROMPT_TEMPLATE", "PromptChatMemoryAdvisor"]
 
-#: The reference's template: ``{instructions}`` is the request's system text, ``{memory}``
+#: Spring AI's default template: ``{instructions}`` is the request's system text, ``{memory}``
 #: the rendered conversation.
 DEFAULT_SYSTEM_PROMPT_TEMPLATE: Final = (
     "{instructions}\n\n"

@@ -1,4 +1,4 @@
-"""Argument checks shared by the repositories and memories (the reference's wording).
+"""Argument checks shared by the repositories and memories (messages worded as Spring AI's).
 
 Repositories and memories reject a blank conversation id, a missing message list and
 anything in it that is not a message, before touching what is stored.

@@ -1,10 +1,11 @@
 """``MessageWindowChatMemory``: the latest messages of each conversation, cut at turn boundaries.
 
-The window follows the reference (spring-ai-behaviour.md §6.2) and adds one rule
-(DESIGN.md §4.4): it is *turn-atomic*. An assistant message asking for tools and the tool
-responses answering it are kept or dropped together, so the window never holds a tool
-response without the assistant message that asked for it, nor that message without its
-responses (except while it is the newest message: its responses have not come yet).
+The window keeps Spring AI's rules (at most ``max_messages``, cut at the start of a user
+turn, system messages never cut; see :func:`apply_window`) and adds one: it is
+*turn-atomic*. An assistant message asking for tools and the tool responses answering
+it are kept or dropped together, so the window never holds a tool response without the
+assistant message that asked for it, nor that message without its responses (except
+while it is the newest message: its responses have not come yet).
 
 :func:`apply_window` is the whole policy as a pure function; the class stores its result.
 """

@@ -3,7 +3,8 @@
 Registers the repositories ``in-memory`` and ``sqlite``, the settings under
 ``OSTINATO_MEMORY_``, and the advisor ``memory`` (``None`` unless
 ``OSTINATO_MEMORY_ENABLED=true``). Import-light on purpose: neither ``sqlite3`` nor
-pydantic-settings is imported until a factory runs (DESIGN.md §5).
+pydantic-settings is imported until a factory runs, because every installed plugin's
+hook module is imported whenever ostinato loads its plugins.
 """
 
 from __future__ import annotations

@@ -87,7 +87,7 @@ class OllamaChatModel(HttpxChatModel[OllamaChatOptions]):
     # -- the wire format ---------------------------------------------------------------
 
     def _stream_parser(self, response: httpx.Response, body: Mapping[str, Any]) -> ReplyParser:
-        return ReplyParser(provider=self._provider, model=body.get("model"), secret=self._api_key)
+        return ReplyParser(provider=self._provider, model=body.get("model"), secret=self._redactor)
 
     def _parse_reply(
         self, content: bytes, response: httpx.Response, body: Mapping[str, Any]
@@ -120,7 +120,7 @@ class OllamaChatModel(HttpxChatModel[OllamaChatOptions]):
             status=status,
             provider=self._provider,
             headers=headers,
-            secret=self._api_key,
+            secret=self._redactor,
             model=body.get("model"),
             fallback_message=fallback_message,
         )

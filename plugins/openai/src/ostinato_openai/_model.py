@@ -159,7 +159,7 @@ class OpenAIChatModel(HttpxChatModel[OpenAIChatOptions]):
         limits, request_id = self._metadata(response)
         parsed = parse_completion(payload, provider=self._provider, rate_limit=limits)
         if not parsed.generations:
-            raise self._no_answer(f": {excerpt(json.dumps(payload), self._api_key)}")
+            raise self._no_answer(f": {excerpt(json.dumps(payload), self._redactor)}")
         if request_id is None:
             return parsed
         meta = parsed.metadata
@@ -178,6 +178,6 @@ class OpenAIChatModel(HttpxChatModel[OpenAIChatOptions]):
         return ChunkParser(
             provider=self._provider,
             rate_limit=limits,
-            secret=self._api_key,
+            secret=self._redactor,
             request_id=request_id,
         )

@@ -28,7 +28,7 @@ def load_tool_search_settings() -> ToolSearchSettings:
     Raises:
         ConfigurationError: a variable has a bad value (the message names it).
     """
-    from ostinato.config import load_settings
+    from ostinato.settings import load_settings
 
     return load_settings(ToolSearchSettings)
 
@@ -66,7 +66,7 @@ def create_tool_search_advisor(
     if settings is None:
         settings = load_tool_search_settings()
     if max_iterations is None:
-        from ostinato.config import Settings, load_settings
+        from ostinato.settings import Settings, load_settings
 
         max_iterations = load_settings(Settings).tools.max_iterations
     return ToolSearchToolCallingAdvisor(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ostinato.plugins import hookimpl
 
 if TYPE_CHECKING:
-    from ostinato.config import Settings
+    from ostinato.settings import Settings
     from ostinato.tools import ToolCallingManager
     from ostinato_tool_search._advisor import ToolSearchToolCallingAdvisor
     from ostinato_tool_search._settings import ToolSearchSettings

@@ -3,7 +3,7 @@
 Prefix ``OSTINATO_``, nested delimiter ``__``: ``tools.max_iterations`` is
 ``OSTINATO_TOOLS__MAX_ITERATIONS``. Lists are comma-separated. Plugins have their own
 settings classes with flat prefixes (``OSTINATO_OPENAI_``). Read them with
-:func:`~ostinato.config.load_settings`, which turns validation errors into one
+:func:`~ostinato.settings.load_settings`, which turns validation errors into one
 :class:`~ostinato.errors.ConfigurationError` naming the variables.
 """
 

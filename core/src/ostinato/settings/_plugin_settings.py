@@ -8,15 +8,18 @@ variable that neither core nor a plugin reads gets a warning.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic_settings import BaseSettings
 
-from ostinato.config._fields import SettingField, env_file_values, environment, setting_fields
-from ostinato.config._loading import load_settings, problems_message, warn_unknown_variables
-from ostinato.config._settings import Settings
 from ostinato.errors import ConfigurationError, PluginError
-from ostinato.plugins import Registry
+from ostinato.settings._fields import SettingField, env_file_values, environment, setting_fields
+from ostinato.settings._loading import load_settings, warn_unknown_variables
+from ostinato.settings._problems import problems_message
+from ostinato.settings._settings import Settings
+
+if TYPE_CHECKING:
+    from ostinato.plugins import Registry
 
 __all__ = [
     "check_settings_class",
@@ -37,7 +40,7 @@ def check_settings_class(prefix: str, settings_class: Any, plugin_label: str) ->
         raise PluginError(
             f"{plugin_label} registered {settings_class!r} as its settings for {prefix!r}\n"
             f"  expected: a pydantic_settings.BaseSettings subclass\n"
-            f"fix: derive the class from ostinato.config.PluginSettings"
+            f"fix: derive the class from ostinato.settings.PluginSettings"
         )
     own = str(settings_class.model_config.get("env_prefix") or "")
     if own.upper() != prefix:

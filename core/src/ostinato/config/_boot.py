@@ -1,0 +1,122 @@
+"""Boot: core's settings, the plugin manager, and the registry of what plugins contribute.
+
+The first decisions of auto-configuration, as plain functions testable without the
+container: read core's settings (reporting plugins' bad values in the same error), load
+the plugins, run their hooks and check their settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from ostinato.config._core_plugin import CorePlugin
+from ostinato.errors import ConfigurationError
+from ostinato.plugins import PluginInfo, PluginManager, PluginOrigin, Registry, collect_registry
+from ostinato.settings import Settings, load_plugin_settings, load_settings
+from ostinato.settings._fields import environment
+from ostinato.settings._plugin_settings import warn_about_unknown_variables
+from ostinato.settings._problems import problems_message
+from ostinato.settings._settings import split_commas
+
+__all__ = ["create_plugin_manager", "create_registry", "load_core_settings"]
+
+
+def _plugin_name(plugin: object) -> str:
+    name = getattr(plugin, "__name__", None) or type(plugin).__name__
+    return str(name).rsplit(".", 1)[-1].lower().replace("_", "-")
+
+
+def load_core_settings(
+    plugins: Iterable[object] | Mapping[str, object] | None = None,
+    entry_points: bool | None = None,
+) -> Settings:
+    """Core :class:`~ostinato.config.Settings` from the environment (and ``.env``).
+
+    When they have bad values, the plugins' settings are checked too (plugins selected
+    by ``OSTINATO_LOAD_PLUGINS`` / ``OSTINATO_DISABLE_PLUGINS`` as far as those read), so
+    that one error lists every bad value, core's and the plugins', not one after another.
+
+    Raises:
+        ConfigurationError: every bad value found, each with its variable.
+    """
+    try:
+        return load_settings(Settings)
+    except ConfigurationError as error:
+        found = _plugin_setting_problems(plugins, entry_points)
+        if not found:
+            raise
+        problems = [*_problem_lines(error), *found]
+        raise ConfigurationError(problems_message(problems, "ostinato and plugin")) from None
+
+
+def _problem_lines(error: ConfigurationError) -> list[str]:
+    return [line for line in str(error).splitlines() if line.startswith("  ")]
+
+
+def _plugin_setting_problems(
+    plugins: Iterable[object] | Mapping[str, object] | None, entry_points: bool | None
+) -> list[str]:
+    """The plugins' bad setting values, with core's settings unreadable (best effort)."""
+    environ = environment()
+    load = environ.get("OSTINATO_LOAD_PLUGINS")
+    selection = Settings.model_construct(
+        load_plugins=None if load is None else split_commas(load),
+        disable_plugins=split_commas(environ.get("OSTINATO_DISABLE_PLUGINS", "")),
+        strict_plugins=False,
+    )
+    try:
+        manager = create_plugin_manager(selection, plugins, entry_points)
+        load_plugin_settings(collect_registry(manager))
+    except ConfigurationError as error:
+        return _problem_lines(error)
+    except Exception:
+        return []
+    return []
+
+
+def create_plugin_manager(
+    settings: Settings,
+    plugins: Iterable[object] | Mapping[str, object] | None = None,
+    entry_points: bool | None = None,
+) -> PluginManager:
+    """A plugin manager holding core's plugin, then ``plugins``, then the installed ones.
+
+    Args:
+        settings: core settings (``load_plugins``, ``disable_plugins``, ``strict_plugins``).
+        plugins: plugin objects (modules or instances of hook implementations) to register
+            explicitly, or ``{name: plugin}``; ``None``: none.
+        entry_points: load the installed plugins (the entry-point group ``ostinato``);
+            ``None``: only when ``plugins`` is ``None``, so tests passing an explicit
+            list see exactly that list.
+    """
+    manager = PluginManager(strict=settings.strict_plugins)
+    manager.add_plugin(CorePlugin(settings), CorePlugin.info())
+    named = (
+        plugins.items()
+        if isinstance(plugins, Mapping)
+        else [(_plugin_name(p), p) for p in plugins or ()]
+    )
+    for name, plugin in named:
+        manager.add_plugin(
+            plugin, PluginInfo(name=name, origin=PluginOrigin.EXPLICIT, value=repr(plugin))
+        )
+    if entry_points or (entry_points is None and plugins is None):
+        manager.load_entry_points(load=settings.load_plugins, disable=settings.disable_plugins)
+    manager.check_pending_hooks()
+    return manager
+
+
+def create_registry(plugin_manager: PluginManager) -> Registry:
+    """Run the plugins' hooks, then check and load their settings.
+
+    Warns (:class:`~ostinato.config.UnknownSettingWarning`) about ``OSTINATO_*`` variables
+    that no settings class reads.
+
+    Raises:
+        PluginError: a name is registered twice, or a settings class is invalid.
+        ConfigurationError: plugin settings have bad values (all listed at once).
+    """
+    registry = collect_registry(plugin_manager)
+    load_plugin_settings(registry)
+    warn_about_unknown_variables(registry)
+    return registry

@@ -1,0 +1,167 @@
+"""The client's parts: the chat model, the plugins' advisors and tool sets, the client.
+
+Plain functions testable without the container; each takes what it decides from
+(settings, the registry...) and returns one part of the composition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ostinato.config._factories import accepts, installed, own_settings
+from ostinato.errors import ConfigurationError, PluginError
+from ostinato.plugins import Registry
+from ostinato.settings import Settings
+
+if TYPE_CHECKING:
+    from ostinato.advisors import Advisor, ToolAdvisor
+    from ostinato.client import ChatClient
+    from ostinato.model import ChatModel
+    from ostinato.tools import ToolCallback
+
+__all__ = [
+    "create_advisors",
+    "create_chat_client",
+    "create_chat_model",
+    "create_default_tools",
+    "parse_model",
+]
+
+
+def parse_model(value: str) -> tuple[str, str]:
+    """``"openai:gpt-4.1-mini"`` -> ``("openai", "gpt-4.1-mini")``; ``"openai:"`` ->
+    ``("openai", "")`` (the provider's default model).
+
+    Raises:
+        ConfigurationError: the value is not ``provider:model``.
+    """
+    provider, sep, model_name = value.partition(":")
+    if not sep or not provider.strip():
+        raise ConfigurationError(
+            f"OSTINATO_MODEL={value!r} is not provider:model\n"
+            f"fix: write it like OSTINATO_MODEL=openai:gpt-4.1-mini"
+        )
+    return provider.strip().lower(), model_name.strip()
+
+
+def create_chat_model(settings: Settings, registry: Registry) -> ChatModel:
+    """The chat model ``OSTINATO_MODEL`` names, built by its provider's factory.
+
+    Raises:
+        ConfigurationError: no model is configured, or its provider is not installed
+            (the message lists the installed providers).
+    """
+    providers = registry.chat_models
+    if settings.model is None:
+        example = next(iter(sorted(providers)), "openai")
+        listed = (
+            f"installed providers: {installed(providers)}"
+            if providers
+            else "installed providers: none (install one, e.g. pip install ostinato-openai)"
+        )
+        raise ConfigurationError(
+            f"no chat model is configured\n"
+            f"  {listed}\n"
+            f"fix: set OSTINATO_MODEL=provider:model, e.g. OSTINATO_MODEL={example}:<model>"
+        )
+    provider, model_name = parse_model(settings.model)
+    registration = providers.get(provider)
+    if registration is None:
+        raise ConfigurationError(
+            f"OSTINATO_MODEL={settings.model!r} names the provider {provider!r}, "
+            f"which no plugin registered\n"
+            f"  installed providers: {installed(providers) or 'none'}\n"
+            f"fix: install its plugin (pip install ostinato-{provider}) "
+            f"or choose an installed provider"
+        )
+    return registration.value(model_name)
+
+
+def create_advisors(
+    registry: Registry,
+    plugin_settings: Mapping[str, Any] | None = None,
+    settings: Settings | None = None,
+) -> list[Advisor]:
+    """The advisors the plugins registered, leaving out those their settings disable.
+
+    A factory that declares a ``registry`` parameter receives the registry, so that it
+    can use what other plugins registered (e.g. a memory advisor picking a repository).
+    One that declares ``plugin_settings`` receives its own plugin's settings, as loaded
+    in ``plugin_settings`` (by prefix; see :func:`~ostinato.config.load_plugin_settings`),
+    when its plugin registered exactly one settings class, and one that declares
+    ``settings`` receives core's :class:`~ostinato.config.Settings` — so a caller can
+    configure them without touching the environment.
+
+    Raises:
+        PluginError: a factory returned something that is not an ``Advisor``.
+    """
+    from ostinato.advisors import Advisor
+
+    advisors: list[Advisor] = []
+    for name, registration in registry.advisors.items():
+        factory: Any = registration.value
+        keywords: dict[str, Any] = {}
+        if accepts(factory, "registry"):
+            keywords["registry"] = registry
+        own = own_settings(registry, registration.plugin, plugin_settings)
+        if own is not None and accepts(factory, "plugin_settings"):
+            keywords["plugin_settings"] = own
+        if settings is not None and accepts(factory, "settings"):
+            keywords["settings"] = settings
+        advisor = factory(**keywords)
+        if advisor is None:
+            continue
+        if not isinstance(advisor, Advisor):
+            raise PluginError(
+                f"the advisor factory {name!r} of {registration.plugin.label} returned "
+                f"{type(advisor).__name__}\n"
+                f"  expected: an ostinato.advisors.Advisor, or None when disabled\n"
+                f"fix: return an Advisor instance or None"
+            )
+        advisors.append(advisor)
+    return advisors
+
+
+def create_default_tools(settings: Settings, registry: Registry) -> list[ToolCallback]:
+    """The tools of the named tool sets listed in ``OSTINATO_TOOLS__ENABLED``.
+
+    Raises:
+        ConfigurationError: a listed name is not a registered tool set.
+    """
+    tools: list[ToolCallback] = []
+    for name in settings.tools.enabled:
+        registration = registry.tools.get(name)
+        if registration is None:
+            raise ConfigurationError(
+                f"OSTINATO_TOOLS__ENABLED lists {name!r}, which no plugin registered\n"
+                f"  installed tool sets: {installed(registry.tools) or 'none'}\n"
+                f"fix: remove it or install the plugin providing it"
+            )
+        tools.extend(registration.value())
+    return tools
+
+
+def create_chat_client(
+    settings: Settings,
+    chat_model: ChatModel,
+    tool_advisor: ToolAdvisor,
+    advisors: Sequence[Advisor],
+    default_tools: Sequence[ToolCallback],
+) -> ChatClient:
+    """The client: the model, the tool advisor prototype, default advisors and tools.
+
+    With ``OSTINATO_CHAT_CLIENT__TOOL_CALLING__ENABLED=false`` the client's default
+    advisor params turn auto-registration off (a call can turn it back on with
+    ``AdvisorParams.tool_calling_advisor_auto_register(True)``), as the reference does.
+    """
+    from ostinato.client import AdvisorParams, ChatClient
+
+    builder = ChatClient.builder(chat_model, tool_advisor=tool_advisor)
+    if advisors:
+        builder.default_advisors(*advisors)
+    if default_tools:
+        builder.default_tools(*default_tools)
+    if not settings.chat_client.tool_calling.enabled:
+        builder.default_advisor_params(AdvisorParams.tool_calling_advisor_auto_register(False))
+    return builder.build()

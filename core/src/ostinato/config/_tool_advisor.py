@@ -1,0 +1,134 @@
+"""The tool advisor: which one runs the tool loop, and building it with its manager.
+
+Exactly one tool advisor runs the loop: the setting chooses, else a single installed
+replacement, else core's ``default``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ostinato.config._core_plugin import DEFAULT_TOOL_ADVISOR
+from ostinato.config._factories import accepts, installed, own_settings
+from ostinato.errors import ConfigurationError, PluginError
+from ostinato.plugins import PluginInfo, Registration, Registry, ToolAdvisorFactory
+from ostinato.settings import Settings
+
+if TYPE_CHECKING:
+    from ostinato.advisors import ToolAdvisor
+    from ostinato.tools import DefaultToolCallingManager, ToolCallingManager
+
+__all__ = [
+    "ToolAdvisorChoice",
+    "create_tool_advisor",
+    "create_tool_calling_manager",
+    "select_tool_advisor",
+]
+
+_ADVISOR_VARIABLE = "OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolAdvisorChoice:
+    """The tool advisor the container uses, and why (for ``ostinato plugins``)."""
+
+    name: str
+    reason: str
+    plugin: PluginInfo
+
+
+def select_tool_advisor(
+    setting: str | None, tool_advisors: Mapping[str, Registration[ToolAdvisorFactory]]
+) -> ToolAdvisorChoice:
+    """Choose exactly one tool advisor (DESIGN.md §6).
+
+    The setting ``OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR`` wins; otherwise a single
+    installed replacement wins over ``default``; otherwise ``default``.
+
+    Raises:
+        ConfigurationError: the setting names an unknown advisor (the installed ones are
+            listed), or two or more replacements are installed and the setting is unset.
+    """
+    if setting is not None:
+        registration = tool_advisors.get(setting)
+        if registration is None:
+            raise ConfigurationError(
+                f"{_ADVISOR_VARIABLE}={setting!r} names no installed tool advisor\n"
+                f"  installed: {installed(tool_advisors) or 'none'}\n"
+                f"fix: set it to one of: {', '.join(sorted(tool_advisors))}"
+            )
+        return ToolAdvisorChoice(setting, f"chosen by {_ADVISOR_VARIABLE}", registration.plugin)
+    replacements = sorted(n for n in tool_advisors if n != DEFAULT_TOOL_ADVISOR)
+    if len(replacements) > 1:
+        raise ConfigurationError(
+            f"{len(replacements)} replacement tool advisors are installed: "
+            f"{installed({n: tool_advisors[n] for n in replacements})}\n"
+            f"  exactly one tool advisor runs the tool loop\n"
+            f"fix: set {_ADVISOR_VARIABLE} to one of: "
+            f"{', '.join([*replacements, DEFAULT_TOOL_ADVISOR])}"
+        )
+    if replacements:
+        name = replacements[0]
+        reason = f"the only installed replacement of {DEFAULT_TOOL_ADVISOR!r}"
+        return ToolAdvisorChoice(name, reason, tool_advisors[name].plugin)
+    if DEFAULT_TOOL_ADVISOR not in tool_advisors:
+        raise ConfigurationError(
+            "no tool advisor is registered\n"
+            "fix: keep core's plugin registered (it provides 'default')"
+        )
+    return ToolAdvisorChoice(
+        DEFAULT_TOOL_ADVISOR,
+        "no replacement installed",
+        tool_advisors[DEFAULT_TOOL_ADVISOR].plugin,
+    )
+
+
+def create_tool_advisor(
+    choice: ToolAdvisorChoice,
+    registry: Registry,
+    tool_calling_manager: ToolCallingManager,
+    settings: Settings | None = None,
+    plugin_settings: Mapping[str, Any] | None = None,
+) -> ToolAdvisor:
+    """Build the chosen tool advisor with its factory.
+
+    A factory that declares a ``settings`` parameter also receives the core settings (so a
+    replacement honours ``OSTINATO_TOOLS__MAX_ITERATIONS`` without reading them again);
+    one that declares ``plugin_settings`` receives its own plugin's loaded settings (as
+    :func:`create_advisors` does).
+
+    Raises:
+        PluginError: the factory returned something that is not a ``ToolAdvisor``.
+    """
+    from ostinato.advisors import ToolAdvisor
+
+    registration = registry.tool_advisors[choice.name]
+    factory: Any = registration.value
+    keywords: dict[str, Any] = {}
+    if settings is not None and accepts(factory, "settings"):
+        keywords["settings"] = settings
+    own = own_settings(registry, registration.plugin, plugin_settings)
+    if own is not None and accepts(factory, "plugin_settings"):
+        keywords["plugin_settings"] = own
+    advisor = factory(tool_calling_manager, **keywords)
+    if not isinstance(advisor, ToolAdvisor):
+        raise PluginError(
+            f"the tool advisor factory {choice.name!r} of {choice.plugin.label} returned "
+            f"{type(advisor).__name__}\n"
+            f"  expected: an instance of ostinato.advisors.ToolAdvisor\n"
+            f"fix: return a ToolAdvisor (e.g. a ToolCallingAdvisor subclass)"
+        )
+    return advisor
+
+
+def create_tool_calling_manager(settings: Settings) -> DefaultToolCallingManager:
+    """A ``DefaultToolCallingManager`` with the limits of ``OSTINATO_TOOLS__*``."""
+    from ostinato.tools import DefaultToolCallingManager, ToolCallLimits
+
+    limits = ToolCallLimits(
+        max_calls_per_tool=settings.tools.max_calls_per_tool,
+        max_total_tool_calls=settings.tools.max_total_tool_calls,
+    )
+    return DefaultToolCallingManager(limits=limits)
