@@ -1,12 +1,15 @@
-"""``header_api_key`` / ``header_value``: a key fit for a header, or an error without it."""
+"""``header_api_key`` / ``header_value``: a key fit for a header, or an error without it;
+``split_userinfo``: a URL's password sent as a header."""
 
 from __future__ import annotations
+
+import base64
 
 import pytest
 from pydantic import SecretStr
 
 from ostinato.errors import ConfigurationError
-from ostinato.transport import header_api_key, header_value
+from ostinato.transport import header_api_key, header_value, split_userinfo
 
 KEY = "sk-proj-AbC123_xyz-789"
 
@@ -45,3 +48,10 @@ def test_header_values_may_hold_inner_spaces():
     assert header_value(" Bearer abc ", what="the header 'x'") == "Bearer abc"
     with pytest.raises(ConfigurationError, match="the header 'x' holds a control character"):
         header_value("abc\r\nInjected: yes", what="the header 'x'")
+
+
+def test_split_userinfo_moves_the_password_into_a_basic_header() -> None:
+    url, header = split_userinfo("https://me:p%40ss@host:8443/v1")
+    assert url == "https://host:8443/v1"
+    assert header == "Basic " + base64.b64encode(b"me:p@ss").decode()
+    assert split_userinfo("http://localhost:11434") == ("http://localhost:11434", None)

@@ -10,18 +10,15 @@ replacement makes the choice an error naming both and the setting to choose.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
-import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-UV = os.environ.get("UV") or shutil.which("uv")
+from tests.fakes.environments import ROOT, UV, fresh_environment, install, run, uninstall
+
 ADVISOR_VARIABLE = "OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR"
 
 pytestmark = pytest.mark.skipif(
@@ -29,30 +26,12 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _run(
-    command: list[str], env: dict[str, str] | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        command, capture_output=True, text=True, timeout=300, check=False, env=env, cwd=cwd
-    )
-
-
-def _install(python: Path, *sources: Path) -> None:
-    assert UV is not None
-    done = _run([UV, "pip", "install", "--quiet", "--python", str(python), *map(str, sources)])
-    assert done.returncode == 0, done.stderr
-
-
 @pytest.fixture(scope="module")
 def python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The interpreter of a fresh environment holding ostinato, ostinato-openai and
     ostinato-tool-search (and their dependencies), nothing else."""
-    assert UV is not None
-    venv = tmp_path_factory.mktemp("installed") / "venv"
-    made = _run([UV, "venv", "--quiet", "--python", sys.executable, str(venv)])
-    assert made.returncode == 0, made.stderr
-    interpreter = venv / "bin" / "python"
-    _install(
+    interpreter = fresh_environment(tmp_path_factory.mktemp("installed") / "venv")
+    install(
         interpreter, ROOT / "core", ROOT / "plugins" / "openai", ROOT / "plugins" / "tool-search"
     )
     return interpreter
@@ -72,7 +51,7 @@ def clean_env(tmp_path: Path) -> dict[str, str]:
 def _ostinato(
     python: Path, env: dict[str, str], cwd: Path, *args: str
 ) -> subprocess.CompletedProcess[str]:
-    return _run([str(python.parent / "ostinato"), *args], env=env, cwd=cwd)
+    return run([str(python.parent / "ostinato"), *args], env=env, cwd=cwd)
 
 
 def test_only_the_three_distributions_are_installed(python: Path):
@@ -80,7 +59,7 @@ def test_only_the_three_distributions_are_installed(python: Path):
         "import importlib.metadata as m, json; "
         "print(json.dumps(sorted(d.metadata['Name'] for d in m.distributions())))"
     )
-    done = _run([str(python), "-c", code])
+    done = run([str(python), "-c", code])
     assert done.returncode == 0, done.stderr
     ours = {name for name in json.loads(done.stdout) if name.startswith("ostinato")}
     assert ours == {"ostinato", "ostinato-openai", "ostinato-tool-search"}
@@ -102,7 +81,7 @@ def test_an_auto_configured_client_uses_it(python: Path, clean_env, tmp_path):
         "import ostinato; c = ostinato.chat_client(); "
         "print(type(c.model).__name__, type(c.tool_advisor).__name__)"
     )
-    done = _run([str(python), "-c", code], env=clean_env, cwd=tmp_path)
+    done = run([str(python), "-c", code], env=clean_env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["OpenAIChatModel", "ToolSearchToolCallingAdvisor"]
 
@@ -149,10 +128,9 @@ def second_replacement(python: Path, tmp_path_factory: pytest.TempPathFactory) -
             '''
         )
     )
-    _install(python, source)
+    install(python, source)
     yield
-    assert UV is not None
-    _run([UV, "pip", "uninstall", "--quiet", "--python", str(python), "acme-loop"])
+    uninstall(python, "acme-loop")
 
 
 def test_a_second_replacement_makes_the_setting_choose(
@@ -165,13 +143,13 @@ def test_a_second_replacement_makes_the_setting_choose(
     assert "tool-search (distribution ostinato-tool-search" in done.stdout
 
     code = "import ostinato; ostinato.chat_client()"
-    failed = _run([str(python), "-c", code], env=clean_env, cwd=tmp_path)
+    failed = run([str(python), "-c", code], env=clean_env, cwd=tmp_path)
     assert failed.returncode != 0
     assert "acme-loop" in failed.stderr and "tool-search" in failed.stderr
     assert ADVISOR_VARIABLE in failed.stderr
 
     chosen = {**clean_env, ADVISOR_VARIABLE: "acme-loop"}
     code = "import ostinato; print(type(ostinato.chat_client().tool_advisor).__name__)"
-    done = _run([str(python), "-c", code], env=chosen, cwd=tmp_path)
+    done = run([str(python), "-c", code], env=chosen, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "AcmeLoop"

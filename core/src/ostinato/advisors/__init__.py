@@ -20,7 +20,12 @@ from ostinato.advisors._api import (
 )
 from ostinato.advisors._chain import AdvisorChain
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
-from ostinato.advisors._loop_exit import ToolLoopExit, ToolLoopExitListener, ToolLoopExitReason
+from ostinato.advisors._loop_exit import (
+    LoopExitReason,
+    ToolLoopExit,
+    ToolLoopExitListener,
+    ToolLoopExitReason,
+)
 from ostinato.advisors._model_advisors import (
     OUTPUT_FORMAT,
     SENT_OPTIONS,
@@ -48,6 +53,7 @@ __all__ = [
     "ChatClientResponse",
     "ChatModelCallAdvisor",
     "ChatModelStreamAdvisor",
+    "LoopExitReason",
     "MemoryAdvisor",
     "Ordered",
     "SimpleLoggerAdvisor",

@@ -22,18 +22,36 @@ from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
 from ostinato.messages import ToolResponseMessage
 from ostinato.model import ChatResponse
 
-__all__ = ["ToolLoopExit", "ToolLoopExitListener", "ToolLoopExitReason", "notify_loop_exit"]
+__all__ = [
+    "LoopExitReason",
+    "ToolLoopExit",
+    "ToolLoopExitListener",
+    "ToolLoopExitReason",
+    "notify_loop_exit",
+]
 
 
-class ToolLoopExitReason(StrEnum):
-    """Why the tool loop ended without a model round after the model's last tool calls."""
+class LoopExitReason(StrEnum):
+    """Why a turn's tool loop ended.
 
+    Every ending of the loop is one member; a new way to end a turn (an approval refused,
+    no progress, a usage budget spent) is a new member, decided in the one place the
+    loop decides (``ToolLoopTurn.decide``). Advisors inside the loop are told of every
+    reason but ``ANSWERED`` (:class:`ToolLoopExitListener`): that one they saw.
+    """
+
+    ANSWERED = "answered"
+    """The model answered without asking for tools (its round is the turn's answer)."""
     RETURN_DIRECT = "return_direct"
     """The tools ran and their results are the answer (``return_direct=True``)."""
     TOOL_CALL_LIMIT = "tool_call_limit"
     """A tool-call limit was breached; the calls did not all run."""
     MAX_ITERATIONS = "max_iterations"
     """The iteration cap was reached; the last calls did not run."""
+
+
+ToolLoopExitReason = LoopExitReason
+"""The former name of :class:`LoopExitReason` (listeners are never told ``ANSWERED``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +67,7 @@ class ToolLoopExit:
         response: the turn's answer, as the tool advisor returns it.
     """
 
-    reason: ToolLoopExitReason
+    reason: LoopExitReason
     request: ChatClientRequest
     asked: ChatResponse
     tool_responses: ToolResponseMessage | None
@@ -58,7 +76,8 @@ class ToolLoopExit:
 
 class ToolLoopExitListener(Advisor, ABC):
     """Mixin for an advisor inside the tool loop that wants to know of the endings it
-    cannot see (:class:`ToolLoopExitReason`). Advisors outside the loop are not told."""
+    cannot see (every :class:`LoopExitReason` but ``ANSWERED``). Advisors outside the
+    loop are not told."""
 
     __slots__ = ()
 

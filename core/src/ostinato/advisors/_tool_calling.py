@@ -6,7 +6,10 @@ follows the reference (spring-ai-behaviour.md §3) with DESIGN.md §4's changes:
 iteration cap, ``do_finalize_loop_stream`` over the whole stream on every exit, and tools
 added by inner advisors executable.
 
-Subclass it and override hooks; a subclass overriding one hook needs nothing else.
+Subclass it and override hooks; a subclass overriding one hook needs nothing else. The
+loop's decisions (answered, return-direct, limit breach, iteration cap) are made once, in
+:class:`~ostinato.advisors._tool_loop.ToolLoopTurn`; ``advise_call`` and the stream loop
+here only drive it.
 """
 
 from __future__ import annotations
@@ -19,25 +22,15 @@ from ostinato._aio import closing_stream
 from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor, ToolAdvisor
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
-from ostinato.advisors._loop_exit import ToolLoopExit, ToolLoopExitReason, notify_loop_exit
-from ostinato.advisors._model_advisors import SENT_OPTIONS
-from ostinato.advisors._tool_rounds import (
+from ostinato.advisors._tool_loop import (
+    LoopExit,
     RoundMarker,
-    last_tool_responses,
-    mark_round,
-    tool_options,
+    ToolLoopTurn,
     with_previous_usage,
 )
-from ostinato.errors import ToolCallLimitExceeded
-from ostinato.messages import AssistantMessage, Message, ToolResponseMessage
-from ostinato.model import (
-    ChatGenerationMetadata,
-    ChatResponse,
-    FinishReason,
-    Generation,
-    UsageAccumulator,
-)
-from ostinato.prompt import Prompt, ToolCallingChatOptions
+from ostinato.messages import Message
+from ostinato.model import ChatResponse, FinishReason
+from ostinato.prompt import ToolCallingChatOptions
 from ostinato.tools import ToolCallingManager, ToolExecutionResult
 
 if TYPE_CHECKING:
@@ -308,13 +301,10 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
             return ()
         return (request.prompt.system_message, history[-1])
 
-    def _is_tool_call(self, response: ChatResponse | None) -> bool:
-        return response is not None and bool(self._checker(response))
-
     async def advise_call(
         self, request: ChatClientRequest, chain: AdvisorChain
     ) -> ChatClientResponse:
-        """Run the tool loop on the call path."""
+        """Run the tool loop on the call path (the decisions are :class:`ToolLoopTurn`'s)."""
         if chain is None:
             raise ValueError("chain (the call advisor chain) must not be None")
         if request is None:
@@ -322,65 +312,13 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         options = request.prompt.options
         if not isinstance(options, ToolCallingChatOptions):
             return await chain.next_call(request)
-
-        request = await self.do_initialize_loop(request, chain)
-        instructions: Sequence[Message] = request.prompt.messages
-        full_history: Sequence[Message] = instructions
-        usage = UsageAccumulator()
-        rounds = 0
-        exit_reason: ToolLoopExitReason | None = None
-        tool_responses: ToolResponseMessage | None = None
+        turn = await ToolLoopTurn.start(self, request, chain, options, stream=False)
         while True:
-            round_request = await self.do_before_call(
-                ChatClientRequest(Prompt(instructions, options), request.context), chain
-            )
-            options = tool_options(round_request, options)
-            response = await chain.copy(self).next_call(round_request)
-            sent = response.context.get(SENT_OPTIONS)
-            response = await self.do_after_call(response.without_context_keys(SENT_OPTIONS), chain)
-            rounds += 1
-            chat_response = response.chat_response
-            usage.add(chat_response)
-            if chat_response is None or not self._is_tool_call(chat_response):
-                break
-            if rounds >= self._max_iterations:
-                response = response.copy(chat_response=self._iteration_cap(chat_response))
-                exit_reason = ToolLoopExitReason.MAX_ITERATIONS
-                break
-            run_options = sent if isinstance(sent, ToolCallingChatOptions) else options
-            try:
-                result = await self._tool_calling_manager.execute_tool_calls(
-                    Prompt(full_history, run_options), chat_response
-                )
-            except ToolCallLimitExceeded as breach:
-                response = response.copy(
-                    chat_response=chat_response.copy(generations=[breach.build_generation()])
-                )
-                exit_reason = ToolLoopExitReason.TOOL_CALL_LIMIT
-                break
-            full_history = result.conversation_history
-            if result.return_direct:
-                response = response.copy(
-                    chat_response=chat_response.copy(
-                        generations=ToolExecutionResult.build_generations(result)
-                    )
-                )
-                exit_reason = ToolLoopExitReason.RETURN_DIRECT
-                tool_responses = last_tool_responses(full_history)
-                break
-            instructions = await self.do_get_next_instructions_for_tool_call(
-                round_request, response, result
-            )
-        final = usage.apply(response.chat_response)
-        if final is not response.chat_response:
-            response = response.copy(chat_response=final)
-        if exit_reason is not None:
-            assert chat_response is not None
-            ending = ToolLoopExit(
-                exit_reason, round_request, chat_response, tool_responses, response
-            )
-            await notify_loop_exit(chain.copy(self).advisors, ending)
-        return await self.do_finalize_loop(response, chain)
+            round_request = await turn.begin_round()
+            response = await turn.inner_chain().next_call(round_request)
+            step = await turn.decide(round_request, response)
+            if isinstance(step, LoopExit):
+                return await self.do_finalize_loop(step.response, chain)
 
     def advise_stream(
         self, request: ChatClientRequest, chain: AdvisorChain
@@ -401,113 +339,25 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         chain: AdvisorChain,
         options: ToolCallingChatOptions,
     ) -> AsyncIterator[ChatClientResponse]:
-        request = await self.do_initialize_loop_stream(request, chain)
-        instructions: Sequence[Message] = request.prompt.messages
-        full_history: Sequence[Message] = instructions
-        usage = UsageAccumulator()
-        rounds = 0
+        # Chunks of tool rounds are hidden; the others are shown as they arrive, with the
+        # usage of earlier rounds added and stamped with their round number.
+        turn = await ToolLoopTurn.start(self, request, chain, options, stream=True)
         while True:
-            round_request = await self.do_before_stream(
-                ChatClientRequest(Prompt(instructions, options), request.context), chain
-            )
-            options = tool_options(round_request, options)
-            previous = usage.total
+            round_request = await turn.begin_round()
+            previous = turn.usage.total
             aggregator = ChatClientMessageAggregator()
-            marker = RoundMarker(rounds + 1)
-            async with closing_stream(chain.copy(self).next_stream(round_request)) as chunks:
+            marker = RoundMarker(turn.rounds + 1)
+            async with closing_stream(turn.inner_chain().next_stream(round_request)) as chunks:
                 async for chunk in chunks:
                     aggregator.add(chunk)
-                    if self._is_tool_call(chunk.chat_response):
-                        continue
-                    yield with_previous_usage(marker.mark(chunk), previous)
-            rounds += 1
+                    if not turn.is_tool_round(chunk.chat_response):
+                        yield with_previous_usage(marker.mark(chunk), previous)
             aggregate = aggregator.result()
             if aggregate is None:
                 return
-            sent = aggregate.context.get(SENT_OPTIONS)
-            aggregate = await self.do_after_stream(
-                aggregate.without_context_keys(SENT_OPTIONS), chain
-            )
-            chat_response = aggregate.chat_response
-            usage.add(chat_response)
-            if chat_response is None or not self._is_tool_call(chat_response):
-                total = usage.total
-                if total is not None and (chat_response is None or chat_response.usage.is_empty):
-                    accumulated = usage.accumulated
-                    assert accumulated is not None
-                    trailer = ChatResponse((), accumulated.metadata)
-                    yield mark_round(aggregate.copy(chat_response=trailer), rounds)
+            step = await turn.decide(round_request, aggregate)
+            if isinstance(step, LoopExit):
+                tail = turn.stream_tail(step)
+                if tail is not None:
+                    yield tail
                 return
-            if rounds >= self._max_iterations:
-                capped = self._stamped(aggregate, self._iteration_cap(chat_response), usage, rounds)
-                ending = ToolLoopExit(
-                    ToolLoopExitReason.MAX_ITERATIONS, round_request, chat_response, None, capped
-                )
-                await notify_loop_exit(chain.copy(self).advisors, ending)
-                yield capped
-                return
-            run_options = sent if isinstance(sent, ToolCallingChatOptions) else options
-            try:
-                result = await self._tool_calling_manager.execute_tool_calls(
-                    Prompt(full_history, run_options), chat_response
-                )
-            except ToolCallLimitExceeded as breach:
-                limited = self._stamped(
-                    aggregate,
-                    chat_response.copy(generations=[breach.build_generation()]),
-                    usage,
-                    rounds,
-                )
-                ending = ToolLoopExit(
-                    ToolLoopExitReason.TOOL_CALL_LIMIT, round_request, chat_response, None, limited
-                )
-                await notify_loop_exit(chain.copy(self).advisors, ending)
-                yield limited
-                return
-            full_history = result.conversation_history
-            if result.return_direct:
-                direct = self._stamped(
-                    aggregate,
-                    chat_response.copy(generations=ToolExecutionResult.build_generations(result)),
-                    usage,
-                    rounds,
-                )
-                ending = ToolLoopExit(
-                    ToolLoopExitReason.RETURN_DIRECT,
-                    round_request,
-                    chat_response,
-                    last_tool_responses(full_history),
-                    direct,
-                )
-                await notify_loop_exit(chain.copy(self).advisors, ending)
-                yield direct
-                return
-            instructions = await self.do_get_next_instructions_for_tool_call_stream(
-                round_request, aggregate, result
-            )
-
-    @staticmethod
-    def _stamped(
-        aggregate: ChatClientResponse,
-        response: ChatResponse,
-        usage: UsageAccumulator,
-        round_number: int,
-    ) -> ChatClientResponse:
-        # The turn's answer replaces the round's: give it its own round number, so that
-        # stream aggregators do not merge it with the text streamed in that round.
-        return mark_round(aggregate.copy(chat_response=usage.apply(response)), round_number + 1)
-
-    def _iteration_cap(self, response: ChatResponse) -> ChatResponse:
-        text = (
-            f"Stopped after {self._max_iterations} model rounds: the tool loop reached "
-            f"max_iterations={self._max_iterations} while the model still asked for tools. "
-            "Raise max_iterations (OSTINATO_TOOLS__MAX_ITERATIONS) if the task needs more rounds."
-        )
-        return response.copy(
-            generations=[
-                Generation(
-                    AssistantMessage(text),
-                    ChatGenerationMetadata(finish_reason=self.MAX_ITERATIONS_FINISH_REASON),
-                )
-            ]
-        )

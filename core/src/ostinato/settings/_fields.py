@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import types
 import typing
 from collections.abc import Iterator, Mapping
@@ -21,6 +20,8 @@ from typing import Any, Final, Literal
 from pydantic import AliasChoices, BaseModel, SecretBytes, SecretStr
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings
+
+from ostinato.redaction import is_credential_name, mask_url
 
 __all__ = [
     "SECRET_MASK",
@@ -156,10 +157,6 @@ def env_file_values(settings_class: type[BaseSettings], env_file: Any = None) ->
     return found
 
 
-#: Mapping keys whose values are shown masked (``authorization``, ``x-api-key``...).
-_CREDENTIAL_NAME = re.compile(r"auth|key|token|secret|password|cookie|credential", re.IGNORECASE)
-
-
 def _display(value: Any, secret: bool) -> str:
     if value is None:
         return ""
@@ -171,9 +168,10 @@ def _display(value: Any, secret: bool) -> str:
         return "true" if value else "false"
     if isinstance(value, Mapping):
         # Headers may carry a credential (Azure's ``api-key``): masked like a secret.
-        shown = {k: SECRET_MASK if _CREDENTIAL_NAME.search(str(k)) else v for k, v in value.items()}
+        shown = {k: SECRET_MASK if is_credential_name(str(k)) else v for k, v in value.items()}
         return json.dumps(shown, default=str)
-    return str(value)
+    text = str(value)
+    return mask_url(text) if "://" in text else text  # a URL's user:password@ is masked
 
 
 def describe_settings(

@@ -16,7 +16,9 @@
 * :class:`ByteBudget`, :func:`read_body` and :func:`read_error_body`: a reply read in
   pieces and refused past ``max_response_bytes`` instead of held whole.
 * :func:`header_api_key`: an API key checked before it goes into a header (a stray
-  newline would otherwise put the key into the HTTP library's error message).
+  newline would otherwise put the key into the HTTP library's error message), and
+  :func:`split_userinfo`: a URL's ``user:password@`` sent as a header, not in the URL.
+  Masking itself is :mod:`ostinato.redaction`.
 
 Nothing here imports httpx (or any HTTP library): adapters bring their own
 (DESIGN.md §2, §8). See ``docs/adapters.md``.
@@ -36,7 +38,12 @@ from ostinato.transport._body_limit import (
     read_body,
     read_error_body,
 )
-from ostinato.transport._credentials import SecretLike, header_api_key, header_value
+from ostinato.transport._credentials import (
+    SecretLike,
+    header_api_key,
+    header_value,
+    split_userinfo,
+)
 from ostinato.transport._loop_clients import AsyncClosable, LoopClients
 from ostinato.transport._model_base import HttpChatModelBase
 from ostinato.transport._ndjson import NDJSONDecoder, NDJSONError
@@ -73,4 +80,5 @@ __all__ = [
     "redact",
     "retry_call",
     "retry_stream",
+    "split_userinfo",
 ]

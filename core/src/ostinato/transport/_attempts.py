@@ -44,7 +44,13 @@ class AttemptFailed(Exception):
 
 
 def raise_model_error(error: ModelError) -> NoReturn:
-    """Raise ``error`` keeping its own cause (not the failure that carried it)."""
+    """Raise ``error`` keeping its own cause (not the failure that carried it).
+
+    A context its raiser hid (``raise ... from None``) is dropped, not only hidden: it may
+    hold the reply unmasked (a ``JSONDecodeError`` keeps the whole document).
+    """
+    if error.__suppress_context__:
+        error.__context__ = None
     raise error from error.__cause__
 
 

@@ -8,15 +8,21 @@ exception message, the logs and the traceback — or fails with a bare
 they are built: surrounding whitespace is dropped, and any other character a header
 cannot carry raises :class:`~ostinato.errors.ConfigurationError` saying where it is,
 never what the key is.
+
+:func:`split_userinfo` takes the ``user:password@`` out of an API root: the password goes
+into an ``Authorization: Basic`` header (as httpx would send it) and the URL requests are
+sent to — which the HTTP library logs — carries no credential.
 """
 
 from __future__ import annotations
 
+import base64
 from typing import Protocol
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from ostinato.errors import ConfigurationError
 
-__all__ = ["SecretLike", "header_api_key", "header_value"]
+__all__ = ["SecretLike", "header_api_key", "header_value", "split_userinfo"]
 
 
 class SecretLike(Protocol):
@@ -67,3 +73,23 @@ def header_value(value: str, *, what: str, spaces: bool = True) -> str:
                 "fix: copy it again, without quotes, spaces or line breaks"
             )
     return text
+
+
+def split_userinfo(url: str) -> tuple[str, str | None]:
+    """``url`` without its userinfo, and the ``Authorization`` value the userinfo stands for.
+
+    ``https://user:pw@host/v1`` gives ``("https://host/v1", "Basic dXNlcjpwdw==")``; a URL
+    without userinfo comes back as it is, with ``None``. httpx sends a URL's userinfo as
+    this same header; taking it out of the URL keeps it out of httpx's log lines.
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url, None
+    if "@" not in parts.netloc:
+        return url, None
+    userinfo, _, host = parts.netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    pair = f"{unquote(user)}:{unquote(password)}".encode()
+    clean = urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+    return clean, f"Basic {base64.b64encode(pair).decode('ascii')}"

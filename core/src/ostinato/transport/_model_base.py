@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Generic, Self, TypeVar
 
 from ostinato.prompt import ChatOptions
+from ostinato.redaction import Redactor, mask_url
 from ostinato.transport._body_limit import ByteBudget, check_max_response_bytes
 from ostinato.transport._loop_clients import LoopClients
 from ostinato.transport._retry import RetryPolicy
@@ -26,7 +27,8 @@ class HttpChatModelBase(Generic[OptionsT]):
 
     A subclass calls :meth:`_init_transport` in its constructor, then builds its requests
     with ``self._clients.get()`` (the client of the running event loop), ``self._url``,
-    ``self._retry`` and :meth:`_budget` (the reply's byte budget).
+    ``self._retry`` and :meth:`_budget` (the reply's byte budget), and masks what it shows
+    with ``self._redactor`` (every credential it sends).
     """
 
     _default_options: OptionsT
@@ -36,6 +38,7 @@ class HttpChatModelBase(Generic[OptionsT]):
     _retry: RetryPolicy
     _max_response_bytes: int
     _clients: LoopClients[Any]
+    _redactor: Redactor
 
     def _init_transport(
         self,
@@ -47,6 +50,7 @@ class HttpChatModelBase(Generic[OptionsT]):
         retry_policy: RetryPolicy | None,
         max_response_bytes: int,
         clients: LoopClients[Any],
+        redactor: Redactor | None = None,
     ) -> None:
         """Set what the inherited members read.
 
@@ -60,6 +64,7 @@ class HttpChatModelBase(Generic[OptionsT]):
         self._provider = provider
         self._retry = retry_policy or RetryPolicy()
         self._clients = clients
+        self._redactor = redactor or Redactor()
 
     @property
     def default_options(self) -> OptionsT:
@@ -98,5 +103,5 @@ class HttpChatModelBase(Generic[OptionsT]):
     def __repr__(self) -> str:
         return (
             f"{type(self).__name__}(model={self._default_options.model!r}, "
-            f"base_url={self._base_url!r})"
+            f"base_url={mask_url(self._base_url)!r})"
         )

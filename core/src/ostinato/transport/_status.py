@@ -4,10 +4,13 @@ Shared by every adapter so that the same status means the same error everywhere:
 413, 415 and 422 are bad requests, 401 authentication, 403 permission, 404 not found, 408
 a timeout, 429 a rate limit, every 5xx (Anthropic's 529 "overloaded" too) a server error.
 :func:`redact` keeps a secret out of the message a server may have echoed it in;
-:func:`excerpt` quotes the start of a reply the same way.
+:func:`excerpt` quotes the start of a reply the same way. Both mask with
+:mod:`ostinato.redaction` (one implementation for the whole framework).
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from ostinato.errors import (
     AuthenticationError,
@@ -19,6 +22,7 @@ from ostinato.errors import (
     RateLimitError,
     ServerError,
 )
+from ostinato.redaction import Redactor
 
 __all__ = ["error_class_for_status", "excerpt", "redact"]
 
@@ -46,14 +50,23 @@ def error_class_for_status(status: int | None) -> type[ModelError]:
     return _BY_STATUS.get(status, ModelError)
 
 
-def redact(text: str, secret: str | None) -> str:
-    """``text`` with ``secret`` masked (``***``) wherever it appears."""
-    if secret and secret in text:
-        return text.replace(secret, "***")
-    return text
+@lru_cache(maxsize=32)
+def _redactor(secret: str | None) -> Redactor:
+    return Redactor((secret,))
 
 
-def excerpt(content: bytes | str, secret: str | None, limit: int = 200) -> str:
+def redact(text: str, secret: str | Redactor | None) -> str:
+    """``text`` with ``secret`` masked (``***``) wherever it appears, and whatever looks
+    like a credential (``Bearer …``, ``"api-key": "…"``) too.
+
+    ``secret`` is a :class:`~ostinato.redaction.Redactor` holding every credential a
+    component sends, or one secret text.
+    """
+    redactor = secret if isinstance(secret, Redactor) else _redactor(secret or None)
+    return redactor.mask(text)
+
+
+def excerpt(content: bytes | str, secret: str | Redactor | None, limit: int = 200) -> str:
     """The start of a reply for an error message, quoted, with ``secret`` masked *before*
     it is cut (so no part of it survives at the cut)."""
     text = content.decode("utf-8", errors="replace") if isinstance(content, bytes) else content

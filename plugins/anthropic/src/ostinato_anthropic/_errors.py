@@ -22,6 +22,7 @@ from ostinato.errors import (
     ModelError,
     ModelTimeoutError,
 )
+from ostinato.redaction import Redactor
 from ostinato.transport import error_class_for_status, parse_retry_after, redact
 from ostinato_anthropic._normalise import request_id, status_for_error_type
 
@@ -58,7 +59,7 @@ def error_from_payload(
     status: int | None,
     provider: str,
     headers: Mapping[str, str] | None = None,
-    secret: str | None = None,
+    secret: str | Redactor | None = None,
     fallback_message: str | None = None,
 ) -> ModelError:
     """The typed error for an error ``payload`` (a parsed body or a stream's error event).
@@ -94,7 +95,12 @@ def error_from_payload(
 
 
 def error_from_response(
-    status: int, headers: Mapping[str, str], content: bytes, *, provider: str, secret: str | None
+    status: int,
+    headers: Mapping[str, str],
+    content: bytes,
+    *,
+    provider: str,
+    secret: str | Redactor | None,
 ) -> ModelError:
     """The typed error for an HTTP error response (its body already read)."""
     text = content.decode("utf-8", errors="replace").strip()
@@ -114,7 +120,7 @@ def error_from_response(
 
 
 def error_from_transport(
-    exc: httpx.RequestError, *, provider: str, url: str, secret: str | None = None
+    exc: httpx.RequestError, *, provider: str, url: str, secret: str | Redactor | None = None
 ) -> ModelError:
     """A failed exchange as :class:`ModelTimeoutError`, :class:`ModelConnectionError` or
     (for a body that could not be decoded) :class:`MalformedResponseError`."""

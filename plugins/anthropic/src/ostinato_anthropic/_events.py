@@ -29,6 +29,7 @@ from ostinato.model import (
     Generation,
     Usage,
 )
+from ostinato.redaction import Redactor
 from ostinato.transport import ServerSentEvent, excerpt
 from ostinato_anthropic._errors import error_from_payload
 from ostinato_anthropic._normalise import REASONING_SEPARATOR, input_json, usage_from
@@ -69,7 +70,7 @@ class EventParser:
         *,
         provider: str,
         rate_limit: Mapping[str, Any],
-        secret: str | None = None,
+        secret: str | Redactor | None = None,
         request_id: str | None = None,
     ) -> None:
         self._provider = provider

@@ -22,6 +22,7 @@ import httpx
 from ostinato.errors import MalformedResponseError, StreamInterruptedError
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
+from ostinato.redaction import Redactor
 from ostinato.transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     AttemptFailed,
@@ -37,6 +38,7 @@ from ostinato.transport import (
     read_error_body,
     retry_call,
     retry_stream,
+    split_userinfo,
 )
 from ostinato_anthropic._errors import (
     error_from_payload,
@@ -118,7 +120,7 @@ class AnthropicChatModel(HttpChatModelBase[AnthropicChatOptions]):
         if model:
             options = options.copy(model=model)
         self._api_key = header_api_key(api_key, provider=provider)
-        root = base_url.rstrip("/").removesuffix("/v1")
+        root, userinfo = split_userinfo(base_url.rstrip("/").removesuffix("/v1"))
         self._timeout = _timeout(timeout)
         self._params = dict(extra_query or {})
         self._limits = limits or DEFAULT_LIMITS
@@ -136,6 +138,8 @@ class AnthropicChatModel(HttpChatModelBase[AnthropicChatOptions]):
                 for k, v in (extra_headers or {}).items()
             }
         )
+        if userinfo:  # as httpx would send it, but out of the URL it logs
+            headers["authorization"] = userinfo
         self._headers = headers
         self._init_transport(
             default_options=options,
@@ -145,6 +149,9 @@ class AnthropicChatModel(HttpChatModelBase[AnthropicChatOptions]):
             retry_policy=retry_policy,
             max_response_bytes=max_response_bytes,
             clients=LoopClients(http_client_factory or self._make_client, httpx.AsyncClient),
+            redactor=Redactor.for_request(
+                api_key=self._api_key, headers=headers, url=base_url, params=self._params
+            ),
         )
 
     def _make_client(self) -> httpx.AsyncClient:
@@ -181,7 +188,7 @@ class AnthropicChatModel(HttpChatModelBase[AnthropicChatOptions]):
             payload = json.loads(content)
         except ValueError:
             raise MalformedResponseError(
-                f"{self._provider}: the reply is not JSON: {excerpt(content, self._api_key)}",
+                f"{self._provider}: the reply is not JSON: {excerpt(content, self._redactor)}",
                 provider=self._provider,
             ) from None
         if isinstance(payload, Mapping) and payload.get("type") == "error":
@@ -192,7 +199,7 @@ class AnthropicChatModel(HttpChatModelBase[AnthropicChatOptions]):
                     status=None,
                     provider=self._provider,
                     headers=response.headers,
-                    secret=self._api_key,
+                    secret=self._redactor,
                 ),
                 response.headers,
             )
@@ -214,13 +221,13 @@ class AnthropicChatModel(HttpChatModelBase[AnthropicChatOptions]):
             response.headers,
             content,
             provider=self._provider,
-            secret=self._api_key,
+            secret=self._redactor,
         )
         return AttemptFailed(error, response.headers)
 
     def _transport_failure(self, exc: httpx.RequestError) -> AttemptFailed:
         return AttemptFailed(
-            error_from_transport(exc, provider=self._provider, url=self._url, secret=self._api_key)
+            error_from_transport(exc, provider=self._provider, url=self._url, secret=self._redactor)
         )
 
     async def call(self, prompt: Prompt) -> ChatResponse:
@@ -272,7 +279,7 @@ class AnthropicChatModel(HttpChatModelBase[AnthropicChatOptions]):
                 parser = EventParser(
                     provider=self._provider,
                     rate_limit=rate_limit(response.headers),
-                    secret=self._api_key,
+                    secret=self._redactor,
                     request_id=request_id(response.headers),
                 )
                 decoder = SSEDecoder()

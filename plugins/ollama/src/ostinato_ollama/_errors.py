@@ -21,6 +21,7 @@ from ostinato.errors import (
     ModelError,
     ModelTimeoutError,
 )
+from ostinato.redaction import Redactor
 from ostinato.transport import error_class_for_status, parse_retry_after, redact
 
 __all__ = ["error_from_payload", "error_from_response", "error_from_transport"]
@@ -66,7 +67,7 @@ def error_from_payload(
     status: int | None,
     provider: str,
     headers: Mapping[str, str] | None = None,
-    secret: str | None = None,
+    secret: str | Redactor | None = None,
     model: str | None = None,
     fallback_message: str | None = None,
 ) -> ModelError:
@@ -98,7 +99,7 @@ def error_from_response(
     content: bytes,
     *,
     provider: str,
-    secret: str | None,
+    secret: str | Redactor | None,
     model: str | None = None,
 ) -> ModelError:
     """The typed error for an HTTP error response (its body already read)."""
@@ -120,7 +121,7 @@ def error_from_response(
 
 
 def error_from_transport(
-    exc: httpx.RequestError, *, provider: str, url: str, secret: str | None = None
+    exc: httpx.RequestError, *, provider: str, url: str, secret: str | Redactor | None = None
 ) -> ModelError:
     """A failed exchange as :class:`ModelTimeoutError`, :class:`ModelConnectionError` (with
     a hint that the server may not be running) or :class:`MalformedResponseError`."""

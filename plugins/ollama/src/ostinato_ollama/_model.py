@@ -23,6 +23,7 @@ import httpx
 from ostinato.errors import MalformedResponseError, StreamInterruptedError
 from ostinato.model import ChatResponse, MessageAggregator
 from ostinato.prompt import Prompt
+from ostinato.redaction import Redactor
 from ostinato.transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     AttemptFailed,
@@ -39,6 +40,7 @@ from ostinato.transport import (
     read_error_body,
     retry_call,
     retry_stream,
+    split_userinfo,
 )
 from ostinato_ollama._errors import error_from_response, error_from_transport
 from ostinato_ollama._options import OllamaChatOptions
@@ -107,7 +109,7 @@ class OllamaChatModel(HttpChatModelBase[OllamaChatOptions]):
         if model:
             options = options.copy(model=model)
         self._api_key = header_api_key(api_key, provider=provider)
-        root = base_url.rstrip("/")
+        root, userinfo = split_userinfo(base_url.rstrip("/"))
         self._timeout = _timeout(timeout)
         self._limits = limits or DEFAULT_LIMITS
         headers = {"user-agent": _USER_AGENT, "content-type": "application/json"}
@@ -119,6 +121,8 @@ class OllamaChatModel(HttpChatModelBase[OllamaChatOptions]):
                 for k, v in (extra_headers or {}).items()
             }
         )
+        if userinfo:  # as httpx would send it, but out of the URL it logs
+            headers["authorization"] = userinfo
         self._headers = headers
         self._init_transport(
             default_options=options,
@@ -128,6 +132,9 @@ class OllamaChatModel(HttpChatModelBase[OllamaChatOptions]):
             retry_policy=retry_policy,
             max_response_bytes=max_response_bytes,
             clients=LoopClients(http_client_factory or self._make_client, httpx.AsyncClient),
+            redactor=Redactor.for_request(
+                api_key=self._api_key, headers=headers, url=base_url, params=None
+            ),
         )
 
     def _make_client(self) -> httpx.AsyncClient:
@@ -154,7 +161,7 @@ class OllamaChatModel(HttpChatModelBase[OllamaChatOptions]):
         }
 
     def _parser(self, body: Mapping[str, Any]) -> ReplyParser:
-        return ReplyParser(provider=self._provider, model=body.get("model"), secret=self._api_key)
+        return ReplyParser(provider=self._provider, model=body.get("model"), secret=self._redactor)
 
     async def _failure(self, response: httpx.Response, body: Mapping[str, Any]) -> AttemptFailed:
         content = await read_error_body(response.aiter_bytes())
@@ -163,14 +170,14 @@ class OllamaChatModel(HttpChatModelBase[OllamaChatOptions]):
             response.headers,
             content,
             provider=self._provider,
-            secret=self._api_key,
+            secret=self._redactor,
             model=body.get("model"),
         )
         return AttemptFailed(error, response.headers)
 
     def _transport_failure(self, exc: httpx.RequestError) -> AttemptFailed:
         return AttemptFailed(
-            error_from_transport(exc, provider=self._provider, url=self._url, secret=self._api_key)
+            error_from_transport(exc, provider=self._provider, url=self._url, secret=self._redactor)
         )
 
     def _malformed(self, what: str) -> MalformedResponseError:
@@ -202,7 +209,7 @@ class OllamaChatModel(HttpChatModelBase[OllamaChatOptions]):
                         aggregator.add(chunk)
             except NDJSONError as exc:
                 raise self._malformed(
-                    f"the reply is not JSON: {excerpt(exc.line, self._api_key)}"
+                    f"the reply is not JSON: {excerpt(exc.line, self._redactor)}"
                 ) from None
             if not parser.done:
                 raise self._malformed("the reply ended before its final object (done: true)")
@@ -242,7 +249,7 @@ class OllamaChatModel(HttpChatModelBase[OllamaChatOptions]):
                         objs = decoder.feed(budget.add(piece))
                     except NDJSONError as exc:
                         raise self._malformed(
-                            f"a stream line is not JSON: {excerpt(exc.line, self._api_key)}"
+                            f"a stream line is not JSON: {excerpt(exc.line, self._redactor)}"
                         ) from None
                     for obj in objs:
                         chunk = parser.reply(obj)

@@ -25,6 +25,7 @@ from ostinato.model import (
     Generation,
     Usage,
 )
+from ostinato.redaction import Redactor
 from ostinato_ollama._errors import error_from_payload
 from ostinato_ollama._normalise import (
     CREATED_AT,
@@ -43,7 +44,7 @@ class ReplyParser:
     __slots__ = ("_calls", "_model", "_provider", "_secret", "done")
 
     def __init__(
-        self, *, provider: str, model: str | None = None, secret: str | None = None
+        self, *, provider: str, model: str | None = None, secret: str | Redactor | None = None
     ) -> None:
         self._provider = provider
         self._model = model

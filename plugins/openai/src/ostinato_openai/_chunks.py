@@ -30,6 +30,7 @@ from ostinato.model import (
     Generation,
     Usage,
 )
+from ostinato.redaction import Redactor
 from ostinato.transport import ServerSentEvent, excerpt
 from ostinato_openai._errors import error_from_payload
 from ostinato_openai._normalise import (
@@ -77,7 +78,7 @@ class ChunkParser:
         *,
         provider: str,
         rate_limit: Mapping[str, Any],
-        secret: str | None = None,
+        secret: str | Redactor | None = None,
         request_id: str | None = None,
     ) -> None:
         self._provider = provider

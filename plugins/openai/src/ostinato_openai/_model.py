@@ -27,6 +27,7 @@ from ostinato.errors import (
 )
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
+from ostinato.redaction import Redactor
 from ostinato.transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     HttpChatModelBase,
@@ -39,6 +40,7 @@ from ostinato.transport import (
     header_value,
     read_body,
     read_error_body,
+    split_userinfo,
 )
 from ostinato_openai._chunks import ChunkParser
 from ostinato_openai._completion import parse_completion
@@ -167,7 +169,7 @@ class OpenAIChatModel(HttpChatModelBase[OpenAIChatOptions]):
         if model:
             options = options.copy(model=model)
         self._api_key = header_api_key(api_key, provider=provider)
-        root = base_url.rstrip("/")
+        root, userinfo = split_userinfo(base_url.rstrip("/"))
         self._timeout = _timeout(timeout)
         self._params = dict(extra_query or {})
         self._limits = limits or DEFAULT_LIMITS
@@ -184,6 +186,8 @@ class OpenAIChatModel(HttpChatModelBase[OpenAIChatOptions]):
                 for k, v in (extra_headers or {}).items()
             }
         )
+        if userinfo:  # as httpx would send it, but out of the URL it logs
+            headers["authorization"] = userinfo
         self._headers = headers
         # Built once: httpx copies them into each request anyway.
         self._call_headers = {**headers, "accept": "application/json"}
@@ -198,6 +202,9 @@ class OpenAIChatModel(HttpChatModelBase[OpenAIChatOptions]):
             retry_policy=retry_policy,
             max_response_bytes=max_response_bytes,
             clients=LoopClients(http_client_factory or self._make_client, httpx.AsyncClient),
+            redactor=Redactor.for_request(
+                api_key=self._api_key, headers=headers, url=base_url, params=self._params
+            ),
         )
 
     def _make_client(self) -> httpx.AsyncClient:
@@ -268,14 +275,14 @@ class OpenAIChatModel(HttpChatModelBase[OpenAIChatOptions]):
                     status=None,
                     provider=self._provider,
                     headers=response.headers,
-                    secret=self._api_key,
+                    secret=self._redactor,
                 ),
                 response.headers,
             )
         limits, request_id = self._metadata(response)
         parsed = parse_completion(payload, provider=self._provider, rate_limit=limits)
         if not parsed.generations:
-            raise self._no_answer(f": {excerpt(json.dumps(payload), self._api_key)}")
+            raise self._no_answer(f": {excerpt(json.dumps(payload), self._redactor)}")
         if request_id is None:
             return parsed
         meta = parsed.metadata
@@ -297,7 +304,7 @@ class OpenAIChatModel(HttpChatModelBase[OpenAIChatOptions]):
             response.headers,
             content,
             provider=self._provider,
-            secret=self._api_key,
+            secret=self._redactor,
         )
         return _Failure(error, response.headers)
 
@@ -310,7 +317,7 @@ class OpenAIChatModel(HttpChatModelBase[OpenAIChatOptions]):
         # body, key echoes included) does not ride along as the error's context.
         raise _Failure(
             MalformedResponseError(
-                f"{self._provider}: the reply is not JSON: {excerpt(content, self._api_key)}",
+                f"{self._provider}: the reply is not JSON: {excerpt(content, self._redactor)}",
                 provider=self._provider,
             )
         )
@@ -332,7 +339,7 @@ class OpenAIChatModel(HttpChatModelBase[OpenAIChatOptions]):
         except httpx.RequestError as exc:
             raise _Failure(
                 error_from_transport(
-                    exc, provider=self._provider, url=self._url, secret=self._api_key
+                    exc, provider=self._provider, url=self._url, secret=self._redactor
                 )
             ) from exc
         return self._parse(self._json(content), response)
@@ -408,7 +415,7 @@ class OpenAIChatModel(HttpChatModelBase[OpenAIChatOptions]):
                     raise _Failure(
                         MalformedResponseError(
                             f"{self._provider}: the reply from {self._url} is not an event "
-                            f"stream but {content_type}: {excerpt(page, self._api_key)}",
+                            f"stream but {content_type}: {excerpt(page, self._redactor)}",
                             provider=self._provider,
                         )
                     )
@@ -416,7 +423,7 @@ class OpenAIChatModel(HttpChatModelBase[OpenAIChatOptions]):
                 parser = ChunkParser(
                     provider=self._provider,
                     rate_limit=limits,
-                    secret=self._api_key,
+                    secret=self._redactor,
                     request_id=request_id,
                 )
                 decoder = SSEDecoder()
@@ -447,6 +454,6 @@ class OpenAIChatModel(HttpChatModelBase[OpenAIChatOptions]):
         except httpx.RequestError as exc:
             raise _Failure(
                 error_from_transport(
-                    exc, provider=self._provider, url=self._url, secret=self._api_key
+                    exc, provider=self._provider, url=self._url, secret=self._redactor
                 )
             ) from exc

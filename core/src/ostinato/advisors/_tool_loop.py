@@ -1,0 +1,292 @@
+"""The tool loop's one decision, shared by the call and the stream path.
+
+A :class:`ToolLoopTurn` holds the state of one turn of a
+:class:`~ostinato.advisors.ToolCallingAdvisor` (options, history, usage, round number)
+and makes every decision of the loop in :meth:`ToolLoopTurn.decide`: given a round's
+response, either go on (:class:`NextRound`, with the instructions of the next round) or
+stop (:class:`LoopExit`, with a :class:`LoopExitReason` and the turn's answer). The
+advisor's ``advise_call`` and ``advise_stream`` are short drivers around it: they only
+move requests and chunks through the chain.
+
+Everything that happens in a turn happens here once — round start, tool execution, the
+exit and the telling of :class:`~ostinato.advisors.ToolLoopExitListener` advisors — so
+loop events and new ways to end a turn (a new :class:`LoopExitReason`) are added in this
+one place. This module must not know the chain's other advisors beyond telling them of
+an exit, and must not stream: the drivers do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ostinato._frozen import FrozenDict
+from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit, notify_loop_exit
+from ostinato.advisors._model_advisors import SENT_OPTIONS, TOOL_LOOP_ROUND
+from ostinato.errors import ToolCallLimitExceeded
+from ostinato.messages import AssistantMessage, Message, ToolResponseMessage
+from ostinato.model import (
+    ChatGenerationMetadata,
+    ChatResponse,
+    Generation,
+    UsageAccumulator,
+    cumulative_usage,
+)
+from ostinato.prompt import Prompt, ToolCallingChatOptions
+from ostinato.tools import ToolExecutionResult
+
+if TYPE_CHECKING:
+    from ostinato.advisors._chain import AdvisorChain
+    from ostinato.advisors._tool_calling import ToolCallingAdvisor
+
+__all__ = [
+    "LoopExit",
+    "LoopExitReason",
+    "NextRound",
+    "RoundMarker",
+    "ToolLoopTurn",
+    "mark_round",
+    "with_previous_usage",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    """The loop goes on: the next round forwards ``instructions``."""
+
+    instructions: Sequence[Message]
+
+
+@dataclass(frozen=True, slots=True)
+class LoopExit:
+    """The loop ends.
+
+    Attributes:
+        reason: why.
+        request: the last round's request.
+        response: the turn's answer, usage of every round included (on the stream path,
+            stamped with a round of its own unless the reason is ``ANSWERED``, whose
+            chunks were streamed already).
+        asked: the last round's model response (after ``do_after_call``/``_stream``).
+        tool_responses: the responses of the tools that ran, when they are the answer
+            (``RETURN_DIRECT``); otherwise ``None``.
+    """
+
+    reason: LoopExitReason
+    request: ChatClientRequest
+    response: ChatClientResponse
+    asked: ChatResponse | None
+    tool_responses: ToolResponseMessage | None = None
+
+
+class ToolLoopTurn:
+    """One turn of the tool loop: its state, and the decision after each round.
+
+    Made by :meth:`start` (which runs ``do_initialize_loop``/``_stream``). Per round a
+    driver calls :meth:`begin_round` for the request, sends it down :meth:`inner_chain`,
+    and hands the response (on the stream path, the round's aggregate) to :meth:`decide`.
+    The hooks of the advisor run here, the call or the stream family as ``stream`` says.
+    """
+
+    __slots__ = (
+        "_advisor",
+        "_after",
+        "_before",
+        "_chain",
+        "_checker",
+        "_next",
+        "history",
+        "instructions",
+        "options",
+        "request",
+        "rounds",
+        "stream",
+        "usage",
+    )
+
+    def __init__(
+        self,
+        advisor: ToolCallingAdvisor,
+        request: ChatClientRequest,
+        chain: AdvisorChain,
+        options: ToolCallingChatOptions,
+        *,
+        stream: bool,
+    ) -> None:
+        self._advisor = advisor
+        self._chain = chain
+        self._checker = advisor.tool_execution_eligibility_checker
+        if stream:
+            self._before = advisor.do_before_stream
+            self._after = advisor.do_after_stream
+            self._next = advisor.do_get_next_instructions_for_tool_call_stream
+        else:
+            self._before = advisor.do_before_call
+            self._after = advisor.do_after_call
+            self._next = advisor.do_get_next_instructions_for_tool_call
+        self.stream = stream
+        self.request = request
+        self.options = options
+        self.instructions: Sequence[Message] = request.prompt.messages
+        self.history: Sequence[Message] = self.instructions
+        self.usage = UsageAccumulator()
+        self.rounds = 0
+
+    @classmethod
+    async def start(
+        cls,
+        advisor: ToolCallingAdvisor,
+        request: ChatClientRequest,
+        chain: AdvisorChain,
+        options: ToolCallingChatOptions,
+        *,
+        stream: bool,
+    ) -> ToolLoopTurn:
+        """A new turn, after ``do_initialize_loop`` (or ``_stream``) ran on ``request``."""
+        init = advisor.do_initialize_loop_stream if stream else advisor.do_initialize_loop
+        return cls(advisor, await init(request, chain), chain, options, stream=stream)
+
+    def is_tool_round(self, response: ChatResponse | None) -> bool:
+        """Whether ``response`` asks for tools (the advisor's eligibility checker)."""
+        return response is not None and bool(self._checker(response))
+
+    def inner_chain(self) -> AdvisorChain:
+        """A fresh chain of the advisors inside the loop, for one round."""
+        return self._chain.copy(self._advisor)
+
+    async def begin_round(self) -> ChatClientRequest:
+        """The next round's request, after ``do_before_call``/``_stream``; options set by
+        the hook are sent, used to run tools, and carried into later rounds."""
+        request = await self._before(
+            ChatClientRequest(Prompt(self.instructions, self.options), self.request.context),
+            self._chain,
+        )
+        options = request.prompt.options
+        if isinstance(options, ToolCallingChatOptions):
+            self.options = options
+        return request
+
+    async def decide(
+        self, request: ChatClientRequest, response: ChatClientResponse
+    ) -> NextRound | LoopExit:
+        """After a round: run ``do_after_call``/``_stream`` and the tools, and say whether
+        the loop goes on or why it ends (telling the listeners inside the loop)."""
+        sent = response.context.get(SENT_OPTIONS)
+        response = await self._after(response.without_context_keys(SENT_OPTIONS), self._chain)
+        self.rounds += 1
+        asked = response.chat_response
+        self.usage.add(asked)
+        if asked is None or not self.is_tool_round(asked):
+            return await self._exit(LoopExitReason.ANSWERED, request, response, asked)
+        advisor = self._advisor
+        if self.rounds >= advisor.max_iterations:
+            capped = iteration_cap(
+                asked, advisor.max_iterations, advisor.MAX_ITERATIONS_FINISH_REASON
+            )
+            return await self._exit(
+                LoopExitReason.MAX_ITERATIONS, request, response.copy(chat_response=capped), asked
+            )
+        run_options = sent if isinstance(sent, ToolCallingChatOptions) else self.options
+        try:
+            result = await advisor.tool_calling_manager.execute_tool_calls(
+                Prompt(self.history, run_options), asked
+            )
+        except ToolCallLimitExceeded as breach:
+            limited = asked.copy(generations=[breach.build_generation()])
+            return await self._exit(
+                LoopExitReason.TOOL_CALL_LIMIT, request, response.copy(chat_response=limited), asked
+            )
+        self.history = result.conversation_history
+        if result.return_direct:
+            direct = asked.copy(generations=ToolExecutionResult.build_generations(result))
+            return await self._exit(
+                LoopExitReason.RETURN_DIRECT,
+                request,
+                response.copy(chat_response=direct),
+                asked,
+                result.tool_response_message,
+            )
+        self.instructions = await self._next(request, response, result)
+        return NextRound(self.instructions)
+
+    async def _exit(
+        self,
+        reason: LoopExitReason,
+        request: ChatClientRequest,
+        response: ChatClientResponse,
+        asked: ChatResponse | None,
+        tool_responses: ToolResponseMessage | None = None,
+    ) -> LoopExit:
+        final = self.usage.apply(response.chat_response)
+        if final is not response.chat_response:
+            response = response.copy(chat_response=final)
+        if reason is LoopExitReason.ANSWERED:
+            return LoopExit(reason, request, response, asked)
+        if self.stream:
+            # The turn's answer replaces the round's: give it its own round number, so that
+            # stream aggregators do not merge it with the text streamed in that round.
+            response = mark_round(response, self.rounds + 1)
+        assert asked is not None
+        ending = ToolLoopExit(reason, request, asked, tool_responses, response)
+        await notify_loop_exit(self.inner_chain().advisors, ending)
+        return LoopExit(reason, request, response, asked, tool_responses)
+
+    def stream_tail(self, ending: LoopExit) -> ChatClientResponse | None:
+        """What the stream path still yields after ``ending``: the answer the loop built,
+        or, for ``ANSWERED``, a trailer with the turn's usage when the last round's chunks
+        did not carry it (``None``: nothing)."""
+        if ending.reason is not LoopExitReason.ANSWERED:
+            return ending.response
+        accumulated = self.usage.accumulated
+        if self.usage.total is None or accumulated is None:
+            return None
+        if ending.asked is not None and not ending.asked.usage.is_empty:
+            return None
+        trailer = ChatResponse((), accumulated.metadata)
+        return mark_round(ending.response.copy(chat_response=trailer), self.rounds)
+
+
+def iteration_cap(response: ChatResponse, max_iterations: int, finish_reason: str) -> ChatResponse:
+    """``response`` with one generation saying the loop stopped at ``max_iterations``."""
+    text = (
+        f"Stopped after {max_iterations} model rounds: the tool loop reached "
+        f"max_iterations={max_iterations} while the model still asked for tools. "
+        "Raise max_iterations (OSTINATO_TOOLS__MAX_ITERATIONS) if the task needs more rounds."
+    )
+    metadata = ChatGenerationMetadata(finish_reason=finish_reason)
+    return response.copy(generations=[Generation(AssistantMessage(text), metadata)])
+
+
+def mark_round(chunk: ChatClientResponse, round_number: int) -> ChatClientResponse:
+    """``chunk`` stamped with ``round_number`` (under ``TOOL_LOOP_ROUND``)."""
+    return RoundMarker(round_number).mark(chunk)
+
+
+class RoundMarker:
+    """Stamps chunks with their round; chunks of a round usually share one context object,
+    so the stamped context is built once per distinct context, not once per chunk."""
+
+    __slots__ = ("_in", "_out", "_round")
+
+    def __init__(self, round_number: int) -> None:
+        self._round = round_number
+        self._in: object = None
+        self._out: dict[str, Any] = {}
+
+    def mark(self, chunk: ChatClientResponse) -> ChatClientResponse:
+        """``chunk`` with the stamped context."""
+        if chunk.context is not self._in:
+            context = {k: v for k, v in chunk.context.items() if k != SENT_OPTIONS}
+            context[TOOL_LOOP_ROUND] = self._round
+            self._in, self._out = chunk.context, FrozenDict(context)
+        return ChatClientResponse(chunk.chat_response, self._out)
+
+
+def with_previous_usage(chunk: ChatClientResponse, previous: Any) -> ChatClientResponse:
+    """``chunk`` with the usage of earlier rounds (``previous``) added to its own."""
+    response = chunk.chat_response
+    if previous is None or response is None or response.usage.is_empty:
+        return chunk
+    return chunk.copy(chat_response=response.with_usage(cumulative_usage(response.usage, previous)))
