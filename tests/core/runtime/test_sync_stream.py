@@ -120,6 +120,39 @@ def test_exception_from_the_factory_itself():
         next(iterate_sync(factory))
 
 
+def test_a_stop_iteration_from_the_async_side_is_an_error_not_a_silent_end():
+    stop = StopIteration("from __anext__")
+
+    class Broken:
+        def __init__(self) -> None:
+            self.sent = False
+
+        def __aiter__(self) -> Broken:
+            return self
+
+        def __anext__(self) -> asyncio.Future[int]:
+            if self.sent:
+                raise stop  # raised by __anext__ itself, not from a coroutine
+            self.sent = True
+            future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+            future.set_result(1)
+            return future
+
+    received: list[int] = []
+    with pytest.raises(RuntimeError, match="raised StopIteration") as info:
+        consume(iterate_sync(Broken), received)
+    assert received == [1]
+    assert info.value.__cause__ is stop
+
+
+def test_a_stop_iteration_from_the_factory_is_an_error_not_an_empty_stream():
+    def factory() -> AsyncIterator[int]:
+        raise StopIteration
+
+    with pytest.raises(RuntimeError, match="raised StopIteration"):
+        list(iterate_sync(factory))
+
+
 def test_keyboard_interrupt_on_the_async_side_reaches_the_reader_and_the_loop_survives():
     async def interrupted() -> AsyncIterator[int]:
         yield 1

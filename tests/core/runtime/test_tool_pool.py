@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextvars
 import threading
 import time
@@ -117,3 +118,80 @@ def test_resizing_rejects_sizes_below_one(bad: int, restore_pool_size: None):
 def test_resizing_rejects_non_integers(bad: object, restore_pool_size: None):
     with pytest.raises(TypeError, match="max_workers must be an int"):
         set_tool_thread_pool_size(bad)  # type: ignore[arg-type]
+
+
+def raising(error: BaseException):
+    def fail() -> None:
+        raise error
+
+    return fail
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        concurrent.futures.CancelledError("the tool's own"),
+        asyncio.CancelledError("the tool's own"),
+        KeyboardInterrupt("the tool's own"),
+        SystemExit(3),
+        GeneratorExit("the tool's own"),
+        StopAsyncIteration("the tool's own"),
+        TimeoutError("the tool's own"),
+    ],
+    ids=type,
+)
+async def test_every_exception_kind_is_raised_unchanged_and_cancels_nothing(error):
+    async with asyncio.timeout(10):  # a regression fails instead of hanging
+        with pytest.raises(type(error)) as info:
+            await run_in_tool_thread(raising(error))
+    assert info.value is error
+    assert asyncio.current_task().cancelling() == 0  # the caller was not cancelled
+
+
+async def test_stop_iteration_arrives_as_the_runtime_error_a_coroutine_gets():
+    stop = StopIteration("exhausted")
+    async with asyncio.timeout(10):  # asyncio alone would never resolve the call
+        with pytest.raises(RuntimeError, match="coroutine raised StopIteration") as info:
+            await run_in_tool_thread(raising(stop))
+    assert info.value.__cause__ is stop
+
+
+async def test_the_threads_are_daemon_threads_so_an_abandoned_tool_never_holds_the_exit():
+    def thread() -> threading.Thread:
+        return threading.current_thread()
+
+    worker = await run_in_tool_thread(thread)
+    assert worker.daemon
+    assert worker.name.startswith("ostinato-tool")
+
+
+async def test_a_call_abandoned_before_it_started_never_runs(restore_pool_size: None):
+    set_tool_thread_pool_size(1)
+    release = threading.Event()
+    started = threading.Event()
+    ran: list[str] = []
+
+    def block() -> None:
+        started.set()
+        release.wait(10)
+
+    blocker = asyncio.create_task(run_in_tool_thread(block))
+    await asyncio.to_thread(started.wait, 5)
+    queued = asyncio.create_task(run_in_tool_thread(ran.append, "queued"))
+    await asyncio.sleep(0)
+    queued.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await queued
+    release.set()
+    await blocker
+    await run_in_tool_thread(ran.append, "after")  # the same single thread, in order
+    assert ran == ["after"]
+
+
+async def test_work_submitted_while_resizing_is_never_lost(restore_pool_size: None):
+    results = await asyncio.gather(
+        *(run_in_tool_thread(lambda i=i: i) for i in range(20)),
+        asyncio.to_thread(set_tool_thread_pool_size, 3),
+        *(run_in_tool_thread(lambda i=i: i) for i in range(20, 40)),
+    )
+    assert [r for r in results if r is not None] == list(range(40))

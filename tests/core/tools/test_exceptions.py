@@ -139,7 +139,7 @@ def test_rethrow_also_matches_the_error_itself() -> None:
     assert info.value is error
 
 
-@pytest.mark.parametrize("cause", [KeyboardInterrupt(), asyncio.CancelledError(), SystemExit(1)])
+@pytest.mark.parametrize("cause", [KeyboardInterrupt(), SystemExit(1)])
 @pytest.mark.parametrize("always_throw", [False, True])
 def test_base_exceptions_that_are_not_exceptions_are_never_swallowed(
     cause: BaseException, always_throw: bool
@@ -148,6 +148,21 @@ def test_base_exceptions_that_are_not_exceptions_are_never_swallowed(
     with pytest.raises(type(cause)) as info:
         processor.process(failed(cause, "interrupted"))
     assert info.value is cause
+
+
+@pytest.mark.parametrize(
+    "cause", [asyncio.CancelledError("own"), GeneratorExit("own")], ids=lambda e: type(e).__name__
+)
+def test_a_tools_own_cancelled_error_or_generator_exit_is_reported_like_any_failure(
+    cause: BaseException,
+) -> None:
+    # A cancellation of the turn is never wrapped; as a cause, it was the tool's own.
+    processor = DefaultToolExecutionExceptionProcessor()
+    assert processor.process(failed(cause, f"{type(cause).__name__}: own")) == (
+        f"Error: tool 'toolName' failed: {type(cause).__name__}: own"
+    )
+    with pytest.raises(ToolExecutionError):
+        DefaultToolExecutionExceptionProcessor(always_throw=True).process(failed(cause, "x"))
 
 
 def test_rethrow_must_hold_exception_classes() -> None:

@@ -116,7 +116,9 @@ class SyncStream(Iterator[T]):
     Use it in a ``for`` loop, and preferably in a ``with`` block (or call :meth:`close`)
     when you may stop early; an abandoned stream is closed when it is garbage-collected.
     The async side starts on the first ``next()``. Exceptions raised by the async side
-    are re-raised here (the same object) after the items that preceded them.
+    are re-raised here (the same object) after the items that preceded them; a
+    ``StopIteration`` (from an async iterator's ``__anext__`` or the factory) comes as a
+    ``RuntimeError`` whose ``__cause__`` it is, never as a silent end of the stream.
     """
 
     __slots__ = ("_async_name", "_channel", "_closed", "_factory", "_handle", "_maxsize")
@@ -167,6 +169,9 @@ class SyncStream(Iterator[T]):
         self._handle = None  # the producer put its last entry after its cleanup ran
         if kind is _Kind.END:
             raise StopIteration
+        if isinstance(value, StopIteration):
+            # Raised as is, it would end the reader's loop as if the stream were complete.
+            raise RuntimeError("the async stream raised StopIteration") from value
         raise value
 
     def close(self, timeout: float = CLOSE_TIMEOUT) -> None:

@@ -3,8 +3,8 @@
 DESIGN.md §4.1: by default every tool failure — unknown tool, unusable arguments, a tool
 that raises, a tool that times out — becomes a classified tool response and the loop goes
 on, so the model can correct itself. An exception processor decides, per error, between
-that text and raising. It never swallows a ``BaseException`` that is not an ``Exception``
-(``KeyboardInterrupt``, ``asyncio.CancelledError``).
+that text and raising. It never swallows ``KeyboardInterrupt`` or ``SystemExit``; a
+cancellation of the turn never reaches it.
 """
 
 from __future__ import annotations
@@ -29,6 +29,20 @@ class ToolExecutionExceptionProcessor(Protocol):
     def process(self, error: ToolError) -> str:
         """The tool response text for ``error``; raise (it or another) to fail instead."""
         ...
+
+
+def _ends_the_turn(cause: BaseException) -> bool:
+    """True for what a tool call must never turn into text: KeyboardInterrupt, SystemExit...
+
+    A tool's own ``asyncio.CancelledError`` or ``GeneratorExit`` reaches a processor only
+    as a :class:`~ostinato.errors.ToolExecutionError`'s cause (a cancellation of the turn
+    is never wrapped), so it is a failure like any other.
+    """
+    if isinstance(cause, Exception | GeneratorExit):
+        return False
+    import asyncio  # here: importing ostinato does not pay for asyncio
+
+    return not isinstance(cause, asyncio.CancelledError)
 
 
 def _fallback(name: str, error: BaseException) -> str:
@@ -67,7 +81,9 @@ class DefaultToolExecutionExceptionProcessor:
 
     In order:
 
-    1. a ``__cause__`` that is a ``BaseException`` but not an ``Exception`` is raised;
+    1. a ``__cause__`` that is a ``BaseException`` but not an ``Exception`` is raised
+       (``KeyboardInterrupt``, ``SystemExit``...), except the ``asyncio.CancelledError``
+       and ``GeneratorExit`` a tool raised itself, which are reported like any failure;
     2. ``always_throw=True``: the error itself is raised;
     3. a ``__cause__`` that is an instance of one of ``rethrow`` (subclasses included) is
        raised unwrapped; failing that, an error that is itself an instance of one of
@@ -104,7 +120,7 @@ class DefaultToolExecutionExceptionProcessor:
     def process(self, error: ToolError) -> str:
         """The text for the model, or raise (see the class docstring for the rules)."""
         cause = error.__cause__
-        if cause is not None and not isinstance(cause, Exception):
+        if cause is not None and _ends_the_turn(cause):
             raise cause
         if self._always_throw:
             raise error

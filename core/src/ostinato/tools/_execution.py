@@ -7,8 +7,10 @@ So a sequential call never overlaps another call, and every call keeps its place
 relative to the sequential calls around it.
 
 A call's outcome is its text or the ``ToolError`` describing its failure; deciding what
-the model reads is left to the caller (the manager's exception processor). Only
-``BaseException``\\ s that are not ``Exception``\\ s (cancellation...) escape.
+the model reads is left to the caller (the manager's exception processor). Only a
+cancellation of the turn, ``KeyboardInterrupt`` and ``SystemExit`` escape: an
+``asyncio.CancelledError``, ``GeneratorExit`` or ``StopIteration`` the tool raised itself
+is its failure like any other (see ``_tool_failure``).
 
 The tool calling manager imports this module on first use, so that ``import ostinato``
 does not pay for ``asyncio`` (DESIGN.md §9).
@@ -31,6 +33,7 @@ from ostinato.errors import (
 from ostinato.messages import ToolCall
 from ostinato.tools._callback import ToolCallback, ToolContext
 from ostinato.tools._function import describe_exception
+from ostinato.tools._tool_failure import current_task, tool_failure
 
 __all__ = ["ToolJob", "groups_of", "new_semaphore", "run_group"]
 
@@ -96,6 +99,7 @@ async def _invoke(
     job: ToolJob, context: ToolContext, semaphore: asyncio.Semaphore | None
 ) -> str | ToolError:
     name = job.call.name
+    task = current_task()
     async with semaphore if semaphore is not None else contextlib.nullcontext():
         try:
             if job.timeout is None:
@@ -105,9 +109,11 @@ async def _invoke(
                 try:
                     async with deadline:
                         result = await job.callback.call(job.arguments, context)
-                except TimeoutError:
-                    if not deadline.expired():
-                        raise  # the tool's own TimeoutError: a failure like any other
+                except BaseException as error:
+                    # Past the deadline, whatever the tool raised as it was stopped is the
+                    # timeout; before it, its own TimeoutError is a failure like any other.
+                    if not deadline.expired() or tool_failure(error, task) is None:
+                        raise
                     return ToolTimeoutError(
                         f"tool '{name}' timed out after {float(job.timeout)} s",
                         tool_name=name,
@@ -117,9 +123,12 @@ async def _invoke(
             if error.tool_name is None:
                 error.tool_name = name
             return error
-        except Exception as e:
-            wrapped = ToolExecutionError(describe_exception(e), tool_name=name)
-            wrapped.__cause__ = e
+        except BaseException as e:
+            failure = tool_failure(e, task)
+            if failure is None:
+                raise  # the turn is cancelled, or KeyboardInterrupt/SystemExit
+            wrapped = ToolExecutionError(describe_exception(failure), tool_name=name)
+            wrapped.__cause__ = failure
             wrapped.__suppress_context__ = True
             return wrapped
     if result is None:

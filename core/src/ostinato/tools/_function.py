@@ -18,6 +18,7 @@ from ostinato.tools._callback import ToolContext, ToolDefinition, ToolMetadata
 from ostinato.tools._conversion import tool_result_to_text
 from ostinato.tools._decorator import ToolSpec, check_timeout, tool_spec_of
 from ostinato.tools._schema import schema_to_json
+from ostinato.tools._tool_failure import current_task, tool_failure
 
 if TYPE_CHECKING:
     import pydantic
@@ -220,12 +221,17 @@ class FunctionToolCallback:
 
         Raises:
             ToolArgumentsError: the arguments are unusable (see :meth:`parse_arguments`).
-            ToolExecutionError: the function raised (``__cause__`` is what it raised).
+            ToolExecutionError: the function raised (``__cause__`` is what it raised) any
+                ``Exception``, or an ``asyncio.CancelledError`` or ``GeneratorExit`` of
+                its own; a ``StopIteration`` is reported as itself.
+            KeyboardInterrupt, SystemExit: raised by the function, unchanged (they end
+                the turn), like a cancellation of the running task.
         """
         values = self.parse_arguments(arguments)
         args, kwargs = self._signature.bind(
             values, context if context is not None else ToolContext()
         )
+        task = current_task()
         try:
             if self._signature.is_async:
                 result = await self._function(*args, **kwargs)
@@ -236,8 +242,14 @@ class FunctionToolCallback:
                 if inspect.isawaitable(result):  # a sync wrapper around a coroutine function
                     result = await result
             return tool_result_to_text(result)
-        except Exception as e:
-            raise ToolExecutionError(describe_exception(e), tool_name=self._definition.name) from e
+        except BaseException as e:
+            # Cancellation, KeyboardInterrupt, SystemExit propagate; see _tool_failure.
+            failure = tool_failure(e, task)
+            if failure is None:
+                raise
+            raise ToolExecutionError(
+                describe_exception(failure), tool_name=self._definition.name
+            ) from failure
 
     def __repr__(self) -> str:
         target = getattr(self._function, "__qualname__", None) or repr(self._function)
