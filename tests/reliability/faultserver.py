@@ -42,6 +42,7 @@ __all__ = [
     "stalled_stream",
     "text_chunks",
     "tool_call_chunks",
+    "trickle",
 ]
 
 
@@ -253,6 +254,43 @@ def stalled_stream(
             await conn.send_chunk(_event(item))
         conn.server.record_stream_started()
         if await conn.client_hung_up(hold):
+            conn.server.record_hang_up()
+        return False
+
+    return respond
+
+
+def trickle(
+    piece: bytes,
+    *,
+    every: float,
+    content_type: str,
+    hold: float = 30.0,
+    then: bytes | None = None,
+) -> Fault:
+    """Start a chunked 200 reply, then send ``piece`` (JSON whitespace, an SSE comment, a
+    blank NDJSON line: nothing that completes anything) every ``every`` seconds until the
+    client hangs up, for at most ``hold`` seconds: each read gets a byte, so no per-read
+    timeout fires. Then ``then`` ends the reply, if given. The server records whether the
+    client hung up."""
+
+    async def respond(conn: _Connection, request: ReceivedRequest) -> bool:
+        await conn.send(
+            http_head(200, {"content-type": content_type, "transfer-encoding": "chunked"})
+        )
+        conn.server.record_stream_started()
+        end = time.monotonic() + hold
+        try:
+            while time.monotonic() < end:
+                await conn.send_chunk(piece)
+                if await conn.client_hung_up(every):
+                    conn.server.record_hang_up()
+                    return False
+            if then is not None:
+                await conn.send_chunk(then)
+                await conn.end_chunks()
+                return True
+        except ConnectionError:
             conn.server.record_hang_up()
         return False
 

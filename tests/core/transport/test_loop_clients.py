@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
+import weakref
 
 import pytest
 
@@ -56,8 +58,43 @@ def test_each_event_loop_gets_its_own_client():
     one = asyncio.run(use())
     other = asyncio.run(use())
     assert one is not other
-    asyncio.run(clients.aclose())  # those loops are closed: nothing to close there
-    assert not one.is_closed
+    asyncio.run(clients.aclose())
+    assert one.is_closed and other.is_closed
+
+
+def test_asyncio_run_closes_its_client_at_shutdown_and_forgets_its_loop():
+    factory = Factory()
+    clients = LoopClients(factory)
+    loops: list[weakref.ref[asyncio.AbstractEventLoop]] = []
+
+    async def use() -> FakeClient:
+        loops.append(weakref.ref(asyncio.get_running_loop()))
+        return clients.get()
+
+    made = [asyncio.run(use()) for _ in range(20)]
+    # Each client was closed by its own loop's shutdown, while that loop still ran.
+    assert all(c.is_closed and c.loop is not None for c in made)
+    assert len(clients) == 0  # no dead loop, no client kept
+    for client in made:
+        client.loop = None  # the fake's own record of its loop
+    gc.collect()
+    assert all(ref() is None for ref in loops)
+
+
+def test_a_loop_closed_without_shutting_down_is_forgotten_on_next_get():
+    factory = Factory()
+    clients = LoopClients(factory)
+
+    async def use() -> FakeClient:
+        return clients.get()
+
+    loop = asyncio.new_event_loop()
+    abandoned = loop.run_until_complete(use())
+    loop.close()  # no shutdown_asyncgens(): the client could not be closed on its loop
+    assert len(clients) == 1
+    fresh = asyncio.run(use())
+    assert fresh is not abandoned
+    assert len(clients) == 0  # the closed loop was swept; the last one shut down
 
 
 async def test_a_client_of_another_running_loop_is_closed_on_its_loop():

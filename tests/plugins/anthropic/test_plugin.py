@@ -10,7 +10,8 @@ import sys
 import pytest
 
 import ostinato_anthropic
-from ostinato.plugins import PluginInfo, PluginManager, collect_registry
+from ostinato.plugins import FactoryContext, PluginInfo, PluginManager, collect_registry
+from ostinato.settings import Settings
 from ostinato_anthropic import plugin
 
 
@@ -41,7 +42,8 @@ def test_hooks_register_the_provider_and_the_settings(monkeypatch: pytest.Monkey
     monkeypatch.setenv("OSTINATO_ANTHROPIC_API_KEY", "sk-ant-x")
     monkeypatch.delenv("OSTINATO_ANTHROPIC_BASE_URL", raising=False)
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
-    model = found.chat_models["anthropic"].value("claude-haiku-4-5")
+    context = FactoryContext(registry=found, settings=Settings())
+    model = found.chat_models["anthropic"].value(context, "claude-haiku-4-5")
     assert isinstance(model, ostinato_anthropic.AnthropicChatModel)
     assert model.default_options.model == "claude-haiku-4-5"
 

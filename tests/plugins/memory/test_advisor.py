@@ -1,7 +1,8 @@
 """``ChatMemoryAdvisor``: construction, the conversation id, and *what is stored when* —
 outside the tool loop (the whole turn, once it succeeded) and inside it (whole tool
-rounds) — each through ``call()`` and ``stream()`` of a real ``ChatClient``
-(reference §6.3-6.4 and §10.7 #88-89, as DESIGN.md §4.4-4.5 change them)."""
+rounds) — each through ``call()`` and ``stream()`` of a real ``ChatClient``. Spring AI's
+behaviour, except that a turn is stored only once it succeeded, and that a streamed turn
+stores what a called one does."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def a1() -> AssistantMessage:
     return output.output
 
 
-# -- construction and conversation id (#88, #89) ---------------------------------------
+# -- construction and conversation id ----------------------------------------------------
 
 
 def test_builder_and_constructor_check_their_arguments(mode):
@@ -274,7 +275,7 @@ async def test_inside_stores_each_tool_round_whole_and_the_final_answer(mode):
     await ask(client.prompt(U.text).tools(weather), mode)
     assert await memory.get("c1") == [U, a1(), T1, FINAL]
     # round 1 sent [S, U]; round 2 the tool advisor forwarded [S, T1] and memory
-    # supplied the rest (the reference's trace, §6.4)
+    # supplied the rest (the same messages Spring AI sends)
     assert [list(p.messages) for p in model.prompts] == [
         [SystemMessage("S"), U],
         [SystemMessage("S"), U, a1(), T1],
@@ -432,7 +433,7 @@ async def test_inside_the_next_turn_sees_a_return_direct_turn(mode):
 
 
 async def test_inside_with_a_tool_advisor_keeping_its_history_nothing_is_repeated(mode):
-    # A user-built tool advisor forwards the whole turn; memory recognises it (§6.4's
+    # A user-built tool advisor forwards the whole turn; memory recognises it (Spring AI's
     # de-duplication), also when older turns are remembered.
     model = ScriptedChatModel([A1, "Sunny, 25C"])
     memory = MessageWindowChatMemory()

@@ -1,5 +1,5 @@
 """What memory stores as the answer: the same messages for ``call()`` and ``stream()``
-(DESIGN.md §4.5), including the cases core's stream aggregator alone would not cover."""
+(so both leave the same memory), including the cases core's stream aggregator alone would not cover."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The pure functions placing remembered messages before a request: the conversation id,
-de-duplication (the reference's rule and the overlap beyond it), system message first."""
+de-duplication (Spring AI's rule and the overlap beyond it), system message first."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_the_newest_history_repeated_at_the_request_start_is_not_repeated():
 
 
 def test_the_request_keeps_at_least_its_last_message():
-    # history ending with the very message the request sends: sent twice, as the reference
+    # history ending with the very message the request sends: sent twice, as Spring AI does
     assert merge_history([U0, A0, U], [U]) == [U0, A0, U, U]
 
 

@@ -1,6 +1,6 @@
 """``MessageChatMemoryAdvisor``: remembered messages reach the model as messages, without
-repeats, system message first — the reference's §10.7 #90-95 as DESIGN.md §4.4 adjusts
-them (stored after the turn, never a lone tool response), through ``call()`` and
+repeats, system message first — as in Spring AI, except that the turn is stored after it
+succeeded and a tool response is never stored without its call, through ``call()`` and
 ``stream()``."""
 
 from __future__ import annotations
@@ -31,15 +31,15 @@ def tool_responses(call_id: str) -> ToolResponseMessage:
     return ToolResponseMessage([ToolResponse(call_id, "weather", "Paris: 25C")])
 
 
-async def test_user_message_and_answer_are_stored_together(mode):  # 90
+async def test_user_message_and_answer_are_stored_together(mode):
     memory = MessageWindowChatMemory()
     client = client_for(ScriptedChatModel(["Hi!"]), MessageChatMemoryAdvisor(memory), system=None)
     await ask(client.prompt(Prompt([UserMessage("Hello")])), mode)
     assert await memory.get("c1") == [UserMessage("Hello"), AssistantMessage("Hi!")]
 
 
-async def test_a_lone_tool_response_is_never_kept(mode):  # 91, adjusted
-    # The reference stores exactly the ToolResponseMessage; with nothing that asked for
+async def test_a_lone_tool_response_is_never_kept(mode):  # differs from Spring AI
+    # Spring AI stores exactly the ToolResponseMessage; with nothing that asked for
     # it, a turn-atomic memory drops it and keeps the answer.
     memory = MessageWindowChatMemory()
     model = ScriptedChatModel(["Done"])
@@ -50,7 +50,7 @@ async def test_a_lone_tool_response_is_never_kept(mode):  # 91, adjusted
     assert list(model.prompts[0].messages) == request
 
 
-async def test_memory_already_in_the_prompt_is_not_repeated(mode):  # 92
+async def test_memory_already_in_the_prompt_is_not_repeated(mode):
     memory = MessageWindowChatMemory()
     user, call = UserMessage("Weather?"), tool_call_message("call-45")
     await memory.add("c1", [user, call])
@@ -62,7 +62,7 @@ async def test_memory_already_in_the_prompt_is_not_repeated(mode):  # 92
     assert await memory.get("c1") == [*request, AssistantMessage("Sunny")]
 
 
-async def test_windowed_memory_never_ends_with_a_lone_tool_response(mode):  # 93, adjusted
+async def test_windowed_memory_never_ends_with_a_lone_tool_response(mode):  # differs from Spring AI
     memory = MessageWindowChatMemory(max_messages=3)
     user = UserMessage("Weather?")
     first, t1 = tool_call_message("call-1"), tool_responses("call-1")
@@ -74,10 +74,10 @@ async def test_windowed_memory_never_ends_with_a_lone_tool_response(mode):  # 93
     request = [user, first, t1, second, t2]
     await ask(client.prompt(Prompt(request)), mode)
     assert list(model.prompts[0].messages) == request
-    assert await memory.get("c1") == [AssistantMessage("Sunny")]  # the reference: [T2]
+    assert await memory.get("c1") == [AssistantMessage("Sunny")]  # Spring AI would keep [T2]
 
 
-async def test_the_system_message_is_moved_first(mode):  # 94
+async def test_the_system_message_is_moved_first(mode):
     memory = MessageWindowChatMemory()
     previous = [UserMessage("Previous question"), AssistantMessage("Previous answer")]
     await memory.add("c1", previous)
@@ -88,7 +88,7 @@ async def test_the_system_message_is_moved_first(mode):  # 94
     assert list(model.prompts[0].messages) == [system, *previous, UserMessage("Hello")]
 
 
-async def test_the_second_turn_sees_the_first(mode):  # 95
+async def test_the_second_turn_sees_the_first(mode):
     memory = MessageWindowChatMemory()
     model = ScriptedChatModel(["Hello John", "Your name is John"])
     client = client_for(model, MessageChatMemoryAdvisor(memory), system="Default system text.")
@@ -125,7 +125,7 @@ async def test_conversations_are_kept_apart(mode):
 
 
 async def test_a_request_without_user_text_stores_an_empty_user_message(mode):
-    # As the reference: the last user or tool message, else an empty user message.
+    # As in Spring AI: the last user or tool message, else an empty user message.
     memory = MessageWindowChatMemory()
     client = client_for(ScriptedChatModel(["hi"]), MessageChatMemoryAdvisor(memory))
     await ask(client.prompt(), mode)

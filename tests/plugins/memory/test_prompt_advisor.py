@@ -1,5 +1,5 @@
-"""``PromptChatMemoryAdvisor``: the conversation rendered into the system message (the
-reference's template and rendering), stored like the message advisor, through ``call()``
+"""``PromptChatMemoryAdvisor``: the conversation rendered into the system message (Spring
+AI's template and rendering), stored like the message advisor, through ``call()``
 and ``stream()``."""
 
 from __future__ import annotations

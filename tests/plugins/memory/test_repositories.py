@@ -1,5 +1,5 @@
 """The repository contract, run against both repositories: in memory and SQLite (on a real
-file). Messages round-trip exactly; arguments are checked with the reference's wording;
+file). Messages round-trip exactly; arguments are checked with Spring AI's wording;
 every async method has a ``_sync`` twin giving the same result."""
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ async def test_conversation_ids_are_sorted_and_delete_forgets(repository):
     assert await repository.find_by_conversation_id("b") == []
 
 
-async def test_arguments_are_checked_with_the_reference_wording(repository):
+async def test_arguments_are_checked_with_spring_ai_wording(repository):
     for bad in ("", "  ", None, 7):
         with pytest.raises(ValueError, match="conversationId cannot be null or empty"):
             await repository.find_by_conversation_id(bad)

@@ -1,5 +1,6 @@
-"""``MessageWindowChatMemory`` and its policy: the reference's window (§6.2, §10.7 #96-98)
-made turn-atomic (DESIGN.md §4.4)."""
+"""``MessageWindowChatMemory`` and its policy: Spring AI's window (at most ``max_messages``,
+cut at a user message, system messages kept) made turn-atomic (a tool round is kept or
+dropped whole)."""
 
 from __future__ import annotations
 
@@ -48,25 +49,25 @@ def window(stored: list[Message], new: list[Message], limit: int) -> list[Messag
     return apply_window(stored, new, limit)
 
 
-# -- the reference's examples -------------------------------------------------------------
+# -- Spring AI's examples -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("stored", "new", "limit", "kept"),
     [
         ([U1, A1], [U2, A2], 2, [U2, A2]),
-        ([], [U1, A1, U2, A2, U3], 2, [U3]),  # 96
-        ([], [U1, A1, U2, A2, U3, A3], 3, [U3, A3]),  # 97
+        ([], [U1, A1, U2, A2, U3], 2, [U3]),
+        ([], [U1, A1, U2, A2, U3, A3], 3, [U3, A3]),
         ([], [U1, A1, AssistantMessage("b"), AssistantMessage("c"), U2, A2], 4, [U2, A2]),
         ([], [U1, A1, U2, A2, U3, A3], 4, [U2, A2, U3, A3]),
-        ([S, U1, A1], [U2, A2], 3, [S, U2, A2]),  # 98
+        ([S, U1, A1], [U2, A2], 3, [S, U2, A2]),
         ([S1, S2, U1, A1], [U2, A2], 3, [S1, S2]),
         ([S1, S2], [UserMessage("u"), AssistantMessage("a"), U2], 2, [S1, S2]),
         ([S1, S2], [S3], 2, [S3]),
         ([], [U1, call("1"), response("1"), call("2")], 3, []),  # snapping finds no user
     ],
 )
-def test_the_reference_examples(stored, new, limit, kept):
+def test_spring_ai_examples(stored, new, limit, kept):
     assert window(stored, new, limit) == kept
 
 
@@ -92,7 +93,7 @@ def test_a_window_never_starts_with_a_tool_response():
 
 
 def test_a_tool_response_without_its_call_is_dropped():
-    assert window([], [response("1")], 5) == []  # the reference keeps a lone [T]
+    assert window([], [response("1")], 5) == []  # Spring AI keeps a lone [T]
     assert window([U1, A1], [response("1"), A2], 5) == [U1, A1, A2]
     assert pair_tool_messages([U1, AssistantMessage("no calls"), response("1")]) == [
         U1,

@@ -10,7 +10,8 @@ import sys
 import pytest
 
 import ostinato_ollama
-from ostinato.plugins import PluginInfo, PluginManager, collect_registry
+from ostinato.plugins import FactoryContext, PluginInfo, PluginManager, collect_registry
+from ostinato.settings import Settings
 from ostinato_ollama import plugin
 
 
@@ -40,7 +41,8 @@ def test_hooks_register_the_provider_and_the_settings(monkeypatch: pytest.Monkey
 
     monkeypatch.delenv("OSTINATO_OLLAMA_BASE_URL", raising=False)
     monkeypatch.setenv("OLLAMA_HOST", "0.0.0.0:11500")
-    model = found.chat_models["ollama"].value("qwen3")
+    context = FactoryContext(registry=found, settings=Settings())
+    model = found.chat_models["ollama"].value(context, "qwen3")
     assert model.base_url == "http://127.0.0.1:11500"
     assert isinstance(model, ostinato_ollama.OllamaChatModel)
     assert model.default_options.model == "qwen3"

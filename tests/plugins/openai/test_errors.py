@@ -17,12 +17,9 @@ from ostinato.errors import (
     ServerError,
     StreamInterruptedError,
 )
+from ostinato.http import error_from_transport, error_payload, reason_phrase
 from ostinato.prompt import Prompt
-from ostinato_openai._errors import (
-    error_from_payload,
-    error_from_response,
-    error_from_transport,
-)
+from ostinato_openai._errors import error_from_payload
 from tests.plugins.openai.fakes import model_for, stream_chunks
 
 
@@ -30,7 +27,14 @@ def from_body(
     status: int, body: object, headers: dict[str, str] | None = None, secret: str | None = None
 ) -> ModelError:
     content = body if isinstance(body, bytes) else json.dumps(body).encode()
-    return error_from_response(status, headers or {}, content, provider="openai", secret=secret)
+    return error_from_payload(
+        error_payload(content, secret),
+        status=status,
+        provider="openai",
+        headers=headers or {},
+        secret=secret,
+        fallback_message=reason_phrase(status),
+    )
 
 
 def test_openai_error_object():

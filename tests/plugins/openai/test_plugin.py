@@ -10,7 +10,8 @@ import sys
 import pytest
 
 import ostinato_openai
-from ostinato.plugins import PluginInfo, PluginManager, collect_registry
+from ostinato.plugins import FactoryContext, PluginInfo, PluginManager, collect_registry
+from ostinato.settings import Settings
 from ostinato_openai import plugin
 
 
@@ -41,7 +42,8 @@ def test_hooks_register_the_provider_and_the_settings(monkeypatch: pytest.Monkey
     monkeypatch.setenv("OSTINATO_OPENAI_API_KEY", "sk-x")
     monkeypatch.delenv("OSTINATO_OPENAI_BASE_URL", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    model = found.chat_models["openai"].value("gpt-4.1-mini")
+    context = FactoryContext(registry=found, settings=Settings())
+    model = found.chat_models["openai"].value(context, "gpt-4.1-mini")
     assert isinstance(model, ostinato_openai.OpenAIChatModel)
     assert model.default_options.model == "gpt-4.1-mini"
 

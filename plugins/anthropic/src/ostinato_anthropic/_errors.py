@@ -1,4 +1,4 @@
-"""From what the API (or the network) said to ostinato's typed :class:`ModelError` s.
+"""From what the API said to ostinato's typed :class:`ModelError` s.
 
 Anthropic's error body is ``{"type": "error", "error": {"type": ..., "message": ...},
 "request_id": ...}``, over HTTP or as an ``error`` event inside a stream (where the status
@@ -14,19 +14,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
-
-from ostinato.errors import (
-    MalformedResponseError,
-    ModelConnectionError,
-    ModelError,
-    ModelTimeoutError,
-)
+from ostinato.errors import ModelError
 from ostinato.redaction import Redactor
 from ostinato.transport import error_class_for_status, parse_retry_after, redact
 from ostinato_anthropic._normalise import request_id, status_for_error_type
 
-__all__ = ["error_from_payload", "error_from_response", "error_from_transport"]
+__all__ = ["error_from_payload"]
 
 _HINTS = {
     401: "fix: check OSTINATO_ANTHROPIC_API_KEY (or ANTHROPIC_API_KEY)",
@@ -92,52 +85,3 @@ def error_from_payload(
         request_id=None if found_id is None else redact(found_id, secret),
         retry_after=parse_retry_after(headers),
     )
-
-
-def error_from_response(
-    status: int,
-    headers: Mapping[str, str],
-    content: bytes,
-    *,
-    provider: str,
-    secret: str | Redactor | None,
-) -> ModelError:
-    """The typed error for an HTTP error response (its body already read)."""
-    text = content.decode("utf-8", errors="replace").strip()
-    payload: Any
-    try:
-        payload = json.loads(text) if text else None
-    except ValueError:
-        payload = redact(text, secret)[:2000]  # masked before the cut: no part survives
-    return error_from_payload(
-        payload,
-        status=status,
-        provider=provider,
-        headers=headers,
-        secret=secret,
-        fallback_message=httpx.codes.get_reason_phrase(status) or "HTTP error",
-    )
-
-
-def error_from_transport(
-    exc: httpx.RequestError, *, provider: str, url: str, secret: str | Redactor | None = None
-) -> ModelError:
-    """A failed exchange as :class:`ModelTimeoutError`, :class:`ModelConnectionError` or
-    (for a body that could not be decoded) :class:`MalformedResponseError`."""
-    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    detail = redact(detail, secret)  # should the HTTP library's message quote the key
-    error: ModelError
-    if isinstance(exc, httpx.TimeoutException):
-        error = ModelTimeoutError(
-            f"{provider}: no answer from {url} in time ({detail})", provider=provider
-        )
-    elif isinstance(exc, httpx.DecodingError):
-        error = MalformedResponseError(
-            f"{provider}: the reply from {url} could not be decoded ({detail})", provider=provider
-        )
-    else:
-        error = ModelConnectionError(
-            f"{provider}: connection to {url} failed ({detail})", provider=provider
-        )
-    error.__cause__ = exc
-    return error

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AliasChoices, BeforeValidator, Field, SecretStr
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic import BeforeValidator, Field, SecretStr
+from pydantic_settings import NoDecode, SettingsConfigDict
+
+from ostinato.http import ProviderSettings, provider_env
 
 __all__ = ["DEFAULT_API_VERSION", "DEFAULT_BASE_URL", "ENV_PREFIX", "AnthropicSettings"]
 
@@ -24,17 +26,13 @@ DEFAULT_BASE_URL = "https://api.anthropic.com"
 DEFAULT_API_VERSION = "2023-06-01"
 
 
-def _env(name: str, *fallbacks: str) -> AliasChoices:
-    return AliasChoices(ENV_PREFIX + name.upper(), *fallbacks)
-
-
 def _split_commas(value: Any) -> Any:
     if isinstance(value, str):
         return [item.strip() for item in value.split(",") if item.strip()]
     return value
 
 
-class AnthropicSettings(BaseSettings):
+class AnthropicSettings(ProviderSettings):
     """Connection, retry and default-option settings of the ``anthropic`` provider.
 
     Attributes:
@@ -44,14 +42,10 @@ class AnthropicSettings(BaseSettings):
             ``https://api.anthropic.com``.
         api_version: the ``anthropic-version`` header (default ``2023-06-01``).
         betas: comma-separated beta features for the ``anthropic-beta`` header.
-        timeout: seconds to wait for each read, write or pool slot (default 600).
-        connect_timeout: seconds to wait for a connection (default 10).
-        max_retries: retries after a failed attempt (default 2; 0 disables).
-        max_retry_time: no retry starts later than this many seconds after the first
-            attempt (default 120).
-        max_connections, max_keepalive_connections: the HTTP pool limits.
-        extra_headers: JSON object of headers added to every request.
-        extra_query: JSON object of query parameters added to every request.
+        timeout, connect_timeout, max_retries, max_retry_time, max_connections,
+            max_keepalive_connections, extra_headers, extra_query, max_response_bytes,
+            call_deadline, first_event_timeout: see
+            :class:`~ostinato.http.ProviderSettings`.
         model: the model used when ``OSTINATO_MODEL`` names none (``anthropic:``).
         max_tokens: the answer's token limit, which the API requires (default 4096).
         temperature, top_p, top_k, thinking_budget, cache_system, cache_tools,
@@ -59,31 +53,21 @@ class AnthropicSettings(BaseSettings):
             ``AnthropicChatOptions``).
     """
 
-    model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX,
-        env_file=".env",
-        env_file_encoding="utf-8",
-        extra="ignore",
-        frozen=True,
-        populate_by_name=True,
-    )
+    provider = "anthropic"
+    key_required_at = "api.anthropic.com"
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX)
 
     api_key: SecretStr | None = Field(
-        default=None, validation_alias=_env("api_key", "ANTHROPIC_API_KEY")
+        default=None, validation_alias=provider_env(ENV_PREFIX, "api_key", "ANTHROPIC_API_KEY")
     )
     base_url: str = Field(
-        default=DEFAULT_BASE_URL, validation_alias=_env("base_url", "ANTHROPIC_BASE_URL")
+        default=DEFAULT_BASE_URL,
+        validation_alias=provider_env(ENV_PREFIX, "base_url", "ANTHROPIC_BASE_URL"),
     )
     api_version: str = DEFAULT_API_VERSION
-    betas: Annotated[list[str], NoDecode, BeforeValidator(_split_commas)] = []
-    timeout: float = Field(default=600.0, gt=0)
-    connect_timeout: float = Field(default=10.0, gt=0)
-    max_retries: int = Field(default=2, ge=0)
-    max_retry_time: float = Field(default=120.0, ge=0)
-    max_connections: int = Field(default=1000, ge=1)
-    max_keepalive_connections: int = Field(default=200, ge=0)
-    extra_headers: dict[str, str] = Field(default_factory=dict)
-    extra_query: dict[str, str] = Field(default_factory=dict)
+    betas: Annotated[list[str], NoDecode, BeforeValidator(_split_commas)] = Field(
+        default_factory=list
+    )
     model: str = "claude-sonnet-4-5"
     max_tokens: int = Field(default=4096, ge=1)
     temperature: float | None = Field(default=None, ge=0, le=1)

@@ -1,4 +1,4 @@
-"""From what Ollama (or the network) said to ostinato's typed :class:`ModelError` s.
+"""From what Ollama said to ostinato's typed :class:`ModelError` s.
 
 Ollama's error body is ``{"error": "<message>"}``, a plain string, over HTTP or as a line
 of a stream; a wrong path gets plain text (``404 page not found``). Each becomes the
@@ -13,18 +13,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
-
-from ostinato.errors import (
-    MalformedResponseError,
-    ModelConnectionError,
-    ModelError,
-    ModelTimeoutError,
-)
+from ostinato.errors import ModelError
 from ostinato.redaction import Redactor
 from ostinato.transport import error_class_for_status, parse_retry_after, redact
 
-__all__ = ["error_from_payload", "error_from_response", "error_from_transport"]
+__all__ = ["error_from_payload"]
 
 _REQUEST_ID_HEADERS = ("x-request-id", "request-id")
 
@@ -91,59 +84,3 @@ def error_from_payload(
         request_id=None if request_id is None else redact(request_id, secret),
         retry_after=parse_retry_after(headers),
     )
-
-
-def error_from_response(
-    status: int,
-    headers: Mapping[str, str],
-    content: bytes,
-    *,
-    provider: str,
-    secret: str | Redactor | None,
-    model: str | None = None,
-) -> ModelError:
-    """The typed error for an HTTP error response (its body already read)."""
-    text = content.decode("utf-8", errors="replace").strip()
-    payload: Any
-    try:
-        payload = json.loads(text) if text else None
-    except ValueError:
-        payload = redact(text, secret)[:2000]  # masked before the cut: no part survives
-    return error_from_payload(
-        payload,
-        status=status,
-        provider=provider,
-        headers=headers,
-        secret=secret,
-        model=model,
-        fallback_message=httpx.codes.get_reason_phrase(status) or "HTTP error",
-    )
-
-
-def error_from_transport(
-    exc: httpx.RequestError, *, provider: str, url: str, secret: str | Redactor | None = None
-) -> ModelError:
-    """A failed exchange as :class:`ModelTimeoutError`, :class:`ModelConnectionError` (with
-    a hint that the server may not be running) or :class:`MalformedResponseError`."""
-    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    detail = redact(detail, secret)  # should the HTTP library's message quote the key
-    error: ModelError
-    if isinstance(exc, httpx.TimeoutException):
-        error = ModelTimeoutError(
-            f"{provider}: no answer from {url} in time ({detail}); loading a large model "
-            "can take minutes (OSTINATO_OLLAMA_TIMEOUT)",
-            provider=provider,
-        )
-    elif isinstance(exc, httpx.DecodingError):
-        error = MalformedResponseError(
-            f"{provider}: the reply from {url} could not be decoded ({detail})", provider=provider
-        )
-    else:
-        error = ModelConnectionError(
-            f"{provider}: connection to {url} failed ({detail})\n"
-            "fix: start the server (ollama serve) or set OSTINATO_OLLAMA_BASE_URL "
-            "(or OLLAMA_HOST)",
-            provider=provider,
-        )
-    error.__cause__ = exc
-    return error

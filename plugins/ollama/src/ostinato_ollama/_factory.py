@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import httpx
-
+from ostinato.http import connection_arguments
 from ostinato.transport import RetryPolicy
 from ostinato_ollama._model import OllamaChatModel
 from ostinato_ollama._options import OllamaChatOptions
@@ -43,25 +42,9 @@ def create_chat_model(
     Raises:
         ConfigurationError: a setting has a bad value.
     """
-    if settings is None:
-        from ostinato.settings import load_settings
-
-        settings = load_settings(OllamaSettings)
-    timeout = httpx.Timeout(settings.timeout, connect=settings.connect_timeout)
-    limits = httpx.Limits(
-        max_connections=settings.max_connections,
-        max_keepalive_connections=settings.max_keepalive_connections,
-        keepalive_expiry=30.0,
-    )
-    policy = retry_policy or RetryPolicy(
-        max_retries=settings.max_retries, max_total_time=settings.max_retry_time
-    )
+    settings = OllamaSettings.resolve(settings)
     return OllamaChatModel(
         default_options=default_options_from(settings, model_name),
         base_url=settings.base_url,
-        api_key=settings.api_key,
-        timeout=timeout,
-        retry_policy=policy,
-        extra_headers=settings.extra_headers,
-        limits=limits,
+        **connection_arguments(settings, retry_policy),
     )

@@ -100,6 +100,9 @@ class ReplyParser:
             ),
         )
 
+    #: The same as :meth:`reply`, under the name the model's read loop calls.
+    event = reply
+
     def _tool_calls(self, raw: Any, obj: Mapping[str, Any]) -> tuple[Any, ...]:
         if not isinstance(raw, list) or not raw:
             return ()

@@ -13,8 +13,10 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import SettingsConfigDict
+
+from ostinato.http import ProviderSettings, provider_env
 
 __all__ = ["DEFAULT_BASE_URL", "DEFAULT_PORT", "ENV_PREFIX", "OllamaSettings", "ollama_base_url"]
 
@@ -24,10 +26,6 @@ ENV_PREFIX = "OSTINATO_OLLAMA_"
 DEFAULT_BASE_URL = "http://localhost:11434"
 #: Ollama's port, used when a host is given without one.
 DEFAULT_PORT = 11434
-
-
-def _env(name: str, *fallbacks: str) -> AliasChoices:
-    return AliasChoices(ENV_PREFIX + name.upper(), *fallbacks)
 
 
 def ollama_base_url(host: str) -> str:
@@ -57,7 +55,7 @@ def ollama_base_url(host: str) -> str:
     return f"{parts.scheme}://{netloc}{parts.path.rstrip('/')}"
 
 
-class OllamaSettings(BaseSettings):
+class OllamaSettings(ProviderSettings):
     """Connection, retry and default-option settings of the ``ollama`` provider.
 
     Attributes:
@@ -67,12 +65,10 @@ class OllamaSettings(BaseSettings):
             token (ollama.com needs one; a local server none).
         timeout: seconds to wait for each read, write or pool slot (default 600: loading
             a model can take minutes).
-        connect_timeout: seconds to wait for a connection (default 10).
-        max_retries: retries after a failed attempt (default 2; 0 disables).
-        max_retry_time: no retry starts later than this many seconds after the first
-            attempt (default 120).
-        max_connections, max_keepalive_connections: the HTTP pool limits.
-        extra_headers: JSON object of headers added to every request.
+        connect_timeout, max_retries, max_retry_time, max_connections,
+            max_keepalive_connections, extra_headers, extra_query, max_response_bytes,
+            call_deadline, first_event_timeout: see
+            :class:`~ostinato.http.ProviderSettings`.
         model: the model used when ``OSTINATO_MODEL`` names none (``ollama:``).
         keep_alive: how long models stay loaded (``5m``, ``1h``, seconds, ``-1``).
         think: ``true``/``false``, or ``low``/``medium``/``high``.
@@ -82,28 +78,16 @@ class OllamaSettings(BaseSettings):
         extra_body: JSON object of extra request fields.
     """
 
-    model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX,
-        env_file=".env",
-        env_file_encoding="utf-8",
-        extra="ignore",
-        frozen=True,
-        populate_by_name=True,
-    )
+    provider = "ollama"
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX)
 
     base_url: str = Field(
-        default=DEFAULT_BASE_URL, validation_alias=_env("base_url", "OLLAMA_HOST")
+        default=DEFAULT_BASE_URL,
+        validation_alias=provider_env(ENV_PREFIX, "base_url", "OLLAMA_HOST"),
     )
     api_key: SecretStr | None = Field(
-        default=None, validation_alias=_env("api_key", "OLLAMA_API_KEY")
+        default=None, validation_alias=provider_env(ENV_PREFIX, "api_key", "OLLAMA_API_KEY")
     )
-    timeout: float = Field(default=600.0, gt=0)
-    connect_timeout: float = Field(default=10.0, gt=0)
-    max_retries: int = Field(default=2, ge=0)
-    max_retry_time: float = Field(default=120.0, ge=0)
-    max_connections: int = Field(default=1000, ge=1)
-    max_keepalive_connections: int = Field(default=200, ge=0)
-    extra_headers: dict[str, str] = Field(default_factory=dict)
     model: str = "qwen3"
     keep_alive: str | None = None
     think: bool | str | None = None
@@ -120,7 +104,10 @@ class OllamaSettings(BaseSettings):
     @field_validator("base_url", mode="after")
     @classmethod
     def _normalise_base_url(cls, value: str) -> str:
-        return ollama_base_url(value)
+        try:
+            return ollama_base_url(value)
+        except ValueError:
+            return value  # not a URL at all: the base URL check reports it
 
     @field_validator("think", mode="before")
     @classmethod

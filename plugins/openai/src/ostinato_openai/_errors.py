@@ -1,4 +1,4 @@
-"""From what the server (or the network) said to ostinato's typed :class:`ModelError` s.
+"""From what the server said to ostinato's typed :class:`ModelError` s.
 
 Error bodies come in several shapes: OpenAI's ``{"error": {"message", "type", "code",
 "param"}}``, a bare ``{"error": "text"}``, FastAPI's ``{"detail": ...}`` (Mistral),
@@ -13,23 +13,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
-
-from ostinato.errors import (
-    MalformedResponseError,
-    ModelConnectionError,
-    ModelError,
-    ModelTimeoutError,
-)
+from ostinato.errors import ModelError
 from ostinato.redaction import Redactor
 from ostinato.transport import error_class_for_status, parse_retry_after, redact
 
-__all__ = [
-    "REQUEST_ID_HEADERS",
-    "error_from_payload",
-    "error_from_response",
-    "error_from_transport",
-]
+__all__ = ["REQUEST_ID_HEADERS", "error_from_payload"]
 
 #: Response headers that carry the provider's request id, most specific first.
 REQUEST_ID_HEADERS = ("x-request-id", "request-id", "apim-request-id", "x-ms-request-id")
@@ -123,54 +111,3 @@ def error_from_payload(
         request_id=None if request_id is None else redact(request_id, secret),
         retry_after=retry_after,
     )
-
-
-def error_from_response(
-    status: int,
-    headers: Mapping[str, str],
-    content: bytes,
-    *,
-    provider: str,
-    secret: str | Redactor | None,
-) -> ModelError:
-    """The typed error for an HTTP error response (its body already read)."""
-    text = content.decode("utf-8", errors="replace").strip()
-    payload: Any
-    try:
-        payload = json.loads(text) if text else None
-    except ValueError:
-        payload = redact(text, secret)[:2000]  # masked before the cut: no part survives
-    fallback = httpx.codes.get_reason_phrase(status) or "HTTP error"
-    return error_from_payload(
-        payload,
-        status=status,
-        provider=provider,
-        headers=headers,
-        secret=secret,
-        fallback_message=fallback,
-    )
-
-
-def error_from_transport(
-    exc: httpx.RequestError, *, provider: str, url: str, secret: str | Redactor | None = None
-) -> ModelError:
-    """A failed exchange as :class:`ModelTimeoutError`, :class:`ModelConnectionError` or
-    (for a body that could not be decoded) :class:`MalformedResponseError`; ``secret`` is
-    masked should the HTTP library's message quote it."""
-    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    detail = redact(detail, secret)
-    error: ModelError
-    if isinstance(exc, httpx.TimeoutException):
-        error = ModelTimeoutError(
-            f"{provider}: no answer from {url} in time ({detail})", provider=provider
-        )
-    elif isinstance(exc, httpx.DecodingError):
-        error = MalformedResponseError(
-            f"{provider}: the reply from {url} could not be decoded ({detail})", provider=provider
-        )
-    else:
-        error = ModelConnectionError(
-            f"{provider}: connection to {url} failed ({detail})", provider=provider
-        )
-    error.__cause__ = exc
-    return error

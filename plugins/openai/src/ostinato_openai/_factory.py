@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import httpx
-
-from ostinato.errors import ConfigurationError
+from ostinato.http import connection_arguments
 from ostinato.transport import RetryPolicy
 from ostinato_openai._model import OpenAIChatModel
 from ostinato_openai._options import OpenAIChatOptions
@@ -45,35 +43,11 @@ def create_chat_model(
         ConfigurationError: a setting has a bad value, or the base URL is OpenAI's and no
             API key is set.
     """
-    if settings is None:
-        from ostinato.settings import load_settings
-
-        settings = load_settings(OpenAISettings)
-    if settings.api_key is None and settings.uses_openai:
-        raise ConfigurationError(
-            "the openai provider needs an API key for "
-            f"{settings.base_url}\n"
-            "fix: set OSTINATO_OPENAI_API_KEY (or OPENAI_API_KEY), or point "
-            "OSTINATO_OPENAI_BASE_URL at a server that needs none"
-        )
-    timeout = httpx.Timeout(settings.timeout, connect=settings.connect_timeout)
-    limits = httpx.Limits(
-        max_connections=settings.max_connections,
-        max_keepalive_connections=settings.max_keepalive_connections,
-        keepalive_expiry=30.0,
-    )
-    policy = retry_policy or RetryPolicy(
-        max_retries=settings.max_retries, max_total_time=settings.max_retry_time
-    )
+    settings = OpenAISettings.resolve(settings)
     return OpenAIChatModel(
         default_options=default_options_from(settings, model_name),
-        api_key=settings.api_key,
         base_url=settings.base_url,
         organization=settings.organization,
         project=settings.project,
-        timeout=timeout,
-        retry_policy=policy,
-        extra_headers=settings.extra_headers,
-        extra_query=settings.extra_query,
-        limits=limits,
+        **connection_arguments(settings, retry_policy),
     )

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr
+from pydantic_settings import SettingsConfigDict
+
+from ostinato.http import ProviderSettings, provider_env
 
 __all__ = ["ENV_PREFIX", "OpenAISettings"]
 
@@ -22,11 +24,7 @@ ENV_PREFIX = "OSTINATO_OPENAI_"
 _DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 
-def _env(name: str, *fallbacks: str) -> AliasChoices:
-    return AliasChoices(ENV_PREFIX + name.upper(), *fallbacks)
-
-
-class OpenAISettings(BaseSettings):
+class OpenAISettings(ProviderSettings):
     """Connection, retry and default-option settings of the ``openai`` provider.
 
     Attributes:
@@ -36,47 +34,33 @@ class OpenAISettings(BaseSettings):
             ``https://api.openai.com/v1``.
         organization, project: OpenAI organisation and project headers (fallbacks
             ``OPENAI_ORG_ID`` and ``OPENAI_PROJECT_ID``).
-        timeout: seconds to wait for each read, write or pool slot (default 600).
-        connect_timeout: seconds to wait for a connection (default 10).
-        max_retries: retries after a failed attempt (default 2; 0 disables).
-        max_retry_time: no retry starts later than this many seconds after the first
-            attempt (default 120).
-        max_connections, max_keepalive_connections: the HTTP pool limits.
-        extra_headers: JSON object of headers added to every request.
-        extra_query: JSON object of query parameters (Azure's ``api-version``).
+        timeout, connect_timeout, max_retries, max_retry_time, max_connections,
+            max_keepalive_connections, extra_headers, extra_query (Azure's
+            ``api-version``), max_response_bytes, call_deadline, first_event_timeout:
+            see :class:`~ostinato.http.ProviderSettings`.
         model: the model used when ``OSTINATO_MODEL`` names none (``openai:``).
         temperature, top_p, max_tokens, max_completion_tokens, seed, reasoning_effort,
             parallel_tool_calls, strict_tools, stream_usage, system_role, extra_body:
             default request options (see ``OpenAIChatOptions``).
     """
 
-    model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX,
-        env_file=".env",
-        env_file_encoding="utf-8",
-        extra="ignore",
-        frozen=True,
-        populate_by_name=True,
-    )
+    provider = "openai"
+    key_required_at = "api.openai.com"
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX)
 
     api_key: SecretStr | None = Field(
-        default=None, validation_alias=_env("api_key", "OPENAI_API_KEY")
+        default=None, validation_alias=provider_env(ENV_PREFIX, "api_key", "OPENAI_API_KEY")
     )
     base_url: str = Field(
-        default=_DEFAULT_BASE_URL, validation_alias=_env("base_url", "OPENAI_BASE_URL")
+        default=_DEFAULT_BASE_URL,
+        validation_alias=provider_env(ENV_PREFIX, "base_url", "OPENAI_BASE_URL"),
     )
     organization: str | None = Field(
-        default=None, validation_alias=_env("organization", "OPENAI_ORG_ID")
+        default=None, validation_alias=provider_env(ENV_PREFIX, "organization", "OPENAI_ORG_ID")
     )
-    project: str | None = Field(default=None, validation_alias=_env("project", "OPENAI_PROJECT_ID"))
-    timeout: float = Field(default=600.0, gt=0)
-    connect_timeout: float = Field(default=10.0, gt=0)
-    max_retries: int = Field(default=2, ge=0)
-    max_retry_time: float = Field(default=120.0, ge=0)
-    max_connections: int = Field(default=1000, ge=1)
-    max_keepalive_connections: int = Field(default=200, ge=0)
-    extra_headers: dict[str, str] = Field(default_factory=dict)
-    extra_query: dict[str, str] = Field(default_factory=dict)
+    project: str | None = Field(
+        default=None, validation_alias=provider_env(ENV_PREFIX, "project", "OPENAI_PROJECT_ID")
+    )
     model: str = "gpt-4.1-mini"
     temperature: float | None = Field(default=None, ge=0)
     top_p: float | None = Field(default=None, ge=0, le=1)

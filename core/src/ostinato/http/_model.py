@@ -1,0 +1,436 @@
+"""``HttpxChatModel``: the base of every httpx-backed chat model; an adapter adds its wire format.
+
+The base owns the plumbing: the API key checked for a header, the user agent and the
+headers of every request, timeouts and pool limits, one ``httpx.AsyncClient`` per event
+loop, the call and stream drivers (retries, the reply's size limit, the call deadline,
+the wait for a stream's first event), redirects and the mapping of failures to typed
+errors. A subclass declares its endpoint and stream format and writes what only it
+knows: :meth:`~HttpxChatModel.request_body`, :meth:`~HttpxChatModel._parse_reply` (a
+whole reply), :meth:`~HttpxChatModel._stream_parser` (the events of a stream) and
+:meth:`~HttpxChatModel._error_from_payload` (its error body). Streams are read under
+``async with client.stream(...)``, so closing or cancelling the consumer closes the HTTP
+response at once. Bounds: a call's whole reply within ``call_deadline``, a stream's first
+event within ``first_event_timeout``; after its first event a stream is bounded by the
+per-read timeout and ``max_response_bytes`` only (an answer streams as long as it needs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import AsyncExitStack, aclosing
+from functools import partial
+from typing import Any, ClassVar, TypeVar, cast
+
+import httpx
+
+from ostinato.errors import (
+    MalformedResponseError,
+    ModelError,
+    ModelTimeoutError,
+    StreamInterruptedError,
+)
+from ostinato.http._base_url import check_base_url
+from ostinato.http._bounds import bound_hit, check_bound, within
+from ostinato.http._client import DEFAULT_LIMITS, encode_body, httpx_timeout, make_client
+from ostinato.http._contract import EventParser
+from ostinato.http._errors import error_from_transport, error_payload, reason_phrase, redirect_error
+from ostinato.http._framing import NDJSONFraming, SSEFraming
+from ostinato.http._read_loop import read_stream
+from ostinato.http._settings import DEFAULT_CALL_DEADLINE, DEFAULT_FIRST_EVENT_TIMEOUT
+from ostinato.model import ChatResponse
+from ostinato.prompt import ChatOptions, Prompt
+from ostinato.redaction import Redactor
+from ostinato.transport import (
+    DEFAULT_MAX_RESPONSE_BYTES,
+    AttemptFailed,
+    HttpChatModelBase,
+    LoopClients,
+    RetryPolicy,
+    SecretLike,
+    excerpt,
+    header_api_key,
+    header_value,
+    read_body,
+    read_error_body,
+    retry_call,
+    retry_stream,
+    split_userinfo,
+)
+
+__all__ = ["HttpxChatModel"]
+
+OptionsT = TypeVar("OptionsT", bound=ChatOptions)
+T = TypeVar("T")
+
+#: Headers of a failure the retry policy must not retry (a bound the user set was hit).
+_FINAL: Mapping[str, str] = {"x-should-retry": "false"}
+
+
+class HttpxChatModel(HttpChatModelBase[OptionsT]):
+    """A chat model behind an HTTP JSON API, over httpx.
+
+    A subclass sets the class attributes below and implements :meth:`request_body`,
+    :meth:`_parse_reply`, :meth:`_stream_parser` and :meth:`_error_from_payload`.
+
+    Args:
+        model: the default model name (shortcut for ``default_options.model``).
+        default_options: the options every request starts from.
+        base_url: the API root; requests go to ``<base_url><path>``.
+        provider: the name errors carry.
+        headers: the provider's own headers of every request (``anthropic-version``).
+        api_key: checked for a header and sent as :meth:`_auth_headers` says (bearer).
+        timeout: seconds, or an ``httpx.Timeout``; applied to every request, also on
+            clients from ``http_client_factory``.
+        retry_policy: backoff and bounds of retries (``RetryPolicy(max_retries=0)`` for
+            none).
+        extra_headers: headers added to every request (checked; never shown in errors).
+        extra_query: query parameters added to every request (Azure's ``api-version``).
+        limits: the pool limits of clients this model makes itself.
+        http_client_factory: makes the ``httpx.AsyncClient`` for each event loop (tests
+            pass one built on ``httpx.MockTransport``); the model closes what it made.
+        max_response_bytes: the most bytes one reply may carry (a call's body or a whole
+            stream, 64 MiB by default); past it reading stops with
+            :class:`~ostinato.errors.MalformedResponseError`.
+        call_deadline: the most seconds :meth:`call` may take, retries included (default
+            1200; ``None``: no bound); past it :class:`~ostinato.errors.ModelTimeoutError`.
+        first_event_timeout: the most seconds :meth:`stream` may wait for its first
+            partial response, retries included (default 600; ``None``: no bound).
+
+    Raises:
+        ConfigurationError: the base URL is not ``http(s)://host...``, the API key or an
+            extra header holds a character a header cannot carry (not shown), or a limit
+            is not positive.
+    """
+
+    #: The ``user-agent`` header (``ostinato-openai/0.1.0``).
+    user_agent: ClassVar[str] = "ostinato"
+    #: Appended to the base URL to make the endpoint (``/chat/completions``).
+    path: ClassVar[str] = ""
+    #: The prefix of the provider's settings, named in errors (``OSTINATO_OPENAI_``).
+    env_prefix: ClassVar[str] = "OSTINATO_"
+    #: How a stream's bytes split into items.
+    stream_format: ClassVar[type[SSEFraming] | type[NDJSONFraming]] = SSEFraming
+    #: The ``accept`` header of a stream.
+    stream_accept: ClassVar[str] = "text/event-stream"
+    #: What a stream that stopped early did (``ended without [DONE]``).
+    stream_end: ClassVar[str] = "ended without its last event"
+    #: Appended to a timeout's and a failed connection's message.
+    timeout_hint: ClassVar[str] = ""
+    connect_hint: ClassVar[str] = ""
+    #: Reads the provider's error body: ``read_error(payload, *, status, provider,
+    #: headers, secret, fallback_message) -> ModelError`` (set with ``staticmethod``).
+    read_error: ClassVar[Callable[..., ModelError]]
+
+    def __init__(
+        self,
+        *,
+        model: str | None,
+        default_options: OptionsT,
+        base_url: str,
+        provider: str,
+        headers: Mapping[str, str] | None = None,
+        api_key: str | SecretLike | None = None,
+        timeout: float | httpx.Timeout | None = None,
+        retry_policy: RetryPolicy | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, str] | None = None,
+        limits: httpx.Limits | None = None,
+        http_client_factory: Callable[[], httpx.AsyncClient] | None = None,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        call_deadline: float | None = DEFAULT_CALL_DEADLINE,
+        first_event_timeout: float | None = DEFAULT_FIRST_EVENT_TIMEOUT,
+    ) -> None:
+        options = default_options.copy(model=model) if model else default_options
+        root, userinfo = split_userinfo(check_base_url(base_url, variable="base_url").rstrip("/"))
+        self._api_key = header_api_key(api_key, provider=provider)
+        self._timeout = httpx_timeout(timeout)
+        self._limits = limits or DEFAULT_LIMITS
+        self._params = dict(extra_query or {})
+        self._call_deadline = check_bound(call_deadline, "call_deadline")
+        self._first_event_timeout = check_bound(first_event_timeout, "first_event_timeout")
+        sent = {"user-agent": self.user_agent, "content-type": "application/json"}
+        if self._api_key:
+            sent.update(self._auth_headers(self._api_key))
+        sent.update({k.lower(): v for k, v in (headers or {}).items()})
+        sent.update(
+            {
+                k.lower(): header_value(v, what=f"the {provider} extra header {k!r}")
+                for k, v in (extra_headers or {}).items()
+            }
+        )
+        if userinfo:  # as httpx would send it, but out of the URL it logs
+            sent["authorization"] = userinfo
+        self._headers = sent
+        # Built once: httpx copies them into each request anyway.
+        self._call_headers = {**sent, "accept": "application/json"}
+        self._stream_headers = {**sent, "accept": self.stream_accept}
+        self._init_transport(
+            default_options=options,
+            base_url=root,
+            url=f"{root}{self.path}",
+            provider=provider,
+            retry_policy=retry_policy,
+            max_response_bytes=max_response_bytes,
+            clients=LoopClients(http_client_factory or self._make_client, httpx.AsyncClient),
+            redactor=Redactor.for_request(
+                api_key=self._api_key, headers=sent, url=base_url, params=self._params
+            ),
+        )
+
+    # -- what a subclass writes ----------------------------------------------------------
+
+    def _auth_headers(self, api_key: str) -> dict[str, str]:
+        """The headers carrying ``api_key`` (``Authorization: Bearer`` unless overridden)."""
+        return {"authorization": f"Bearer {api_key}"}
+
+    def request_body(self, prompt: Prompt, *, stream: bool = False) -> dict[str, Any]:
+        """The JSON body this model would send for ``prompt``."""
+        raise NotImplementedError
+
+    def _parse_reply(
+        self, content: bytes, response: httpx.Response, body: Mapping[str, Any]
+    ) -> ChatResponse:
+        """The response a whole reply's ``content`` holds (raise a typed error otherwise)."""
+        raise NotImplementedError
+
+    def _stream_parser(self, response: httpx.Response, body: Mapping[str, Any]) -> EventParser:
+        """A parser for the items of the stream ``response`` carries."""
+        raise NotImplementedError
+
+    def _error_from_payload(
+        self,
+        payload: Any,
+        *,
+        status: int | None,
+        headers: Mapping[str, str],
+        fallback_message: str | None,
+        body: Mapping[str, Any],
+    ) -> ModelError:
+        """The typed error of an error reply whose body is ``payload`` (JSON, else text
+        already masked; ``None`` when empty); ``status`` is ``None`` for an error body
+        sent with a 2xx status. By default :attr:`read_error`'s."""
+        return type(self).read_error(
+            payload,
+            status=status,
+            provider=self._provider,
+            headers=headers,
+            secret=self._redactor,
+            fallback_message=fallback_message,
+        )
+
+    def _error_in_reply(self, payload: Any, response: httpx.Response) -> AttemptFailed:
+        """The failure of an error body a gateway sent with a 2xx status."""
+        error = self._error_from_payload(
+            payload, status=None, headers=response.headers, fallback_message=None, body={}
+        )
+        return AttemptFailed(error, response.headers)
+
+    def _stream_ended(self, answered: bool) -> None:
+        """Called when a stream completed; ``answered``: some chunk held a generation."""
+
+    def _request_headers(self, prompt: Prompt, *, stream: bool) -> Mapping[str, str]:
+        """The headers of a request for ``prompt`` (the same for every request unless
+        overridden)."""
+        return self._stream_headers if stream else self._call_headers
+
+    # -- shared by every adapter ---------------------------------------------------------
+
+    def options_for(self, prompt: Prompt) -> OptionsT:
+        """The options a request for ``prompt`` is sent with (unset fields from the defaults)."""
+        if prompt.options is None:
+            return self._default_options
+        defaults = self._default_options
+        # Every adapter's options class has ``from_options`` and ``filled_from``.
+        options_class: Any = type(defaults)
+        return cast(OptionsT, options_class.from_options(prompt.options).filled_from(defaults))
+
+    def _make_client(self) -> httpx.AsyncClient:
+        return make_client(self._timeout, self._limits)
+
+    def _post_arguments(self, prompt: Prompt, body: Mapping[str, Any], *, stream: bool) -> Any:
+        arguments: dict[str, Any] = {
+            "content": encode_body(body),
+            "headers": self._request_headers(prompt, stream=stream),
+            "timeout": self._timeout,
+        }
+        if self._params:  # an empty mapping still makes httpx re-parse the URL
+            arguments["params"] = self._params
+        return arguments
+
+    async def _body(self, response: httpx.Response) -> bytes:
+        length = response.headers.get("content-length")
+        return await read_body(response.aiter_bytes(), self._budget(), length)
+
+    async def _failure(self, response: httpx.Response, body: Mapping[str, Any]) -> AttemptFailed:
+        """The failure of a reply with a 3xx, 4xx or 5xx status."""
+        status = response.status_code
+        if status < 400:
+            error = redirect_error(
+                response,
+                provider=self._provider,
+                path=self.path,
+                variable=f"{self.env_prefix}BASE_URL",
+            )
+            return AttemptFailed(error, _FINAL)
+        content = await read_error_body(response.aiter_bytes())
+        error = self._error_from_payload(
+            error_payload(content, self._redactor),
+            status=status,
+            headers=response.headers,
+            fallback_message=reason_phrase(status),
+            body=body,
+        )
+        return AttemptFailed(error, response.headers)
+
+    def _transport_failure(self, exc: httpx.RequestError) -> AttemptFailed:
+        return AttemptFailed(
+            error_from_transport(
+                exc,
+                provider=self._provider,
+                url=self._url,
+                secret=self._redactor,
+                timeout_hint=self.timeout_hint,
+                connect_hint=self.connect_hint,
+            )
+        )
+
+    def _malformed(self, what: str) -> MalformedResponseError:
+        """A reply that does not say what the protocol says, described by ``what``."""
+        return MalformedResponseError(f"{self._provider}: {what}", provider=self._provider)
+
+    def _not_json(self, content: bytes | str) -> MalformedResponseError:
+        return self._malformed(f"the reply is not JSON: {excerpt(content, self._redactor)}")
+
+    def _json(self, content: bytes) -> Any:
+        """``content`` parsed as JSON.
+
+        Raises:
+            MalformedResponseError: it is not JSON (quoted, the key masked).
+        """
+        try:
+            return json.loads(content)
+        except ValueError:
+            pass
+        # Raised outside the except block: the decoding error (which holds the whole
+        # body, key echoes included) does not ride along as the error's context.
+        raise self._not_json(content)
+
+    def _bound_hit(self, setting: str, seconds: float, what: str) -> ModelTimeoutError:
+        return bound_hit(
+            provider=self._provider,
+            url=self._url,
+            setting=setting,
+            seconds=seconds,
+            what=what,
+            env_prefix=self.env_prefix,
+        )
+
+    # -- the drivers -------------------------------------------------------------------
+
+    async def call(self, prompt: Prompt) -> ChatResponse:
+        """Answer ``prompt`` in one response (retrying failures the policy allows).
+
+        Raises:
+            ModelTimeoutError: the whole reply did not arrive within ``call_deadline``.
+            ModelError: the typed error of the last attempt.
+        """
+        body = self.request_body(prompt, stream=False)
+        arguments = self._post_arguments(prompt, body, stream=False)
+
+        async def attempt() -> ChatResponse:
+            client = self._clients.get()
+            try:
+                # Read as a stream, so that an oversized body is refused, not held.
+                async with client.stream("POST", self._url, **arguments) as response:
+                    if response.status_code >= 300:
+                        raise await self._failure(response, body)
+                    content = await self._body(response)
+            except httpx.RequestError as exc:
+                raise self._transport_failure(exc) from exc
+            return self._parse_reply(content, response, body)
+
+        deadline = self._call_deadline
+        if deadline is None:
+            return await retry_call(attempt, self._retry)
+        return await within(
+            asyncio.get_running_loop().time() + deadline,
+            retry_call(attempt, self._retry),
+            lambda: self._bound_hit("call_deadline", deadline, "the whole reply did not arrive"),
+        )
+
+    async def stream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
+        """Answer ``prompt`` as partial responses read as they arrive.
+
+        Raises :class:`~ostinato.errors.StreamInterruptedError` when the stream breaks or
+        ends without its last event after it started, the typed error of an error event,
+        :class:`~ostinato.errors.ModelTimeoutError` when no partial response arrived
+        within ``first_event_timeout``, and retries only failures that came before the
+        first chunk.
+        """
+        body = self.request_body(prompt, stream=True)
+        arguments = self._post_arguments(prompt, body, stream=True)
+        first_by = None
+        if self._first_event_timeout is not None:
+            first_by = asyncio.get_running_loop().time() + self._first_event_timeout
+        chunks = retry_stream(
+            lambda: self._stream_once(body, arguments, first_by),
+            self._retry,
+            provider=self._provider,
+        )
+        async with aclosing(chunks):
+            async for chunk in chunks:
+                yield chunk
+
+    async def _before(self, first_by: float | None, step: Awaitable[T]) -> T:
+        """``step``, failed (not to be retried) once the wait for the first event is over."""
+        if first_by is None:
+            return await step
+        seconds = self._first_event_timeout or 0.0
+        error = lambda: AttemptFailed(  # noqa: E731 - built only if the bound is hit
+            self._bound_hit("first_event_timeout", seconds, "no event arrived"), _FINAL
+        )
+        return await within(first_by, step, error)
+
+    async def _stream_once(
+        self, body: Mapping[str, Any], arguments: Mapping[str, Any], first_by: float | None
+    ) -> AsyncGenerator[ChatResponse, None]:
+        client = self._clients.get()
+        try:
+            async with AsyncExitStack() as stack:
+                exchange = client.stream("POST", self._url, **arguments)
+                response = await self._before(first_by, stack.enter_async_context(exchange))
+                if response.status_code >= 300:
+                    raise await self._failure(response, body)
+                if self.stream_format is SSEFraming:
+                    content_type = response.headers.get("content-type", "")
+                    if "json" in content_type and "event-stream" not in content_type:
+                        # A server that ignored "stream": the whole reply at once.
+                        content = await self._before(first_by, self._body(response))
+                        yield self._parse_reply(content, response, body)
+                        return
+                    if "html" in content_type:
+                        # A proxy's or portal's page where the API should be.
+                        page = await read_error_body(response.aiter_bytes())
+                        raise self._malformed(
+                            f"the reply from {self._url} is not an event stream but "
+                            f"{content_type}: {excerpt(page, self._redactor)}"
+                        )
+                chunks = read_stream(
+                    response.aiter_bytes(),
+                    parser=self._stream_parser(response, body),
+                    framing=self.stream_format(provider=self._provider, secret=self._redactor),
+                    budget=self._budget(),
+                    first=None if first_by is None else partial(self._before, first_by),
+                    ended=self._stream_ended,
+                    unfinished=lambda: StreamInterruptedError(
+                        f"{self._provider}: the stream from {self._url} {self.stream_end}",
+                        provider=self._provider,
+                    ),
+                )
+                async with aclosing(chunks):
+                    async for chunk in chunks:
+                        yield chunk
+        except httpx.RequestError as exc:
+            raise self._transport_failure(exc) from exc
