@@ -16,14 +16,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ostinato_memory._advisor import ChatMemoryAdvisor, ChatMemoryAdvisorBuilder
+from ostinato_memory._codec import decode_message, encode_message
 from ostinato_memory._errors import (
     ChatMemoryRepositoryError,
+    ChatMemoryStoreUnavailableError,
     DatabaseLockedError,
     MissingConversationIdError,
     NewerSchemaError,
     NotAMemoryDatabaseError,
 )
 from ostinato_memory._in_memory import InMemoryChatMemoryRepository
+from ostinato_memory._listing import (
+    ConversationSummary,
+    RecentConversationsRepository,
+    recent_conversations,
+)
 from ostinato_memory._message_advisor import MessageChatMemoryAdvisor
 from ostinato_memory._prompt_advisor import DEFAULT_SYSTEM_PROMPT_TEMPLATE, PromptChatMemoryAdvisor
 from ostinato_memory._repository import ConversationChange, UpdatableChatMemoryRepository
@@ -47,7 +54,9 @@ __all__ = [
     "ChatMemoryAdvisor",
     "ChatMemoryAdvisorBuilder",
     "ChatMemoryRepositoryError",
+    "ChatMemoryStoreUnavailableError",
     "ConversationChange",
+    "ConversationSummary",
     "DatabaseLockedError",
     "InMemoryChatMemoryRepository",
     "MemorySettings",
@@ -57,15 +66,19 @@ __all__ = [
     "NewerSchemaError",
     "NotAMemoryDatabaseError",
     "PromptChatMemoryAdvisor",
+    "RecentConversationsRepository",
     "SQLiteChatMemoryRepository",
     "UpdatableChatMemoryRepository",
     "__version__",
     "apply_window",
     "create_chat_memory_repository",
     "create_memory_advisor",
+    "decode_message",
     "default_sqlite_path",
+    "encode_message",
     "load_memory_settings",
     "pair_tool_messages",
+    "recent_conversations",
 ]
 
 _LAZY = {
