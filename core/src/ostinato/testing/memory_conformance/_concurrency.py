@@ -24,6 +24,7 @@ class ConcurrencyConformance(RepositoryConformanceBase):
     """Many writers at once on one repository object."""
 
     async def test_concurrent_writers_to_many_conversations(self) -> None:
+        """Writers to different conversations at once lose nothing."""
         async with self.opened() as repository:
             await asyncio.gather(
                 *(repository.save_all(f"c{i}", turn(str(i)) * 3) for i in range(WRITERS))
@@ -35,12 +36,14 @@ class ConcurrencyConformance(RepositoryConformanceBase):
                 assert await repository.find_by_conversation_id(f"c{i}") == turn(str(i)) * 3
 
     async def test_concurrent_writers_to_one_conversation_leave_one_whole_write(self) -> None:
+        """Writers to one conversation at once leave exactly one of their writes, whole."""
         async with self.opened() as repository:
             writes = [turn(f"{i}a") + turn(f"{i}b") for i in range(WRITERS)]
             await asyncio.gather(*(repository.save_all("c", w) for w in writes))
             assert await repository.find_by_conversation_id("c") in writes
 
     async def test_concurrent_updates_lose_nothing(self) -> None:
+        """Concurrent ``update`` calls appending a turn each: every turn stored once, whole."""
         async with self.opened() as repository:
             update = getattr(repository, "update", None)
             if update is None:
@@ -62,6 +65,7 @@ class ConcurrencyConformance(RepositoryConformanceBase):
                 assert found[i : i + 2] == turn(labels[i // 2])
 
     async def test_a_failed_update_changes_nothing(self) -> None:
+        """A change that raises leaves the conversation as it was; the error reaches the caller."""
         async with self.opened() as repository:
             update = getattr(repository, "update", None)
             if update is None:

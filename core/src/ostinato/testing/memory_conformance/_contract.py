@@ -20,11 +20,14 @@ class ContractConformance(RepositoryConformanceBase):
     and listing."""
 
     async def test_an_unknown_conversation_is_empty(self) -> None:
+        """A conversation never stored reads as empty; a new store lists nothing."""
         async with self.opened() as repository:
             assert await repository.find_by_conversation_id("never-stored") == []
             assert await repository.find_conversation_ids() == []
 
     async def test_every_message_type_round_trips_exactly(self) -> None:
+        """System, user (with media), assistant (tool calls, reasoning, media) and tool
+        messages come back equal, of the same types."""
         async with self.opened() as repository:
             messages = every_message_type()
             await repository.save_all("c", messages)
@@ -34,6 +37,7 @@ class ContractConformance(RepositoryConformanceBase):
             assert found[1].media[0].data == bytes(range(256))  # type: ignore[union-attr]
 
     async def test_order_is_kept(self) -> None:
+        """150 messages come back in the order they were saved."""
         async with self.opened() as repository:
             messages: list[Message] = []
             for i in range(75):
@@ -42,12 +46,14 @@ class ContractConformance(RepositoryConformanceBase):
             assert await repository.find_by_conversation_id("c") == messages
 
     async def test_save_all_replaces_the_whole_conversation(self) -> None:
+        """``save_all`` replaces what was stored; it never appends."""
         async with self.opened() as repository:
             await repository.save_all("c", turn("1") + turn("2"))
             await repository.save_all("c", turn("3"))
             assert await repository.find_by_conversation_id("c") == turn("3")
 
     async def test_saving_nothing_removes_the_conversation(self) -> None:
+        """Saving an empty list removes the conversation from reads and the listing."""
         async with self.opened() as repository:
             await repository.save_all("c", turn("1"))
             await repository.save_all("c", [])
@@ -55,6 +61,7 @@ class ContractConformance(RepositoryConformanceBase):
             assert "c" not in await repository.find_conversation_ids()
 
     async def test_conversations_are_isolated(self) -> None:
+        """Writing or deleting one conversation leaves the others as they were."""
         async with self.opened() as repository:
             await repository.save_all("left", turn("left"))
             await repository.save_all("right", turn("right"))
@@ -63,6 +70,8 @@ class ContractConformance(RepositoryConformanceBase):
             assert await repository.find_by_conversation_id("right") == turn("right")
 
     async def test_odd_ids_are_kept_apart_and_listed_exactly(self) -> None:
+        """Ids with key separators, SQL wildcards, quotes, Unicode, tabs or 512 characters
+        are distinct and listed exactly."""
         async with self.opened() as repository:
             for conversation_id in ODD_CONVERSATION_IDS:
                 await repository.save_all(conversation_id, turn(conversation_id))
@@ -72,6 +81,7 @@ class ContractConformance(RepositoryConformanceBase):
                 assert found == turn(conversation_id), conversation_id
 
     async def test_large_messages_round_trip(self) -> None:
+        """A 1 MiB text and 300 kB of media survive a round trip."""
         async with self.opened() as repository:
             text = "".join(chr(0x20 + i % 0x5E) for i in range(1 << 20)) + " 🎵"
             messages: list[Message] = [
@@ -84,6 +94,7 @@ class ContractConformance(RepositoryConformanceBase):
             assert await repository.find_by_conversation_id("big") == messages
 
     async def test_delete_removes_and_deleting_the_unknown_is_harmless(self) -> None:
+        """Deleting removes; deleting twice, or an unknown id, is no error."""
         async with self.opened() as repository:
             await repository.save_all("c", turn("1"))
             await repository.delete_by_conversation_id("c")
@@ -93,6 +104,7 @@ class ContractConformance(RepositoryConformanceBase):
             assert await repository.find_conversation_ids() == []
 
     async def test_listing_holds_exactly_the_stored_conversations(self) -> None:
+        """The listing holds the stored conversations, no more, no fewer."""
         async with self.opened() as repository:
             for name in ("b", "a", "c"):
                 await repository.save_all(name, turn(name))
@@ -100,6 +112,7 @@ class ContractConformance(RepositoryConformanceBase):
             assert sorted(await repository.find_conversation_ids()) == ["a", "c"]
 
     async def test_what_is_read_is_a_copy(self) -> None:
+        """Changing a saved or a returned list does not change what is stored."""
         async with self.opened() as repository:
             stored = turn("1")
             await repository.save_all("c", stored)
@@ -109,6 +122,7 @@ class ContractConformance(RepositoryConformanceBase):
             assert await repository.find_by_conversation_id("c") == turn("1")
 
     async def test_a_blank_conversation_id_is_refused(self) -> None:
+        """A blank conversation id is a ``ValueError`` naming ``conversationId``."""
         async with self.opened() as repository:
             for blank in ("", "   "):
                 with pytest.raises(ValueError, match="conversationId"):
@@ -117,6 +131,7 @@ class ContractConformance(RepositoryConformanceBase):
                     await repository.find_by_conversation_id(blank)
 
     async def test_the_blocking_faces_agree_with_the_async_ones(self) -> None:
+        """``save_all_sync`` and the blocking reads see what the async methods see."""
         async with self.opened() as repository:
             faces = ("save_all_sync", "find_by_conversation_id_sync", "find_conversation_ids_sync")
             missing = [name for name in faces if not callable(getattr(repository, name, None))]

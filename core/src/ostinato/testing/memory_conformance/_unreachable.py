@@ -32,6 +32,7 @@ class UnreachableStoreConformance(RepositoryConformanceBase):
         )
 
     async def test_an_unreachable_store_raises_the_typed_error(self) -> None:
+        """Each operation on an unreachable store raises :attr:`unreachable_error`."""
         assert issubclass(self.unreachable_error, OstinatoError), (
             f"unreachable_error is {self.unreachable_error!r}; "
             "make it an ostinato.errors.OstinatoError subclass"
