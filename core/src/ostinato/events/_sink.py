@@ -17,13 +17,13 @@ This module must not import asyncio (``import ostinato`` stays light).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Iterable
 from contextvars import ContextVar, Token
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from ostinato.events._types import LoopEvent, ToolFinished, ToolStarted
-from ostinato.messages import ToolCall
+if TYPE_CHECKING:
+    from ostinato.events._types import LoopEvent
+    from ostinato.messages import ToolCall
 
 __all__ = [
     "EventListener",
@@ -33,10 +33,9 @@ __all__ = [
     "set_event_sink",
 ]
 
-EventListener: TypeAlias = Callable[[LoopEvent], Awaitable[Any] | None]
+EventListener: TypeAlias = "Callable[[LoopEvent], Awaitable[Any] | None]"
 """A listener: called with each event; a returned awaitable is awaited."""
 
-_logger = logging.getLogger("ostinato.events")
 _CURRENT: ContextVar[EventSink | None] = ContextVar("ostinato_event_sink", default=None)
 
 
@@ -78,6 +77,8 @@ class EventSink:
 
     async def tool_started(self, call: ToolCall) -> None:
         """Emit :class:`ToolStarted` for ``call`` in the current round."""
+        from ostinato.events._types import ToolStarted
+
         await self.emit(ToolStarted(self.round, call))
 
     async def tool_finished(
@@ -89,6 +90,8 @@ class EventSink:
         return_direct: bool = False,
     ) -> None:
         """Emit :class:`ToolFinished` for ``call`` in the current round."""
+        from ostinato.events._types import ToolFinished
+
         await self.emit(ToolFinished(self.round, call, result, duration, error, return_direct))
 
     def _report(self, listener: EventListener, event: LoopEvent, error: Exception) -> None:
@@ -96,7 +99,9 @@ class EventSink:
         if key in self._failed:
             return
         self._failed.add(key)
-        _logger.error(
+        import logging
+
+        logging.getLogger("ostinato.events").error(
             "event listener %r raised %s on a %r event; the turn goes on, and further "
             "failures of this listener in this run are not reported. Fix the listener "
             "(listeners must not raise).",
