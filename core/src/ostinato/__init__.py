@@ -30,7 +30,14 @@ from ostinato.messages import (
     ToolResponseMessage,
     UserMessage,
 )
-from ostinato.model import ChatModel, ChatResponse, Generation, MessageAggregator, Usage
+from ostinato.model import (
+    ChatModel,
+    ChatResponse,
+    FinishReason,
+    Generation,
+    MessageAggregator,
+    Usage,
+)
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 from ostinato.tools import (
     DefaultToolCallingManager,
@@ -61,6 +68,7 @@ __all__ = [
     "ChatOptions",
     "ChatResponse",
     "DefaultToolCallingManager",
+    "FinishReason",
     "Generation",
     "Media",
     "MemoryAdvisor",

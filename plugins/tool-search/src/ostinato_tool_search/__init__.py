@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 from ostinato.plugins import lazy_exports
 
 if TYPE_CHECKING:
-    from ostinato_tool_search._advisor import (
+    from ostinato_tool_search._advisor import ToolSearchToolCallingAdvisor
+    from ostinato_tool_search._advisor_settings import (
         DEFAULT_SYSTEM_MESSAGE_SUFFIX,
-        ToolSearchToolCallingAdvisor,
+        ToolSearchAdvisorSettings,
     )
     from ostinato_tool_search._builder import ToolSearchToolCallingAdvisorBuilder
     from ostinato_tool_search._eviction import (
@@ -62,6 +63,7 @@ __all__ = [
     "NeverEvictStrategy",
     "RegexToolIndex",
     "ToolIndex",
+    "ToolSearchAdvisorSettings",
     "ToolSearchSettings",
     "ToolSearchTool",
     "ToolSearchToolCallingAdvisor",
@@ -82,7 +84,7 @@ __getattr__, __dir__ = lazy_exports(
         "AlwaysEvictStrategy": "ostinato_tool_search._eviction",
         "CompositeEvictionStrategy": "ostinato_tool_search._eviction",
         "DEFAULT_MAX_RESULTS": "ostinato_tool_search._index",
-        "DEFAULT_SYSTEM_MESSAGE_SUFFIX": "ostinato_tool_search._advisor",
+        "DEFAULT_SYSTEM_MESSAGE_SUFFIX": "ostinato_tool_search._advisor_settings",
         "EvictionStrategy": "ostinato_tool_search._eviction",
         "InMemoryToolIndex": "ostinato_tool_search._index",
         "IndexedSessions": "ostinato_tool_search._sessions",
@@ -95,6 +97,7 @@ __getattr__, __dir__ = lazy_exports(
         "TURN_CONTEXT_KEY": "ostinato_tool_search._turn",
         "ToolIndex": "ostinato_tool_search._index",
         "ToolSearchSettings": "ostinato_tool_search._settings",
+        "ToolSearchAdvisorSettings": "ostinato_tool_search._advisor_settings",
         "ToolSearchTool": "ostinato_tool_search._search_tool",
         "ToolSearchToolCallingAdvisor": "ostinato_tool_search._advisor",
         "ToolSearchToolCallingAdvisorBuilder": "ostinato_tool_search._builder",
