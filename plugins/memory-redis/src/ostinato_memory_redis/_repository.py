@@ -26,11 +26,11 @@ from typing import Any, Final, TypeVar, cast
 
 import redis.asyncio as aioredis
 from pydantic import SecretStr
+from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, WatchError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from redis.retry import Retry
 
 from ostinato.memory import ChatMemoryRepositorySyncFaces
 from ostinato.messages import Message
