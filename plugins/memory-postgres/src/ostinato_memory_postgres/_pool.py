@@ -2,13 +2,16 @@
 
 An async pool belongs to the loop it runs on; ostinato's blocking faces run on its
 private loop while async callers bring their own, so the repository keeps one pool per
-loop (:class:`~ostinato.transport.LoopClients`). Each connection is checked when it is
-taken from the pool, so one the server dropped is replaced instead of failing the next
-operation. This module imports psycopg; only the repository imports it.
+loop (:class:`~ostinato.transport.LoopClients`). A connection taken from the pool whose
+socket has something to read while idle (the server said goodbye, or closed it) is
+checked with a round trip and replaced if dead, so one the server dropped does not fail
+the next operation; a healthy idle connection costs no round trip. This module imports
+psycopg; only the repository imports it.
 """
 
 from __future__ import annotations
 
+import select
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -16,7 +19,15 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
-__all__ = ["LoopPool"]
+__all__ = ["LoopPool", "check_if_suspect"]
+
+
+async def check_if_suspect(connection: AsyncConnection[Any]) -> None:
+    """Check ``connection`` with a round trip only if its idle socket is readable (an idle
+    connection has nothing to read unless the server ended it); raise if it is dead."""
+    readable, _, _ = select.select([connection.pgconn.socket], [], [], 0)
+    if readable:
+        await AsyncConnectionPool.check_connection(connection)
 
 
 class LoopPool:
@@ -31,7 +42,7 @@ class LoopPool:
             max_size=max_size,
             timeout=timeout,
             open=False,
-            check=AsyncConnectionPool.check_connection,
+            check=check_if_suspect,
             kwargs={"autocommit": True, "connect_timeout": max(1, round(timeout))},
             name="ostinato-memory-postgres",
         )

@@ -5,8 +5,9 @@ Each write is one transaction that first locks the conversation's row (an upsert
 ``ostinato_memory_conversations``), so writers of one conversation take turns — in one
 process or many — and a reader sees a conversation before or after a write, never in
 between. ``update`` reads, changes and writes under that lock, so no concurrent writer's
-turn is lost. Messages are stored in their JSON form (:func:`ostinato_memory.encode_message`).
-A server that cannot be reached, or a connection that breaks, raises
+turn is lost. Statements go in pipeline mode: a write is one round trip, an ``update``
+two. Messages are stored in their JSON form (:func:`ostinato_memory.encode_message`). A
+server that cannot be reached, or a connection that breaks, raises
 :class:`~ostinato_memory.ChatMemoryStoreUnavailableError`; the transaction is then rolled
 back. The URL's password never appears in a repr or an error.
 """
@@ -193,7 +194,7 @@ class PostgresChatMemoryRepository(ChatMemoryRepositorySyncFaces):
             encode_message(conversation_id, position, message)
 
         async def work(connection: Connection) -> None:
-            async with connection.transaction():
+            async with connection.pipeline(), connection.transaction():
                 await connection.execute(_LOCK, (conversation_id,))
                 await self._write(connection, conversation_id, checked)
 
@@ -204,7 +205,7 @@ class PostgresChatMemoryRepository(ChatMemoryRepositorySyncFaces):
         check_conversation_id(conversation_id)
 
         async def work(connection: Connection) -> None:
-            async with connection.transaction():
+            async with connection.pipeline(), connection.transaction():
                 await connection.execute(_DELETE_CONVERSATION, (conversation_id,))
                 await connection.execute(_DELETE_MESSAGES, (conversation_id,))
 
@@ -216,7 +217,7 @@ class PostgresChatMemoryRepository(ChatMemoryRepositorySyncFaces):
         check_conversation_id(conversation_id)
 
         async def work(connection: Connection) -> list[Message]:
-            async with connection.transaction():
+            async with connection.pipeline(), connection.transaction():
                 await connection.execute(_LOCK, (conversation_id,))
                 new = check_messages(change(await self._read(connection, conversation_id)))
                 await self._write(connection, conversation_id, new)
