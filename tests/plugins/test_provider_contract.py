@@ -58,6 +58,11 @@ class Provider:
     #: Variables set to build a model; what the built model's ``base_url`` must be.
     environment: Mapping[str, str] = field(default_factory=dict)
     built_base_url: str | None = None
+    #: Values the settings refuse, and what the error says besides the variable.
+    bad_values: Mapping[str, str] = field(default_factory=dict)
+    bad_explained: tuple[str, ...] = ()
+    #: The header the API key travels in.
+    key_header: str = "authorization"
 
     @property
     def prefix(self) -> str:
@@ -94,6 +99,7 @@ PROVIDERS = [
             }
         ),
         {"OSTINATO_OPENAI_API_KEY": "sk-x"},
+        bad_values={"MAX_RETRIES": "-1", "TIMEOUT": "soon"},
     ),
     Provider(
         "anthropic",
@@ -120,6 +126,8 @@ PROVIDERS = [
             }
         ),
         {"OSTINATO_ANTHROPIC_API_KEY": "sk-ant-x"},
+        bad_values={"MAX_TOKENS": "0", "TEMPERATURE": "hot"},
+        key_header="x-api-key",
     ),
     Provider(
         "ollama",
@@ -143,6 +151,8 @@ PROVIDERS = [
         ),
         {"OLLAMA_HOST": "0.0.0.0:11500"},
         "http://127.0.0.1:11500",
+        bad_values={"THINK": "maybe", "NUM_CTX": "big"},
+        bad_explained=("true, false, low, medium or high",),
     ),
 ]
 
@@ -279,6 +289,73 @@ def test_readme_examples_run(name: str) -> None:
             exec(compile(code, f"README.md#snippet{number}", "exec"), namespace)
         if expected is not None:
             assert out.getvalue().strip() == expected.strip()
+
+
+KEY_REQUIRED = [p for p in PROVIDERS if p.settings.key_required_at is not None]
+
+
+@pytest.fixture(params=KEY_REQUIRED, ids=[p.name for p in KEY_REQUIRED])
+def keyed(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> Provider:
+    """A provider whose own API requires a key (its environment cleaned like ``provider``)."""
+    chosen: Provider = request.param
+    for name in list(os.environ):
+        if name.startswith("OSTINATO_") or name in chosen.fallbacks:
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    return chosen
+
+
+def test_dotenv_is_read(provider: Provider, tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(f"{provider.prefix}MODEL=from-dotenv\n")
+    assert provider.settings().model == "from-dotenv"  # type: ignore[attr-defined]
+
+
+def test_ostinato_variables_win_over_the_fallbacks(
+    provider: Provider, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(provider.fallbacks[1], "key-from-the-ecosystem")
+    monkeypatch.setenv(provider.prefix + "API_KEY", "key-from-ostinato")
+    api_key = provider.settings().api_key
+    assert api_key is not None
+    assert api_key.get_secret_value() == "key-from-ostinato"
+
+
+def test_a_bare_field_name_is_not_read(provider: Provider, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("API_KEY", "sk-wrong")
+    monkeypatch.setenv("MODEL", "wrong")
+    settings = provider.settings()
+    assert settings.api_key is None
+    assert settings.model == provider.settings.model_fields["model"].default  # type: ignore[attr-defined]
+
+
+def test_a_bad_value_names_the_variable(
+    provider: Provider, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in provider.bad_values.items():
+        monkeypatch.setenv(provider.prefix + name, value)
+    monkeypatch.setenv(provider.prefix + "API_KEY", "key-must-not-show")
+    with pytest.raises(ConfigurationError) as caught:
+        provider.create(provider.model)
+    message = str(caught.value)
+    for name, value in provider.bad_values.items():
+        assert f"{provider.prefix}{name}={value!r}" in message
+    for explanation in provider.bad_explained:
+        assert explanation in message
+    assert "key-must-not-show" not in message
+
+
+def test_the_providers_own_api_without_a_key_is_a_configuration_error(keyed: Provider) -> None:
+    with pytest.raises(ConfigurationError, match=f"{keyed.prefix}API_KEY"):
+        keyed.create(keyed.model)
+
+
+def test_a_local_server_needs_no_key(keyed: Provider, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(keyed.prefix + "BASE_URL", "http://127.0.0.1:8080/v1")
+    model = keyed.create("local")
+    assert model.default_options.model == "local"
+    assert keyed.key_header not in model._headers
 
 
 CONNECTION_VARIABLES = [
