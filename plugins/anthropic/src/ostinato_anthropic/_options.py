@@ -27,7 +27,6 @@ DEFAULT_MAX_TOKENS: Final = 4096
 CACHE_CONTROL: Final = "cache_control"
 
 
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AnthropicChatOptions(ToolCallingChatOptions):
     """Options of one Messages API request; ``None`` leaves the server's default.

@@ -19,7 +19,6 @@ __all__ = ["OpenAIChatOptions", "SystemRole", "json_schema_response_format"]
 SystemRole = Literal["system", "developer"]
 
 
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OpenAIChatOptions(ToolCallingChatOptions):
     """Options of one Chat Completions request; ``None`` leaves the server's default.
