@@ -22,6 +22,7 @@ TOP_LEVEL = {
     "ChatOptions",
     "ChatResponse",
     "DefaultToolCallingManager",
+    "FinishReason",
     "Generation",
     "Media",
     "MemoryAdvisor",

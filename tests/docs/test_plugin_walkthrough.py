@@ -6,7 +6,8 @@ into a fresh environment beside ostinato's core (as step 6 says); then the plugi
 test (step 5) runs there with pytest, ``ostinato plugins`` lists it as the page shows,
 ``ostinato chat`` answers through it, and core's settings apply to it (the model chosen
 by ``OSTINATO_MODEL``, the plugin left out by ``OSTINATO_DISABLE_PLUGINS``, its settings
-read from a ``.env`` file and shown by ``ostinato config``, a bad value reported by
+read from a ``.env`` file and shown by ``ostinato config``, settings given to the container
+winning over the environment through the factory context, a bad value reported by
 variable).
 """
 
@@ -161,6 +162,29 @@ def test_core_settings_apply_to_it(python: Path, clean_env: dict[str, str], tmp_
     listed = _ostinato(python, disabled, tmp_path, "plugins", "--json")
     assert listed.returncode == 0, listed.stderr
     assert "echo" not in {p["name"] for p in json.loads(listed.stdout)["plugins"]}
+
+    # The factory takes its settings from its context: what the container was given wins
+    # over the environment, and the factory's signature is the current one (no warning).
+    given = (
+        "import warnings\n"
+        "warnings.simplefilter('always')\n"
+        "from ostinato.config import build_container\n"
+        "from ostinato.settings import Settings\n"
+        "from ostinato_echo.settings import EchoSettings\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    container = build_container(\n"
+        "        settings=Settings(model='echo:parrot'),\n"
+        "        plugin_settings={'OSTINATO_ECHO_': EchoSettings(shout=True)},\n"
+        "    )\n"
+        "    print(container.chat_client().prompt('hello').call().content())\n"
+        "print([str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)])\n"
+    )
+    other = {**clean_env, "OSTINATO_MODEL": "echo:other", "OSTINATO_ECHO_SHOUT": "false"}
+    elsewhere = tmp_path / "elsewhere"  # no .env there
+    elsewhere.mkdir()
+    done = run([str(python), "-c", given], env=other, cwd=elsewhere)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[PARROT] HELLO", "[]"]
 
     bad = {**clean_env, "OSTINATO_ECHO_SHOUT": "loudly"}
     failed = run([str(python), "-c", answer], env=bad, cwd=tmp_path)

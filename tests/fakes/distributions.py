@@ -10,7 +10,7 @@ are hidden from the entry-point group ``ostinato`` so a test sees only its own p
 
             @hookimpl
             def register_chat_models(register):
-                register("acme", lambda model_name: ...)
+                register("acme", lambda context, model_name: ...)
         ''')
 """
 

@@ -90,7 +90,7 @@ SCENARIOS: dict[str, Callable[[], ScriptedChatModel]] = {
 CREATED: list[ScriptedChatModel] = []
 
 
-def create_model(name: str) -> ScriptedChatModel:
+def create_model(context: Any, name: str) -> ScriptedChatModel:
     """The ``scripted`` provider's factory: the model of scenario ``name``."""
     scenario = SCENARIOS.get(name)
     if scenario is None:

@@ -32,7 +32,8 @@ import pytest
 from ostinato.config import load_settings
 from ostinato.errors import ConfigurationError
 from ostinato.http import HttpxChatModel, ProviderSettings
-from ostinato.plugins import PluginInfo, PluginManager, Registry, collect_registry
+from ostinato.plugins import FactoryContext, PluginInfo, PluginManager, Registry, collect_registry
+from ostinato.settings import Settings
 from ostinato_anthropic import AnthropicSettings
 from ostinato_anthropic import create_chat_model as anthropic_model
 from ostinato_ollama import OllamaSettings
@@ -197,7 +198,8 @@ def test_hooks_register_the_provider_and_the_settings(
 
     for name, value in provider.environment.items():
         monkeypatch.setenv(name, value)
-    model = found.chat_models[provider.name].value(provider.model)
+    context = FactoryContext(registry=found, settings=Settings())
+    model = found.chat_models[provider.name].value(context, provider.model)
     assert type(model) is getattr(provider.package, provider.model_class)
     assert model.default_options.model == provider.model
     if provider.built_base_url is not None:

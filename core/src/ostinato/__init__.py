@@ -29,7 +29,14 @@ from ostinato.messages import (
     ToolResponseMessage,
     UserMessage,
 )
-from ostinato.model import ChatModel, ChatResponse, Generation, MessageAggregator, Usage
+from ostinato.model import (
+    ChatModel,
+    ChatResponse,
+    FinishReason,
+    Generation,
+    MessageAggregator,
+    Usage,
+)
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 from ostinato.tools import (
     DefaultToolCallingManager,
@@ -60,6 +67,7 @@ __all__ = [
     "ChatOptions",
     "ChatResponse",
     "DefaultToolCallingManager",
+    "FinishReason",
     "Generation",
     "Media",
     "MemoryAdvisor",

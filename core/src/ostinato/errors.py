@@ -30,12 +30,13 @@
 
 Every `ModelError` carries what is known about the failure (provider, HTTP status, the
 provider's error type and code, request id, retry-after) and never a secret. This module
-imports nothing from the rest of ostinato.
+is the bottom of the import graph: it imports nothing from the rest of ostinato at run
+time (one import, for type checkers only, names the type of a breach's partial result).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from ostinato.tools import ToolExecutionResult
@@ -159,11 +160,16 @@ class ToolCallLimitExceeded(ToolError):
         tool_name: the tool whose own limit was breached, or ``None`` for the total limit.
         limit: the limit that was breached.
         partial_result: the conversation up to and including the breach response, so a
-            caller can still show what ran (see :meth:`build_generation`).
+            caller can still show what ran (the tool loop turns it into its answer with
+            :func:`ostinato.tools.tool_call_limit_generation`).
     """
 
-    FINISH_REASON = "toolCallLimitExceeded"
-    METADATA_PARTIAL_TOOL_RESPONSES = "partialToolResponses"
+    FINISH_REASON: Final = "toolCallLimitExceeded"
+    """The finish reason of the answer the tool loop builds on a breach: the value of
+    ``ostinato.FinishReason.TOOL_CALL_LIMIT_EXCEEDED``, kept here as a plain string so
+    that this module imports nothing at run time."""
+    METADATA_PARTIAL_TOOL_RESPONSES: Final = "partialToolResponses"
+    """Generation-metadata key of that answer: the responses of the batch that did run."""
 
     def __init__(
         self,
@@ -176,32 +182,6 @@ class ToolCallLimitExceeded(ToolError):
         super().__init__(message, tool_name=tool_name)
         self.limit = limit
         self.partial_result = partial_result
-
-    def build_generation(self) -> Any:
-        """One generation telling the caller about the breach.
-
-        Its text is the breach response sent for the offending call, its finish reason
-        ``toolCallLimitExceeded``, and its metadata ``partialToolResponses`` lists the
-        responses of the same batch that did run.
-        """
-        from ostinato.messages import AssistantMessage, ToolResponseMessage
-        from ostinato.model import ChatGenerationMetadata, Generation
-
-        history = self.partial_result.conversation_history
-        last = history[-1] if history else None
-        if isinstance(last, ToolResponseMessage) and last.responses:
-            text = last.responses[-1].response_data
-            partial = list(last.responses[:-1])
-        else:
-            text = str(self)
-            partial = []
-        return Generation(
-            AssistantMessage(text),
-            ChatGenerationMetadata(
-                finish_reason=self.FINISH_REASON,
-                metadata={self.METADATA_PARTIAL_TOOL_RESPONSES: partial},
-            ),
-        )
 
 
 class ModelError(OstinatoError):

@@ -12,8 +12,9 @@ with ``AdvisorParams.conversation_id(...)``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
+from ostinato.context_keys import CONVERSATION_ID
 from ostinato.messages import Message
 
 __all__ = [
@@ -23,9 +24,6 @@ __all__ = [
     "ChatMemoryRepositorySyncFaces",
     "ChatMemorySyncFaces",
 ]
-
-#: Advisor-context key holding the conversation id (same value as the reference's).
-CONVERSATION_ID: Final = "chat_memory_conversation_id"
 
 
 @runtime_checkable

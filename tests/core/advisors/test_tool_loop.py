@@ -19,8 +19,8 @@ from ostinato.advisors import (
     ToolLoopExitListener,
     ToolLoopExitReason,
 )
-from ostinato.advisors._model_advisors import SENT_OPTIONS, TOOL_LOOP_ROUND
 from ostinato.advisors._tool_loop import LoopExit, NextRound, ToolLoopTurn
+from ostinato.context_keys import SENT_OPTIONS, TOOL_LOOP_ROUND
 from ostinato.messages import SystemMessage, UserMessage
 from ostinato.model import ChatResponse, FinishReason
 from ostinato.prompt import Prompt, ToolCallingChatOptions

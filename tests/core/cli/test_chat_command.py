@@ -26,7 +26,7 @@ LOCAL = """
 
     @hookimpl
     def register_chat_models(register):
-        register("llamacpp", lambda name: ScriptedChatModel(["Hi from the local model."]))
+        register("llamacpp", lambda context, name: ScriptedChatModel(["Hi from the local model."]))
 
     @hookimpl
     def register_commands(register):

@@ -15,7 +15,7 @@ ACME = """
 
     @hookimpl
     def register_chat_models(register):
-        register("acme", lambda model_name: None)
+        register("acme", lambda context, model_name: None)
 
     @hookimpl
     def register_settings(register):

@@ -43,7 +43,7 @@ def test_the_local_default_and_whether_it_is_set_up(fake_distributions, capsys):
 
         @hookimpl
         def register_chat_models(register):
-            register("llamacpp", lambda name: None)
+            register("llamacpp", lambda context, name: None)
 
         @hookimpl
         def register_commands(register):

@@ -24,7 +24,7 @@ SCRIPTED_MODEL_PLUGIN = """
 
     @hookimpl
     def register_chat_models(register):
-        def factory(model_name):
+        def factory(context, model_name):
             from ostinato.testing import ScriptedChatModel
 
             model = ScriptedChatModel(["answer from " + model_name])
@@ -39,7 +39,7 @@ LOOP_PLUGIN = """
 
     @hookimpl
     def register_tool_advisors(register):
-        def factory(tool_calling_manager):
+        def factory(context, tool_calling_manager):
             from ostinato.advisors import ToolCallingAdvisor
 
             class {cls}(ToolCallingAdvisor):
@@ -195,7 +195,7 @@ class TestSettingsReachThePieces:
 
             @hookimpl
             def register_chat_models(self, register):
-                register("acme", lambda name: pytest.fail("factory ran"))
+                register("acme", lambda context, name: pytest.fail("factory ran"))
 
         monkeypatch.setenv("OSTINATO_MODEL", "acme:x")
         monkeypatch.setenv("OSTINATO_ACME_RETRIES", "many")
@@ -317,7 +317,7 @@ def test_enabled_tool_sets_become_default_tools(monkeypatch):
         def register_tools(self, register):
             from ostinato.tools import tool_callbacks
 
-            register("weather", lambda: tool_callbacks(get_weather))
+            register("weather", lambda context: tool_callbacks(get_weather))
 
     monkeypatch.setenv("OSTINATO_TOOLS__ENABLED", "weather")
     model = weather_model()

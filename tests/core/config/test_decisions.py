@@ -18,7 +18,7 @@ from ostinato.config import (
     select_tool_advisor,
 )
 from ostinato.errors import ConfigurationError, PluginError
-from ostinato.plugins import PluginInfo, PluginOrigin, Registration, Registry
+from ostinato.plugins import FactoryContext, PluginInfo, PluginOrigin, Registration, Registry
 from ostinato.testing import ScriptedChatModel
 from ostinato.tools import DefaultToolCallingManager, tool, tool_callbacks
 
@@ -29,7 +29,7 @@ OTHER = PluginInfo("other-loop", "acme-loop", "1.0")
 VARIABLE = "OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR"
 
 
-def loop(manager: object) -> ToolCallingAdvisor:
+def loop(context: object, manager: object) -> ToolCallingAdvisor:
     return ToolCallingAdvisor(tool_calling_manager=manager)  # type: ignore[arg-type]
 
 
@@ -96,7 +96,7 @@ def test_the_tool_advisor_factory_receives_the_manager():
 
 def test_a_factory_returning_no_tool_advisor_is_a_plugin_error():
     registry = Registry(
-        tool_advisors={"bad": Registration("bad", lambda manager: object(), SEARCH)}
+        tool_advisors={"bad": Registration("bad", lambda context, manager: object(), SEARCH)}
     )
     choice = select_tool_advisor("bad", registry.tool_advisors)
     with pytest.raises(
@@ -107,7 +107,7 @@ def test_a_factory_returning_no_tool_advisor_is_a_plugin_error():
 
 class TestChatModel:
     def registry(self) -> Registry:
-        factory = lambda name: ScriptedChatModel([name])  # noqa: E731
+        factory = lambda context, name: ScriptedChatModel([name])  # noqa: E731
         return Registry(chat_models={"acme": Registration("acme", factory, SEARCH)})
 
     def test_the_provider_factory_gets_the_model_name(self):
@@ -195,7 +195,31 @@ def test_an_advisor_factory_returning_junk_is_a_plugin_error():
         create_advisors(registry)
 
 
-def test_advisor_factories_get_what_they_declare():
+def test_advisor_factories_get_the_context_with_their_plugins_settings():
+    seen: dict[str, FactoryContext] = {}
+
+    def remember(context: FactoryContext) -> None:
+        seen[str(context.plugin and context.plugin.name)] = context
+
+    registry = Registry(
+        advisors={
+            "search": Registration("search", remember, SEARCH),
+            "other": Registration("other", remember, OTHER),
+        },
+        settings={"OSTINATO_TOOL_SEARCH_": Registration("OSTINATO_TOOL_SEARCH_", object, SEARCH)},
+    )
+    core = settings(model="openai:m")
+    loaded = {"OSTINATO_TOOL_SEARCH_": "search settings"}
+    assert create_advisors(registry, loaded, core) == []
+    assert seen["tool-search"].registry is registry
+    assert seen["tool-search"].settings is core
+    assert seen["tool-search"].plugin == SEARCH
+    assert seen["tool-search"].own_settings() == "search settings"
+    assert seen["other-loop"].plugin == OTHER
+    assert seen["other-loop"].own_settings() is None
+
+
+def test_old_advisor_factories_get_what_they_declare_with_a_deprecation():
     # registry, their own plugin's loaded settings, and core's settings: each only when
     # the factory declares the keyword (or **kwargs).
     seen: dict[str, dict[str, object]] = {}
@@ -227,14 +251,30 @@ def test_advisor_factories_get_what_they_declare():
     )
     core = settings(model="openai:m")
     loaded = {"OSTINATO_TOOL_SEARCH_": "search settings", "OSTINATO_ACME_A_": "a"}
-    assert create_advisors(registry, loaded, core) == [logger]
+    with pytest.warns(DeprecationWarning, match="factory context") as caught:
+        assert create_advisors(registry, loaded, core) == [logger]
     assert seen["everything"] == {"registry": registry, "plugin": "search settings", "core": core}
     # A plugin with two settings classes gets none of them (which would it be?).
     assert seen["keywords"] == {"registry": registry, "settings": core}
     assert seen["nothing"] == {}
-    # Without loaded settings nothing is passed but the registry.
-    create_advisors(registry)
-    assert seen["everything"] == {"registry": registry, "plugin": None, "core": None}
+    # One warning per old-style factory, naming its plugin and what to write instead;
+    # a factory taking nothing is not old-style.
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 2
+    assert messages[0].splitlines() == [
+        "plugin 'tool-search' (distribution ostinato-tool-search 0.2.0): the advisor factory "
+        "'everything' takes (registry, settings, plugin_settings) instead of the factory "
+        "context; this calling convention is deprecated and stops working in the next release",
+        "fix: write it as def factory(context: FactoryContext) and read context.registry, "
+        "context.settings, context.plugin_settings(YourSettings) (FactoryContext from "
+        "ostinato.plugins)",
+    ]
+    assert "plugin 'other-loop'" in messages[1]
+    # Without loaded settings nothing is passed but the registry and core's settings,
+    # read from the environment.
+    with pytest.warns(DeprecationWarning, match="factory context"):
+        create_advisors(registry)
+    assert seen["everything"] == {"registry": registry, "plugin": None, "core": Settings()}
 
 
 def test_the_client_gets_the_tool_advisor_as_its_prototype():

@@ -151,3 +151,16 @@ def test_repr_shows_generations_and_usage():
     text = repr(ChatResponse([generation("hi")], ChatResponseMetadata(usage=Usage(1, 2))))
     assert text.startswith("ChatResponse([Generation(output=AssistantMessage('hi'), ")
     assert text.endswith("], usage=Usage(1/2/3))")
+
+
+def test_from_dict_reads_an_output_without_its_type_key_as_an_assistant_message():
+    data = ChatResponse([Generation(AssistantMessage("hi"))]).to_dict()
+    del data["generations"][0]["output"]["type"]
+    assert ChatResponse.from_dict(data).result.output == AssistantMessage("hi")
+
+
+def test_from_dict_refuses_an_output_that_is_not_an_assistant_message():
+    data = ChatResponse([Generation(AssistantMessage("hi"))]).to_dict()
+    data["generations"][0]["output"] = {"type": "user", "text": "hi"}
+    with pytest.raises(ValueError, match="must be an assistant message, got type 'user'"):
+        ChatResponse.from_dict(data)

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 
 import pluggy
 
 import ostinato.plugins
-from ostinato.plugins import HOOK_NAMES, KINDS, PROJECT_NAME, HookSpecs, hookimpl, hookspec
+from ostinato.plugins import (
+    HOOK_NAMES,
+    HOOKS,
+    KINDS,
+    PROJECT_NAME,
+    HookSpecs,
+    Registry,
+    hookimpl,
+    hookspec,
+)
 
 EXPECTED_HOOKS = (
     "register_chat_models",
@@ -24,6 +34,26 @@ def test_the_hooks_are_exactly_those_of_the_design():
     specified = [name for name in vars(HookSpecs) if name.startswith("register_")]
     assert tuple(specified) == EXPECTED_HOOKS == HOOK_NAMES
     assert tuple(hook for hook, _, _ in KINDS) == HOOK_NAMES
+
+
+def test_one_table_declares_the_hooks_and_the_rest_follows_it():
+    assert tuple(hook.name for hook in HOOKS) == HOOK_NAMES
+    assert [(h.name, h.attribute, h.kind) for h in HOOKS] == list(KINDS)
+    # The registry has one field per hook, named by the table, in its order.
+    assert [f.name for f in dataclasses.fields(Registry)] == [h.attribute for h in HOOKS]
+    for hook in HOOKS:
+        doc = getattr(HookSpecs, hook.name).__doc__ or ""
+        assert f"``{hook.registers}``" in doc
+        assert hook.registers.startswith("register(")
+        assert hook.registration in ("factory", "settings", "command")
+        if hook.registration != "factory":
+            assert hook.factory_arguments == ()
+
+
+def test_a_hook_added_to_the_table_is_specified_for_pluggy():
+    manager = pluggy.PluginManager(PROJECT_NAME)
+    manager.add_hookspecs(HookSpecs)
+    assert sorted(manager.hook.__dict__) == sorted(HOOK_NAMES)
 
 
 def test_each_hook_takes_only_a_register_callback():
@@ -47,6 +77,7 @@ def test_markers_belong_to_the_project_ostinato():
 def test_public_names():
     assert set(ostinato.plugins.__all__) == {
         "ENTRY_POINT_GROUP",
+        "HOOKS",
         "HOOK_NAMES",
         "KINDS",
         "PROJECT_NAME",
@@ -55,6 +86,8 @@ def test_public_names():
         "ChatModelFactory",
         "Command",
         "CommandRunner",
+        "FactoryContext",
+        "Hook",
         "HookSpecs",
         "PluginFailure",
         "PluginInfo",
@@ -69,6 +102,7 @@ def test_public_names():
         "SkippedPlugin",
         "ToolAdvisorFactory",
         "ToolSetFactory",
+        "call_factory",
         "collect_registry",
         "hookimpl",
         "hookspec",

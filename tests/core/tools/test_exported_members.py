@@ -28,6 +28,7 @@ TOOLS_PUBLIC = {
     "count_prior_tool_calls",
     "json_schema_for",
     "tool",
+    "tool_call_limit_generation",
     "tool_callbacks",
     "tool_error_text",
     "tool_result_to_text",

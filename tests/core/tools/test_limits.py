@@ -22,6 +22,7 @@ from ostinato.tools import (
     StaticToolCallbackResolver,
     ToolCallLimits,
     count_prior_tool_calls,
+    tool_call_limit_generation,
 )
 from tests.core.tools.fakes import (
     MISSION,
@@ -267,7 +268,7 @@ async def test_calls_of_the_same_batch_count_and_earlier_ones_run_before_the_thr
     assert partial.conversation_history[:2] == (*prompt.messages, response.generations[0].output)
     assert partial.return_direct is False  # toolA (True) AND toolB (False)
     assert len(tool_b.calls) == 1, "the call after the breach never ran"
-    generation = info.value.build_generation()
+    generation = tool_call_limit_generation(info.value)
     assert generation.text == PER_TOOL_BREACH
     assert generation.metadata.finish_reason == "toolCallLimitExceeded"
 

@@ -72,5 +72,7 @@ def test_values_need_not_be_objects():
     assert decode(b'1\n[2]\n"x"\nnull\n') == [1, [2], "x", None]
 
 
-def test_invalid_utf8_is_replaced_not_raised():
-    assert decode(b'"\xff"\n') == ["\ufffd"]
+def test_invalid_utf8_is_refused_not_replaced():
+    with pytest.raises(NDJSONError, match="not UTF-8: ff at byte 1") as caught:
+        decode(b'"\xff"\n')
+    assert caught.value.line == '"\ufffd"'

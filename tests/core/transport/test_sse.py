@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from ostinato.errors import MalformedResponseError
 from ostinato.transport import ServerSentEvent, SSEDecoder
 
 
@@ -75,8 +76,35 @@ def test_close_dispatches_an_unterminated_event():
     assert not decoder.has_partial_event
 
 
-def test_invalid_utf8_is_replaced_not_raised():
-    assert decode(b"data: \xff\n\n") == [ServerSentEvent("\ufffd")]
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"data: \xff\n\n",
+        b'data: {"text": "caf\xc3"}\n\n',  # a character cut short
+        b"event: \xfe\ndata: x\n\n",
+        b"data: a\r\ndata: \xff\r\n\r\n",  # the general (CR) path
+    ],
+)
+def test_invalid_utf8_is_refused_not_replaced(body: bytes):
+    with pytest.raises(MalformedResponseError, match=r"openai: a stream event holds bytes"):
+        SSEDecoder(provider="openai").feed(body)
+
+
+def test_the_refusal_names_the_byte_not_the_line():
+    with pytest.raises(MalformedResponseError) as caught:
+        SSEDecoder().feed(b"data: sk-secret \xff\n\n")
+    assert "ff at byte 10" in str(caught.value) and "sk-secret" not in str(caught.value)
+    assert caught.value.__context__ is None
+
+
+def test_a_character_split_between_pieces_is_not_invalid():
+    decoder = SSEDecoder()
+    assert decoder.feed("data: café".encode()[:-1]) == []
+    assert decoder.feed("é\n\n".encode()[1:]) == [ServerSentEvent("café")]
+
+
+def test_a_comment_is_skipped_unread():
+    assert decode(b": \xff keep-alive\ndata: x\n\n") == [ServerSentEvent("x")]
 
 
 def test_spaces_after_the_data_are_kept_for_the_json_parser():

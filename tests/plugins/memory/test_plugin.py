@@ -15,7 +15,7 @@ from ostinato import AdvisorParams
 from ostinato.config import Settings, build_container, create_plugin_manager, create_registry
 from ostinato.errors import ConfigurationError, PluginError
 from ostinato.messages import AssistantMessage, UserMessage
-from ostinato.plugins import hookimpl
+from ostinato.plugins import FactoryContext, hookimpl
 from ostinato.testing import ScriptedChatModel
 from ostinato_memory import (
     InMemoryChatMemoryRepository,
@@ -44,7 +44,17 @@ def test_the_hooks_register_repositories_settings_and_the_advisor():
     assert sorted(registry.chat_memory_repositories) == ["in-memory", "sqlite"]
     assert registry.settings["OSTINATO_MEMORY_"].value is MemorySettings
     assert "memory" in registry.advisors
-    assert registry.advisors["memory"].value() is None  # not enabled
+    context = FactoryContext(registry=registry, settings=Settings())
+    assert registry.advisors["memory"].value(context) is None  # not enabled
+    assert isinstance(
+        registry.chat_memory_repositories["in-memory"].value(context),
+        InMemoryChatMemoryRepository,
+    )
+    assert isinstance(
+        registry.chat_memory_repositories["sqlite"].value(context), SQLiteChatMemoryRepository
+    )
+    # Called without a context, as in earlier releases, they read the environment.
+    assert registry.advisors["memory"].value() is None
     assert isinstance(
         registry.chat_memory_repositories["in-memory"].value(), InMemoryChatMemoryRepository
     )
@@ -200,3 +210,12 @@ def test_loading_the_plugin_is_cheap():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_the_advisor_factory_still_takes_the_registry_and_settings_of_earlier_releases():
+    registry = registry_with_plugin()
+    enabled = MemorySettings(enabled=True)
+    by_position = memory_plugin.memory_advisor(registry, enabled)
+    by_keyword = memory_plugin.memory_advisor(registry=registry, plugin_settings=enabled)
+    assert isinstance(by_position, MessageChatMemoryAdvisor)
+    assert isinstance(by_keyword, MessageChatMemoryAdvisor)

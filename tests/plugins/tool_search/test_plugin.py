@@ -18,6 +18,7 @@ import ostinato_tool_search.plugin as tool_search_plugin
 from ostinato.cli import main
 from ostinato.config import Settings, create_plugin_manager, create_registry
 from ostinato.errors import ConfigurationError
+from ostinato.plugins import FactoryContext
 from ostinato.testing import ScriptedChatModel, tool_call_response
 from ostinato.tools import DefaultToolCallingManager
 from ostinato_tool_search import (
@@ -71,9 +72,10 @@ def install(fakes: FakeDistributions) -> None:
 def test_the_plugin_registers_its_tool_advisor_and_settings():
     registry = create_registry(create_plugin_manager(Settings(), plugins=[tool_search_plugin]))
     assert set(registry.tool_advisors) == {"default", "tool-search"}
-    assert registry.tool_advisors["tool-search"].value is tool_search_plugin.create_tool_advisor
+    assert registry.tool_advisors["tool-search"].value is tool_search_plugin.tool_advisor_factory
     assert registry.settings["OSTINATO_TOOL_SEARCH_"].value is ToolSearchSettings
-    advisor = registry.tool_advisors["tool-search"].value(DefaultToolCallingManager())
+    context = FactoryContext(registry=registry, settings=Settings())
+    advisor = registry.tool_advisors["tool-search"].value(context, DefaultToolCallingManager())
     assert isinstance(advisor, ToolSearchToolCallingAdvisor)
 
 

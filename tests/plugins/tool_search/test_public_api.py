@@ -33,6 +33,7 @@ PACKAGE = {
     "RegexToolIndex",
     "ToolIndex",
     "ToolSearchSettings",
+    "ToolSearchAdvisorSettings",
     "ToolSearchTool",
     "ToolSearchToolCallingAdvisor",
     "ToolSearchToolCallingAdvisorBuilder",

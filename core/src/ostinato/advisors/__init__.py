@@ -26,19 +26,16 @@ from ostinato.advisors._loop_exit import (
     ToolLoopExitListener,
     ToolLoopExitReason,
 )
-from ostinato.advisors._model_advisors import (
-    OUTPUT_FORMAT,
-    SENT_OPTIONS,
-    TOOL_LOOP_ROUND,
-    ChatModelCallAdvisor,
-    ChatModelStreamAdvisor,
-)
-from ostinato.advisors._tool_calling import (
-    ToolCallingAdvisor,
+from ostinato.advisors._model_advisors import ChatModelCallAdvisor, ChatModelStreamAdvisor
+from ostinato.advisors._order import advisors_inside_tool_loop, check_tool_advisors
+from ostinato.advisors._tool_calling import ToolCallingAdvisor
+from ostinato.advisors._tool_calling_builder import ToolCallingAdvisorBuilder
+from ostinato.advisors._tool_calling_settings import (
+    ToolCallingAdvisorSettings,
     ToolExecutionEligibilityChecker,
     default_eligibility_checker,
 )
-from ostinato.advisors._tool_calling_builder import ToolCallingAdvisorBuilder
+from ostinato.context_keys import OUTPUT_FORMAT, SENT_OPTIONS, TOOL_LOOP_ROUND
 
 __all__ = [
     "OUTPUT_FORMAT",
@@ -63,10 +60,13 @@ __all__ = [
     "ToolAdvisor",
     "ToolCallingAdvisor",
     "ToolCallingAdvisorBuilder",
+    "ToolCallingAdvisorSettings",
     "ToolExecutionEligibilityChecker",
     "ToolLoopExit",
     "ToolLoopExitListener",
     "ToolLoopExitReason",
+    "advisors_inside_tool_loop",
+    "check_tool_advisors",
     "default_eligibility_checker",
     "validate_json_schema",
 ]

@@ -8,7 +8,7 @@ from typing import Any
 from ostinato._aio import closing_stream
 from ostinato._frozen import FrozenDict
 from ostinato.advisors._exchange import ChatClientResponse
-from ostinato.advisors._model_advisors import TOOL_LOOP_ROUND
+from ostinato.context_keys import TOOL_LOOP_ROUND
 from ostinato.model import MessageAggregator
 
 __all__ = ["ChatClientMessageAggregator"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final, Self
 
 from ostinato._aio import closing_stream
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
@@ -136,9 +136,27 @@ def _ends_answer(chunk: ChatClientResponse) -> bool:
 
 
 class ToolAdvisor(Advisor):
-    """Marker: this advisor owns the tool loop. A chain holds at most one."""
+    """Marker: this advisor owns the tool loop. A chain holds at most one.
+
+    A ``ChatClient`` keeps its tool advisor as a prototype and puts
+    ``prototype.copy(conversation_history_enabled=...)`` into every request's chain
+    (:meth:`copy` is part of the contract).
+    """
 
     __slots__ = ()
+
+    def copy(self, **changes: Any) -> Self:
+        """A tool advisor for one request: of the same class and settings, with
+        ``changes`` applied.
+
+        The client passes ``conversation_history_enabled`` (``False`` when a memory
+        advisor runs inside the tool loop and supplies the history itself). This default
+        returns the advisor itself, unchanged: right for a tool advisor without settings
+        and safe to share between requests. One with settings (like
+        :class:`~ostinato.advisors.ToolCallingAdvisor`) returns a new advisor; one with
+        per-request state must return a fresh one.
+        """
+        return self
 
 
 class MemoryAdvisor(Advisor):

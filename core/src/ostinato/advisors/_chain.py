@@ -21,16 +21,13 @@ from ostinato.advisors._api import (
     ToolAdvisor,
 )
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._order import advisors_inside_tool_loop, in_execution_order
 from ostinato.errors import AdvisorChainError
 
 __all__ = ["AdvisorChain"]
 
 
 _Tail = tuple[tuple[Advisor, ...], tuple[CallAdvisor, ...], tuple[StreamAdvisor, ...]]
-
-
-def _sorted(advisors: Iterable[Advisor]) -> tuple[Advisor, ...]:
-    return tuple(sorted(advisors, key=lambda a: a.order))  # sorted() is stable
 
 
 class AdvisorChain:
@@ -44,7 +41,7 @@ class AdvisorChain:
     __slots__ = ("_advisors", "_call", "_call_pos", "_stream", "_stream_pos", "_tails")
 
     def __init__(self, advisors: Iterable[Advisor]) -> None:
-        self._advisors = _sorted(advisors)
+        self._advisors = in_execution_order(advisors)
         self._call = tuple(a for a in self._advisors if isinstance(a, CallAdvisor))
         self._stream = tuple(a for a in self._advisors if isinstance(a, StreamAdvisor))
         self._call_pos = 0
@@ -147,10 +144,11 @@ def _order_text(order: int) -> str:
 
 def describe_chain(advisors: Sequence[Advisor]) -> str:
     """Render ``advisors`` (already in execution order) as an indented table."""
-    tool_index = next((i for i, a in enumerate(advisors) if isinstance(a, ToolAdvisor)), None)
+    inside = advisors_inside_tool_loop(advisors)
+    tool_found = any(isinstance(a, ToolAdvisor) for a in advisors)
     lines = ["advisor chain, outer to inner:"]
     width = max((len(_order_text(a.order)) for a in advisors), default=0)
-    for i, advisor in enumerate(advisors):
+    for advisor in advisors:
         kinds = []
         if isinstance(advisor, ToolAdvisor):
             kinds.append("tool loop")
@@ -165,9 +163,9 @@ def describe_chain(advisors: Sequence[Advisor]) -> str:
             if present
         ]
         where = ""
-        if tool_index is not None and i > tool_index:
+        if any(a is advisor for a in inside):
             where = "  (inside the tool loop: once per model round)"
-        elif tool_index is not None and i < tool_index:
+        elif tool_found and not isinstance(advisor, ToolAdvisor):
             where = "  (outside the tool loop: once per turn)"
         tag = f" [{', '.join(kinds)}]" if kinds else ""
         lines.append(

@@ -9,32 +9,18 @@ tool loop uses to run tools an inner advisor added (DESIGN.md §4.8).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Final
 
 from ostinato._aio import closing_stream
 from ostinato._frozen import freeze
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor
 from ostinato.advisors._chain import AdvisorChain
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.context_keys import OUTPUT_FORMAT, SENT_OPTIONS
 from ostinato.messages import UserMessage
 from ostinato.model import ChatModel
 from ostinato.prompt import Prompt
 
-__all__ = [
-    "OUTPUT_FORMAT",
-    "SENT_OPTIONS",
-    "TOOL_LOOP_ROUND",
-    "ChatModelCallAdvisor",
-    "ChatModelStreamAdvisor",
-]
-
-#: Context key: format instructions to append to the last user message (structured output).
-OUTPUT_FORMAT: Final = "ostinato.chat_client.output_format"
-#: Context key set on model responses: the options the model actually received.
-SENT_OPTIONS: Final = "ostinato.model.sent_options"
-#: Context key the tool loop sets on each streamed chunk: the model round (from 1) it
-#: belongs to, so that stream aggregators can keep the final round's answer only.
-TOOL_LOOP_ROUND: Final = "ostinato.tool_loop.round"
+__all__ = ["ChatModelCallAdvisor", "ChatModelStreamAdvisor"]
 
 
 def _augment(request: ChatClientRequest) -> Prompt:

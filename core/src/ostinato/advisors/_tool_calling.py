@@ -15,13 +15,18 @@ here only drive it.
 from __future__ import annotations
 
 import copy as _copy
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
 from ostinato._aio import closing_stream
 from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor, ToolAdvisor
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._tool_calling_settings import (
+    ToolCallingAdvisorSettings,
+    ToolExecutionEligibilityChecker,
+    default_eligibility_checker,
+)
 from ostinato.advisors._tool_loop import (
     LoopExit,
     RoundMarker,
@@ -29,7 +34,7 @@ from ostinato.advisors._tool_loop import (
     with_previous_usage,
 )
 from ostinato.messages import Message
-from ostinato.model import ChatResponse, FinishReason
+from ostinato.model import FinishReason
 from ostinato.prompt import ToolCallingChatOptions
 from ostinato.tools import ToolCallingManager, ToolExecutionResult
 
@@ -37,19 +42,7 @@ if TYPE_CHECKING:
     from ostinato.advisors._chain import AdvisorChain
     from ostinato.advisors._tool_calling_builder import ToolCallingAdvisorBuilder
 
-__all__ = [
-    "ToolCallingAdvisor",
-    "ToolExecutionEligibilityChecker",
-    "default_eligibility_checker",
-]
-
-ToolExecutionEligibilityChecker = Callable[[ChatResponse], bool]
-"""Decides whether a model response is a tool round (its tools get executed)."""
-
-
-def default_eligibility_checker(response: ChatResponse) -> bool:
-    """A response is a tool round when it asks for at least one tool call."""
-    return response is not None and response.has_tool_calls()
+__all__ = ["ToolCallingAdvisor"]
 
 
 class _Unset:
@@ -81,14 +74,9 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
     DEFAULT_ORDER: ClassVar[int] = Ordered.HIGHEST_PRECEDENCE + 300
     DEFAULT_MAX_ITERATIONS: ClassVar[int] = 25
     MAX_ITERATIONS_FINISH_REASON: Final = FinishReason.MAX_ITERATIONS_EXCEEDED
+    """The finish reason of the answer built at the iteration cap (a :class:`FinishReason`)."""
 
-    _SETTINGS: ClassVar[tuple[str, ...]] = (
-        "tool_calling_manager",
-        "tool_execution_eligibility_checker",
-        "advisor_order",
-        "conversation_history_enabled",
-        "max_iterations",
-    )
+    _SETTINGS: ClassVar[tuple[str, ...]] = ToolCallingAdvisorSettings.names()
 
     def __init__(
         self,
@@ -126,30 +114,15 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         conversation_history_enabled: bool,
         max_iterations: int,
     ) -> None:
-        if tool_calling_manager is None:
-            raise ValueError("tool_calling_manager must not be None")
-        if tool_execution_eligibility_checker is None:
-            raise ValueError("tool_execution_eligibility_checker must not be None")
-        if (
-            isinstance(advisor_order, bool)
-            or not isinstance(advisor_order, int)
-            or not (Ordered.HIGHEST_PRECEDENCE < advisor_order < Ordered.LOWEST_PRECEDENCE)
-        ):
-            raise ValueError(
-                "advisor_order must be between HIGHEST_PRECEDENCE and LOWEST_PRECEDENCE "
-                f"(exclusive), got {advisor_order}"
-            )
-        if (
-            isinstance(max_iterations, bool)
-            or not isinstance(max_iterations, int)
-            or (max_iterations < 1)
-        ):
-            raise ValueError(f"max_iterations must be a positive int, got {max_iterations!r}")
-        self._tool_calling_manager = tool_calling_manager
-        self._checker = tool_execution_eligibility_checker
-        self._order = advisor_order
-        self._history_enabled = bool(conversation_history_enabled)
-        self._max_iterations = max_iterations
+        # The one place the base settings are set: __init__ and copy() come through here,
+        # so a subclass taking its own settings out first keeps working.
+        self._loop_settings = ToolCallingAdvisorSettings(
+            tool_calling_manager,
+            tool_execution_eligibility_checker,
+            advisor_order,
+            conversation_history_enabled,
+            max_iterations,
+        )
 
     # -- settings ---------------------------------------------------------------------
 
@@ -161,43 +134,50 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
     @property
     def order(self) -> int:
         """The configured advisor order."""
-        return self._order
+        return self._loop_settings.advisor_order
+
+    @property
+    def tool_calling_settings(self) -> ToolCallingAdvisorSettings:
+        """This advisor's settings, as one frozen value."""
+        return self._loop_settings
 
     @property
     def tool_calling_manager(self) -> ToolCallingManager:
         """The manager executing tool calls."""
-        return self._tool_calling_manager
+        return self._loop_settings.tool_calling_manager
 
     @property
     def tool_execution_eligibility_checker(self) -> ToolExecutionEligibilityChecker:
         """The checker deciding which responses are tool rounds."""
-        return self._checker
+        return self._loop_settings.tool_execution_eligibility_checker
 
     @property
     def conversation_history_enabled(self) -> bool:
         """Whether each round forwards the whole turn."""
-        return self._history_enabled
+        return self._loop_settings.conversation_history_enabled
 
     @property
     def max_iterations(self) -> int:
         """The most model rounds per turn."""
-        return self._max_iterations
+        return self._loop_settings.max_iterations
 
     def settings(self) -> dict[str, Any]:
-        """The constructor settings of this advisor (what :meth:`copy` starts from)."""
-        return {
-            "tool_calling_manager": self._tool_calling_manager,
-            "tool_execution_eligibility_checker": self._checker,
-            "advisor_order": self._order,
-            "conversation_history_enabled": self._history_enabled,
-            "max_iterations": self._max_iterations,
-        }
+        """The constructor settings of this advisor by name (what :meth:`copy` starts
+        from); a subclass with settings of its own adds them."""
+        return self._loop_settings.as_dict()
 
     def copy(self, **changes: Any) -> Self:
-        """A new advisor of the same class and settings, with ``changes`` applied.
+        """A new advisor of the same class and settings, with ``changes`` applied (the
+        :class:`~ostinato.advisors.ToolAdvisor` contract; ``ChatClient`` calls it for every
+        request).
 
-        Subclass state is copied shallowly (so caches are shared); a subclass whose state
-        must not be shared overrides this.
+        The base settings change like ``ToolCallingAdvisorSettings.replace``. Subclass
+        state is copied shallowly (so caches are shared); a subclass with settings of its
+        own lists them in ``_SETTINGS`` and takes them in ``_configure`` and
+        :meth:`settings`, and one whose state must not be shared overrides this.
+
+        Raises:
+            TypeError: a name in ``changes`` is not a setting of this class.
         """
         unknown = sorted(set(changes) - set(self._SETTINGS))
         if unknown:
@@ -295,7 +275,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         self, request: ChatClientRequest, result: ToolExecutionResult
     ) -> Sequence[Message]:
         history = result.conversation_history
-        if self._history_enabled:
+        if self._loop_settings.conversation_history_enabled:
             return history
         if not history:
             return ()

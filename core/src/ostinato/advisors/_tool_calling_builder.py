@@ -6,7 +6,8 @@ from __future__ import annotations
 import copy as _copy
 from typing import Any, Self
 
-from ostinato.advisors._tool_calling import ToolCallingAdvisor, ToolExecutionEligibilityChecker
+from ostinato.advisors._tool_calling import ToolCallingAdvisor
+from ostinato.advisors._tool_calling_settings import ToolExecutionEligibilityChecker
 from ostinato.tools import ToolCallingManager
 
 __all__ = ["ToolCallingAdvisorBuilder"]

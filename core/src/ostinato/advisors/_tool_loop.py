@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ostinato._frozen import FrozenDict
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
 from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit, notify_loop_exit
-from ostinato.advisors._model_advisors import SENT_OPTIONS, TOOL_LOOP_ROUND
+from ostinato.context_keys import SENT_OPTIONS, TOOL_LOOP_ROUND
 from ostinato.errors import ToolCallLimitExceeded
 from ostinato.messages import AssistantMessage, Message, ToolResponseMessage
 from ostinato.model import (
@@ -35,7 +35,7 @@ from ostinato.model import (
     cumulative_usage,
 )
 from ostinato.prompt import Prompt, ToolCallingChatOptions
-from ostinato.tools import ToolExecutionResult
+from ostinato.tools import ToolExecutionResult, tool_call_limit_generation
 
 if TYPE_CHECKING:
     from ostinato.advisors._chain import AdvisorChain
@@ -194,7 +194,7 @@ class ToolLoopTurn:
                 Prompt(self.history, run_options), asked
             )
         except ToolCallLimitExceeded as breach:
-            limited = asked.copy(generations=[breach.build_generation()])
+            limited = asked.copy(generations=[tool_call_limit_generation(breach)])
             return await self._exit(
                 LoopExitReason.TOOL_CALL_LIMIT, request, response.copy(chat_response=limited), asked
             )

@@ -12,10 +12,9 @@ from ostinato.advisors import (
     ToolAdvisor,
 )
 from ostinato.client._params import AdvisorParams
-from ostinato.client._spec import ChatClientRequestSpec, SpecState
+from ostinato.client._spec import ChatClientRequestSpec, OptionsCache, SpecState
 from ostinato.model import ChatModel
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
-from ostinato.tools import ToolCallback
 
 __all__ = ["ChatClient", "ChatClientBuilder"]
 
@@ -58,11 +57,7 @@ class ChatClient:
             )
         self._tool_advisor = tool_advisor
         self._model_advisors = (ChatModelCallAdvisor(model), ChatModelStreamAdvisor(model))
-        # (model defaults, spec options, tools, built options) of the last request built
-        # without a tool context; replaced whole, so sharing the client between threads is safe.
-        self._options_cache: (
-            tuple[ChatOptions, ChatOptions | None, tuple[ToolCallback, ...], ChatOptions] | None
-        ) = None
+        self._options_cache = OptionsCache()
 
     @staticmethod
     def builder(
@@ -100,7 +95,7 @@ class ChatClient:
     def prompt(self, prompt: str | Prompt | None = None) -> ChatClientRequestSpec:
         """Start a request: a user text, a whole :class:`Prompt`, or nothing yet."""
         state = self._defaults.copy()
-        spec = ChatClientRequestSpec(self, state)
+        spec = ChatClientRequestSpec(self, state, options_cache=self._options_cache)
         if isinstance(prompt, str):
             spec.user(prompt)
         elif isinstance(prompt, Prompt):
@@ -113,9 +108,9 @@ class ChatClient:
 
     def mutate(self) -> ChatClientBuilder:
         """A builder starting from this client's defaults."""
-        builder = ChatClientBuilder(self._model, tool_advisor=self._tool_advisor)
-        builder._state = self._defaults.copy()
-        return builder
+        return ChatClientBuilder(
+            self._model, tool_advisor=self._tool_advisor, defaults=self._defaults.copy()
+        )
 
     def __repr__(self) -> str:
         return f"ChatClient(model={self._model!r}, tool_advisor={self._tool_advisor!r})"
@@ -130,9 +125,15 @@ class ChatClientBuilder:
 
     __slots__ = ("_model", "_state", "_tool_advisor")
 
-    def __init__(self, model: ChatModel, *, tool_advisor: ToolAdvisor | None = _DEFAULT) -> None:
+    def __init__(
+        self,
+        model: ChatModel,
+        *,
+        tool_advisor: ToolAdvisor | None = _DEFAULT,
+        defaults: SpecState | None = None,
+    ) -> None:
         self._model = model
-        self._state = SpecState()
+        self._state = SpecState() if defaults is None else defaults
         self._tool_advisor = tool_advisor
 
     def default_system(self, text: str) -> ChatClientBuilder:

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
 
 from ostinato._frozen import FrozenDict, freeze
-from ostinato.memory import CONVERSATION_ID
+from ostinato.context_keys import CONVERSATION_ID, TOOL_CALLING_ADVISOR_AUTO_REGISTER
 
 __all__ = ["TOOL_CALLING_ADVISOR_AUTO_REGISTER", "AdvisorParams"]
-
-#: Advisor-context key: ``False`` stops the ChatClient from adding its tool advisor.
-TOOL_CALLING_ADVISOR_AUTO_REGISTER: Final = (
-    "ostinato.chat_client.tool_calling.advisor.auto_register"
-)
 
 
 class AdvisorParams:

@@ -13,7 +13,8 @@ from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ostinato._aio import closing_stream
-from ostinato.advisors import OUTPUT_FORMAT, SENT_OPTIONS, ChatClientResponse
+from ostinato.advisors import ChatClientResponse
+from ostinato.context_keys import OUTPUT_FORMAT, SENT_OPTIONS
 from ostinato.model import ChatResponse
 
 if TYPE_CHECKING:

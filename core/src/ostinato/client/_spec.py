@@ -19,9 +19,11 @@ from ostinato.advisors import (
     ChatClientRequest,
     MemoryAdvisor,
     ToolAdvisor,
+    advisors_inside_tool_loop,
+    check_tool_advisors,
 )
-from ostinato.client._params import TOOL_CALLING_ADVISOR_AUTO_REGISTER, AdvisorParams
-from ostinato.errors import AdvisorChainError
+from ostinato.client._params import AdvisorParams
+from ostinato.context_keys import TOOL_CALLING_ADVISOR_AUTO_REGISTER
 from ostinato.messages import Media, Message, SystemMessage, UserMessage
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 from ostinato.tools import FunctionToolCallback, ToolCallback, ToolCallbackProvider
@@ -30,7 +32,21 @@ if TYPE_CHECKING:
     from ostinato.client._client import ChatClient
     from ostinato.client._responses import CallResponseSpec, StreamResponseSpec
 
-__all__ = ["ChatClientRequestSpec", "SpecState"]
+__all__ = ["ChatClientRequestSpec", "OptionsCache", "SpecState"]
+
+
+class OptionsCache:
+    """The options of the last request a client built without a tool context, kept as
+    ``(model defaults, spec options, tools, built options)`` and handed out again when the
+    same objects come back. One per client, shared by its request specs; the entry is
+    replaced whole, so sharing the client between threads is safe."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self) -> None:
+        self.entry: (
+            tuple[ChatOptions, ChatOptions | None, tuple[ToolCallback, ...], ChatOptions] | None
+        ) = None
 
 
 @dataclass
@@ -108,11 +124,14 @@ class ChatClientRequestSpec:
     stream spec is used.
     """
 
-    __slots__ = ("_client", "_state")
+    __slots__ = ("_client", "_options_cache", "_state")
 
-    def __init__(self, client: ChatClient, state: SpecState) -> None:
+    def __init__(
+        self, client: ChatClient, state: SpecState, *, options_cache: OptionsCache | None = None
+    ) -> None:
         self._client = client
         self._state = state
+        self._options_cache = OptionsCache() if options_cache is None else options_cache
 
     # -- fluent setters -----------------------------------------------------------------
 
@@ -187,22 +206,12 @@ class ChatClientRequestSpec:
             and params.get(TOOL_CALLING_ADVISOR_AUTO_REGISTER) is not False
             and not any(isinstance(a, ToolAdvisor) for a in advisors)
         ):
-            memory_inside = any(
-                isinstance(a, MemoryAdvisor) and a.order > prototype.order for a in advisors
+            advisors.append(prototype)
+            memory_inside = any(isinstance(a, MemoryAdvisor) for a in advisors) and any(
+                isinstance(a, MemoryAdvisor) for a in advisors_inside_tool_loop(advisors)
             )
-            copy = getattr(prototype, "copy", None)
-            if copy is not None:
-                advisors.append(copy(conversation_history_enabled=not memory_inside))
-            else:
-                advisors.append(prototype)
-        tool_advisors = [a for a in advisors if isinstance(a, ToolAdvisor)]
-        if len(tool_advisors) > 1:
-            listed = ", ".join(f"{a.name} (order={a.order})" for a in tool_advisors)
-            raise AdvisorChainError(
-                f"At most one ToolAdvisor is allowed in the advisor chain, but found "
-                f"{len(tool_advisors)}: [{listed}]. Remove all but one, or pass "
-                "AdvisorParams.tool_calling_advisor_auto_register(False) if you add your own."
-            )
+            advisors[-1] = prototype.copy(conversation_history_enabled=not memory_inside)
+        check_tool_advisors(advisors)
         return advisors
 
     def build_chain(self, extra: Sequence[Advisor] = ()) -> AdvisorChain:
@@ -242,7 +251,7 @@ class ChatClientRequestSpec:
         tools = _resolve_tools(state.tools) if can_carry_tools else []
         cacheable = not state.tool_context
         if cacheable:
-            cached = client._options_cache
+            cached = self._options_cache.entry
             if (
                 cached is not None
                 and cached[0] is base
@@ -259,7 +268,7 @@ class ChatClientRequestSpec:
             if state.tool_context:
                 options = options.with_tool_context(state.tool_context)
         if cacheable:
-            client._options_cache = (base, state.options, tuple(tools), options)
+            self._options_cache.entry = (base, state.options, tuple(tools), options)
         return options
 
     def describe(self) -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ostinato.config._factories import accepts, installed, own_settings
+from ostinato.config._factories import factory_context, installed
 from ostinato.errors import ConfigurationError, PluginError
-from ostinato.plugins import Registry
+from ostinato.plugins import Registry, call_factory
 from ostinato.settings import Settings
 
 if TYPE_CHECKING:
@@ -45,8 +45,13 @@ def parse_model(value: str) -> tuple[str, str]:
     return provider.strip().lower(), model_name.strip()
 
 
-def create_chat_model(settings: Settings, registry: Registry) -> ChatModel:
+def create_chat_model(
+    settings: Settings, registry: Registry, plugin_settings: Mapping[str, Any] | None = None
+) -> ChatModel:
     """The chat model ``OSTINATO_MODEL`` names, built by its provider's factory.
+
+    The factory gets the :class:`~ostinato.plugins.FactoryContext` (with
+    ``plugin_settings``, the plugins' loaded settings by prefix) and the model name.
 
     Raises:
         ConfigurationError: no model is configured, or its provider is not installed
@@ -75,7 +80,9 @@ def create_chat_model(settings: Settings, registry: Registry) -> ChatModel:
             f"fix: install its plugin (pip install ostinato-{provider}) "
             f"or choose an installed provider"
         )
-    return registration.value(model_name)
+    context = factory_context(registry, settings, plugin_settings)
+    model: ChatModel = call_factory("register_chat_models", registration, context, model_name)
+    return model
 
 
 def create_advisors(
@@ -85,31 +92,22 @@ def create_advisors(
 ) -> list[Advisor]:
     """The advisors the plugins registered, leaving out those their settings disable.
 
-    A factory that declares a ``registry`` parameter receives the registry, so that it
-    can use what other plugins registered (e.g. a memory advisor picking a repository).
-    One that declares ``plugin_settings`` receives its own plugin's settings, as loaded
-    in ``plugin_settings`` (by prefix; see :func:`~ostinato.config.load_plugin_settings`),
-    when its plugin registered exactly one settings class, and one that declares
-    ``settings`` receives core's :class:`~ostinato.config.Settings` — so a caller can
-    configure them without touching the environment.
+    Each factory gets a :class:`~ostinato.plugins.FactoryContext`: the registry (a
+    memory advisor finds the repository its settings name, whichever plugin registered
+    it), core's ``settings`` (read from the environment when not given) and the plugins'
+    settings as loaded in ``plugin_settings`` (by prefix; see
+    :func:`~ostinato.settings.load_plugin_settings`), so a caller configures them without
+    touching the environment.
 
     Raises:
         PluginError: a factory returned something that is not an ``Advisor``.
     """
     from ostinato.advisors import Advisor
 
+    context = factory_context(registry, settings, plugin_settings)
     advisors: list[Advisor] = []
     for name, registration in registry.advisors.items():
-        factory: Any = registration.value
-        keywords: dict[str, Any] = {}
-        if accepts(factory, "registry"):
-            keywords["registry"] = registry
-        own = own_settings(registry, registration.plugin, plugin_settings)
-        if own is not None and accepts(factory, "plugin_settings"):
-            keywords["plugin_settings"] = own
-        if settings is not None and accepts(factory, "settings"):
-            keywords["settings"] = settings
-        advisor = factory(**keywords)
+        advisor = call_factory("register_advisors", registration, context)
         if advisor is None:
             continue
         if not isinstance(advisor, Advisor):
@@ -123,12 +121,16 @@ def create_advisors(
     return advisors
 
 
-def create_default_tools(settings: Settings, registry: Registry) -> list[ToolCallback]:
-    """The tools of the named tool sets listed in ``OSTINATO_TOOLS__ENABLED``.
+def create_default_tools(
+    settings: Settings, registry: Registry, plugin_settings: Mapping[str, Any] | None = None
+) -> list[ToolCallback]:
+    """The tools of the named tool sets listed in ``OSTINATO_TOOLS__ENABLED``, each set
+    built by its factory with a :class:`~ostinato.plugins.FactoryContext`.
 
     Raises:
         ConfigurationError: a listed name is not a registered tool set.
     """
+    context = factory_context(registry, settings, plugin_settings)
     tools: list[ToolCallback] = []
     for name in settings.tools.enabled:
         registration = registry.tools.get(name)
@@ -138,7 +140,7 @@ def create_default_tools(settings: Settings, registry: Registry) -> list[ToolCal
                 f"  installed tool sets: {installed(registry.tools) or 'none'}\n"
                 f"fix: remove it or install the plugin providing it"
             )
-        tools.extend(registration.value())
+        tools.extend(call_factory("register_tools", registration, context))
     return tools
 
 

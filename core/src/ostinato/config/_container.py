@@ -47,8 +47,8 @@ class AutoConfiguration(containers.DeclarativeContainer):
     * ``settings``: core :class:`~ostinato.config.Settings`;
     * ``plugin_manager``: the loaded plugins, with failures and skipped ones;
     * ``registry``: what they registered (plugin settings checked at this point);
-    * ``plugin_settings``: each plugin's settings, loaded, by prefix (advisor factories
-      declaring ``plugin_settings`` get their own plugin's, and ``settings`` core's);
+    * ``plugin_settings``: each plugin's settings, loaded, by prefix (every factory gets
+      them, and core's ``settings``, in its :class:`~ostinato.plugins.FactoryContext`);
     * ``chat_model``: from ``OSTINATO_MODEL``;
     * ``tool_calling_manager``: a ``DefaultToolCallingManager`` with the configured limits;
     * ``tool_advisor_choice`` and ``tool_advisor``: the one tool advisor;
@@ -65,7 +65,7 @@ class AutoConfiguration(containers.DeclarativeContainer):
     )
     registry = providers.Singleton(create_registry, plugin_manager)
     plugin_settings = providers.Singleton(load_plugin_settings, registry)
-    chat_model = providers.Singleton(create_chat_model, settings, registry)
+    chat_model = providers.Singleton(create_chat_model, settings, registry, plugin_settings)
     tool_calling_manager = providers.Singleton(create_tool_calling_manager, settings)
     tool_advisor_choice = providers.Singleton(
         select_tool_advisor,
@@ -81,7 +81,7 @@ class AutoConfiguration(containers.DeclarativeContainer):
         plugin_settings,
     )
     advisors = providers.Singleton(create_advisors, registry, plugin_settings, settings)
-    default_tools = providers.Singleton(create_default_tools, settings, registry)
+    default_tools = providers.Singleton(create_default_tools, settings, registry, plugin_settings)
     chat_client = providers.Singleton(
         create_chat_client,
         settings,

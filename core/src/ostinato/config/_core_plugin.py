@@ -7,10 +7,9 @@ Core registers the tool advisor ``default``: a
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from ostinato.plugins import PluginInfo, PluginOrigin, hookimpl
+from ostinato.plugins import FactoryContext, PluginInfo, PluginOrigin, RegisterFactory, hookimpl
 
 if TYPE_CHECKING:
     from ostinato.advisors import ToolAdvisor
@@ -46,13 +45,13 @@ class CorePlugin:
         )
 
     @hookimpl
-    def register_tool_advisors(
-        self, register: Callable[[str, Callable[[ToolCallingManager], ToolAdvisor]], None]
-    ) -> None:
+    def register_tool_advisors(self, register: RegisterFactory) -> None:
         """Register ``default``: a ``ToolCallingAdvisor`` capped at ``max_iterations``."""
         max_iterations = self.settings.tools.max_iterations
 
-        def default(tool_calling_manager: ToolCallingManager) -> ToolAdvisor:
+        def default(
+            context: FactoryContext, tool_calling_manager: ToolCallingManager
+        ) -> ToolAdvisor:
             from ostinato.advisors import ToolCallingAdvisor
 
             return ToolCallingAdvisor(

@@ -1,14 +1,14 @@
-"""Calling plugin factories: which plugin gave what, and what a factory can receive."""
+"""Calling plugin factories: the context they get, and which plugin gave what."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping
 from typing import Any
 
-from ostinato.plugins import Registration, Registry
+from ostinato.plugins import FactoryContext, Registration, Registry
+from ostinato.settings import Settings, load_settings
 
-__all__ = ["accepts", "installed", "own_settings"]
+__all__ = ["factory_context", "installed"]
 
 
 def installed(entries: Mapping[str, Registration[Any]]) -> str:
@@ -16,22 +16,12 @@ def installed(entries: Mapping[str, Registration[Any]]) -> str:
     return ", ".join(f"{name} ({reg.plugin.source})" for name, reg in sorted(entries.items()))
 
 
-def own_settings(
-    registry: Registry, plugin: object, plugin_settings: Mapping[str, Any] | None
-) -> Any:
-    """The loaded settings ``plugin`` registered, when it registered exactly one class."""
-    if not plugin_settings:
-        return None
-    prefixes = [p for p, r in registry.settings.items() if r.plugin == plugin]
-    return plugin_settings.get(prefixes[0]) if len(prefixes) == 1 else None
-
-
-def accepts(function: Any, parameter: str) -> bool:
-    """Whether ``function`` can be called with the keyword ``parameter``."""
-    try:
-        parameters = inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return False
-    return parameter in parameters or any(
-        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
+def factory_context(
+    registry: Registry, settings: Settings | None, plugin_settings: Mapping[str, Any] | None
+) -> FactoryContext:
+    """The context factories are called with; core's settings read when not given."""
+    return FactoryContext(
+        registry=registry,
+        settings=settings if settings is not None else load_settings(Settings),
+        loaded_settings=dict(plugin_settings or {}),
     )

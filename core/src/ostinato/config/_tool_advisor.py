@@ -11,9 +11,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ostinato.config._core_plugin import DEFAULT_TOOL_ADVISOR
-from ostinato.config._factories import accepts, installed, own_settings
+from ostinato.config._factories import factory_context, installed
 from ostinato.errors import ConfigurationError, PluginError
-from ostinato.plugins import PluginInfo, Registration, Registry, ToolAdvisorFactory
+from ostinato.plugins import (
+    PluginInfo,
+    Registration,
+    Registry,
+    ToolAdvisorFactory,
+    call_factory,
+)
 from ostinato.settings import Settings
 
 if TYPE_CHECKING:
@@ -94,10 +100,10 @@ def create_tool_advisor(
 ) -> ToolAdvisor:
     """Build the chosen tool advisor with its factory.
 
-    A factory that declares a ``settings`` parameter also receives the core settings (so a
-    replacement honours ``OSTINATO_TOOLS__MAX_ITERATIONS`` without reading them again);
-    one that declares ``plugin_settings`` receives its own plugin's loaded settings (as
-    :func:`create_advisors` does).
+    The factory gets a :class:`~ostinato.plugins.FactoryContext` (core's ``settings``,
+    so a replacement honours ``OSTINATO_TOOLS__MAX_ITERATIONS`` without reading them
+    again, read from the environment when not given; the plugins' loaded
+    ``plugin_settings``) and the tool calling manager.
 
     Raises:
         PluginError: the factory returned something that is not a ``ToolAdvisor``.
@@ -105,14 +111,8 @@ def create_tool_advisor(
     from ostinato.advisors import ToolAdvisor
 
     registration = registry.tool_advisors[choice.name]
-    factory: Any = registration.value
-    keywords: dict[str, Any] = {}
-    if settings is not None and accepts(factory, "settings"):
-        keywords["settings"] = settings
-    own = own_settings(registry, registration.plugin, plugin_settings)
-    if own is not None and accepts(factory, "plugin_settings"):
-        keywords["plugin_settings"] = own
-    advisor = factory(tool_calling_manager, **keywords)
+    context = factory_context(registry, settings, plugin_settings)
+    advisor = call_factory("register_tool_advisors", registration, context, tool_calling_manager)
     if not isinstance(advisor, ToolAdvisor):
         raise PluginError(
             f"the tool advisor factory {choice.name!r} of {choice.plugin.label} returned "

@@ -37,7 +37,7 @@ class SSEFraming:
     __slots__ = ("_decoder",)
 
     def __init__(self, *, provider: str, secret: str | Redactor | None) -> None:
-        self._decoder = SSEDecoder()
+        self._decoder = SSEDecoder(provider=provider)
 
     def feed(self, data: bytes) -> list[Any]:
         """The events ``data`` completes."""

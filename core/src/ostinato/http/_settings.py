@@ -99,7 +99,7 @@ class ProviderSettings(BaseSettings):
                 provider's own and no API key is set.
         """
         if settings is None:
-            from ostinato.config import load_settings
+            from ostinato.settings import load_settings
 
             settings = load_settings(cls)
         host = cls.key_required_at

@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Self
 
 from ostinato._frozen import EMPTY, freeze
-from ostinato.messages import AssistantMessage
+from ostinato.messages import AssistantMessage, message_from_dict
 from ostinato.model._usage import EMPTY_USAGE, Usage
 
 __all__ = [
@@ -20,16 +21,29 @@ __all__ = [
 ]
 
 
-class FinishReason:
-    """Normalised finish reasons (adapters keep the provider's raw value in metadata)."""
+class FinishReason(StrEnum):
+    """Why a generation ended: the normalised reasons adapters report, and the reasons the
+    tool loop gives the answers it builds itself.
+
+    A ``str`` enum: each member *is* its string (``FinishReason.STOP == "stop"``), so the
+    values on the wire, in JSON and in ``finish_reason`` fields are the plain strings.
+    Adapters keep the provider's raw value in generation metadata.
+    """
 
     STOP = "stop"
+    """The model finished its answer."""
     LENGTH = "length"
+    """The answer was cut at the token limit."""
     TOOL_CALLS = "tool_calls"
+    """The model asks for tool calls."""
     CONTENT_FILTER = "content_filter"
+    """The provider's content filter stopped the answer."""
     RETURN_DIRECT = "returnDirect"
+    """The tool loop returned a return-direct tool's result as the answer."""
     TOOL_CALL_LIMIT_EXCEEDED = "toolCallLimitExceeded"
+    """The tool loop stopped at a per-tool or per-turn tool-call limit."""
     MAX_ITERATIONS_EXCEEDED = "maxIterationsExceeded"
+    """The tool loop stopped at its iteration cap (``max_iterations``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +227,7 @@ class ChatResponse:
             meta = g.get("metadata") or {}
             gens.append(
                 Generation(
-                    AssistantMessage._from_dict(g["output"]),
+                    _assistant_from_dict(g["output"]),
                     ChatGenerationMetadata(
                         meta.get("finish_reason"),
                         frozenset(meta.get("content_filters") or ()),
@@ -237,3 +251,13 @@ class ChatResponse:
 
     def __repr__(self) -> str:
         return f"ChatResponse({list(self.generations)!r}, usage={self.metadata.usage!r})"
+
+
+def _assistant_from_dict(data: Mapping[str, Any]) -> AssistantMessage:
+    message = message_from_dict({"type": "assistant", **data})
+    if not isinstance(message, AssistantMessage):
+        raise ValueError(
+            f"a generation's output must be an assistant message, got type "
+            f"{data.get('type')!r} (the 'type' key of the output's JSON form)"
+        )
+    return message

@@ -7,11 +7,22 @@ is a small module of hook implementations (see :class:`HookSpecs`)::
     acme = "ostinato_acme.plugin"
 
 :class:`PluginManager` loads them (reporting the broken ones), :func:`collect_registry`
-runs their hooks into a :class:`Registry`. Only this package imports pluggy; ``import
+runs their hooks into a :class:`Registry`; every factory they registered is called with a
+:class:`FactoryContext`. Only this package imports pluggy; ``import
 ostinato`` does not import it.
 """
 
-from ostinato.plugins._hookspecs import HOOK_NAMES, PROJECT_NAME, HookSpecs, hookimpl, hookspec
+from ostinato.plugins._context import FactoryContext
+from ostinato.plugins._factory_calls import call_factory
+from ostinato.plugins._hookspecs import (
+    HOOK_NAMES,
+    HOOKS,
+    PROJECT_NAME,
+    Hook,
+    HookSpecs,
+    hookimpl,
+    hookspec,
+)
 from ostinato.plugins._info import (
     PluginFailure,
     PluginInfo,
@@ -35,6 +46,7 @@ from ostinato.plugins._types import (
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "HOOKS",
     "HOOK_NAMES",
     "KINDS",
     "PROJECT_NAME",
@@ -43,6 +55,8 @@ __all__ = [
     "ChatModelFactory",
     "Command",
     "CommandRunner",
+    "FactoryContext",
+    "Hook",
     "HookSpecs",
     "PluginFailure",
     "PluginInfo",
@@ -57,6 +71,7 @@ __all__ = [
     "SkippedPlugin",
     "ToolAdvisorFactory",
     "ToolSetFactory",
+    "call_factory",
     "collect_registry",
     "hookimpl",
     "hookspec",

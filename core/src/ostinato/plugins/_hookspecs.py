@@ -1,4 +1,4 @@
-"""The hook specifications: what a plugin may contribute, one hook per kind.
+"""The hooks a plugin may implement, declared once in :data:`HOOKS`.
 
 Every hook runs once, at boot, and receives a ``register`` callback; a plugin calls it
 once per contribution. Hooks are boot-time only: the advisor chain is the call-time
@@ -8,21 +8,25 @@ mechanism. Implement them with :data:`hookimpl`::
 
     @hookimpl
     def register_chat_models(register):
-        register("acme", lambda model_name: AcmeChatModel(model_name))
+        register("acme", lambda context, model_name: AcmeChatModel(model_name))
 
-Keyword arguments may be added to a hook later; an implementation names only the ones it
-needs. This module imports nothing heavy: only pluggy.
+:data:`HOOKS` is the one declaration of the hooks: pluggy's specifications
+(:class:`HookSpecs`), :data:`HOOK_NAMES`, the registry's kinds and the calling
+convention of each hook's factories derive from it; the registry's fields and the plugin
+guide's hook reference are checked against it by the test suite. Keyword arguments may be
+added to a hook later; an implementation names only the ones it needs. This module
+imports nothing heavy: only pluggy.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, Literal
 
 import pluggy
 
-from ostinato.plugins._types import RegisterCommand, RegisterFactory, RegisterSettings
-
-__all__ = ["HOOK_NAMES", "PROJECT_NAME", "HookSpecs", "hookimpl", "hookspec"]
+__all__ = ["HOOKS", "HOOK_NAMES", "PROJECT_NAME", "Hook", "HookSpecs", "hookimpl", "hookspec"]
 
 #: The pluggy project name, shared by the markers and the plugin manager.
 PROJECT_NAME: Final = "ostinato"
@@ -34,76 +38,134 @@ hookspec: Final = pluggy.HookspecMarker(PROJECT_NAME)
 hookimpl: Final = pluggy.HookimplMarker(PROJECT_NAME)
 
 
-class HookSpecs:
-    """The hooks a plugin may implement (each a plain function in the plugin's module)."""
+@dataclass(frozen=True, slots=True)
+class Hook:
+    """One hook: its name, where its contributions go, and how its factories are called.
 
-    @hookspec
-    def register_chat_models(self, register: RegisterFactory) -> None:
-        """Contribute chat model providers.
+    Attributes:
+        name: the hook's name (``register_chat_models``).
+        attribute: the :class:`~ostinato.plugins.Registry` attribute holding what it
+            registers (``chat_models``).
+        kind: what one contribution is called in messages (``chat model provider``).
+        registers: what ``register`` takes, as the plugin guide shows it.
+        registration: ``"factory"`` (``register(name, factory)``), ``"settings"``
+            (``register(prefix, settings_class)``) or ``"command"``
+            (``register(name, help, run)``).
+        factory_arguments: for factories, what they receive after the
+            :class:`~ostinato.plugins.FactoryContext` (``("model_name",)``).
+        doc: what the hook is for.
+    """
 
-        ``register(provider: str, factory: (model_name: str) -> ChatModel)``. The provider
-        is what ``OSTINATO_MODEL=provider:model`` names; the factory builds the model (and
-        imports the heavy modules: SDKs, httpx) only when it is called.
-        """
-
-    @hookspec
-    def register_tool_advisors(self, register: RegisterFactory) -> None:
-        """Contribute tool advisors (the advisor running the tool loop).
-
-        ``register(name: str, factory: (tool_calling_manager) -> ToolAdvisor)``. Core
-        registers ``default``; one installed replacement takes over from it, and
-        ``OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR`` chooses among several.
-        """
-
-    @hookspec
-    def register_advisors(self, register: RegisterFactory) -> None:
-        """Contribute advisors added to every auto-configured client.
-
-        ``register(name: str, factory: () -> Advisor | None)``; the factory returns
-        ``None`` when the plugin's own settings leave the advisor off.
-        """
-
-    @hookspec
-    def register_chat_memory_repositories(self, register: RegisterFactory) -> None:
-        """Contribute chat memory repositories.
-
-        ``register(name: str, factory: () -> ChatMemoryRepository)``.
-        """
-
-    @hookspec
-    def register_tools(self, register: RegisterFactory) -> None:
-        """Contribute named tool sets.
-
-        ``register(name: str, factory: () -> Iterable[ToolCallback])``; a set becomes a
-        default tool set of auto-configured clients only when ``OSTINATO_TOOLS__ENABLED``
-        lists its name.
-        """
-
-    @hookspec
-    def register_settings(self, register: RegisterSettings) -> None:
-        """Declare the plugin's settings class.
-
-        ``register(prefix: str, settings_class: type[BaseSettings])`` with a flat prefix
-        such as ``"OSTINATO_ACME_"``, so ``ostinato config`` shows the settings and the
-        unknown-variable warning knows them.
-        """
-
-    @hookspec
-    def register_commands(self, register: RegisterCommand) -> None:
-        """Contribute ``ostinato`` subcommands.
-
-        ``register(name: str, help: str, run: (argv: list[str]) -> int)``; ``run`` receives
-        the arguments after the subcommand's name and returns the exit code.
-        """
+    name: str
+    attribute: str
+    kind: str
+    registers: str
+    registration: Literal["factory", "settings", "command"]
+    factory_arguments: tuple[str, ...]
+    doc: str
 
 
-#: The names of every hook, in the order of the table in the plugin guide.
-HOOK_NAMES: Final[tuple[str, ...]] = (
-    "register_chat_models",
-    "register_tool_advisors",
-    "register_advisors",
-    "register_chat_memory_repositories",
-    "register_tools",
-    "register_settings",
-    "register_commands",
+#: Every hook, in the order of the plugin guide's hook reference. Adding a hook: a row
+#: here, its field on :class:`~ostinato.plugins.Registry`, its section in the guide.
+HOOKS: Final[tuple[Hook, ...]] = (
+    Hook(
+        "register_chat_models",
+        "chat_models",
+        "chat model provider",
+        "register(provider: str, factory: (context: FactoryContext, model_name: str) -> ChatModel)",
+        "factory",
+        ("model_name",),
+        "Contribute chat model providers. ``OSTINATO_MODEL=provider:model`` selects one;\n"
+        "the factory gets the part after the colon (empty: the provider's default model)\n"
+        "and imports the heavy modules (SDKs, httpx) only when it is called.",
+    ),
+    Hook(
+        "register_tool_advisors",
+        "tool_advisors",
+        "tool advisor",
+        "register(name: str, factory: (context: FactoryContext, tool_calling_manager) "
+        "-> ToolAdvisor)",
+        "factory",
+        ("tool_calling_manager",),
+        "Contribute tool advisors (the advisor running the tool loop). Core registers\n"
+        "``default``; one installed replacement takes over from it, and\n"
+        "``OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR`` chooses among several.",
+    ),
+    Hook(
+        "register_advisors",
+        "advisors",
+        "advisor",
+        "register(name: str, factory: (context: FactoryContext) -> Advisor | None)",
+        "factory",
+        (),
+        "Contribute advisors added to every auto-configured client; the factory returns\n"
+        "``None`` when the plugin's own settings leave the advisor off.",
+    ),
+    Hook(
+        "register_chat_memory_repositories",
+        "chat_memory_repositories",
+        "chat memory repository",
+        "register(name: str, factory: (context: FactoryContext) -> ChatMemoryRepository)",
+        "factory",
+        (),
+        "Contribute chat memory repositories, by name.",
+    ),
+    Hook(
+        "register_tools",
+        "tools",
+        "tool set",
+        "register(name: str, factory: (context: FactoryContext) -> Iterable[ToolCallback])",
+        "factory",
+        (),
+        "Contribute named tool sets; a set becomes a default tool set of auto-configured\n"
+        "clients only when ``OSTINATO_TOOLS__ENABLED`` lists its name.",
+    ),
+    Hook(
+        "register_settings",
+        "settings",
+        "settings prefix",
+        "register(prefix: str, settings_class: type[BaseSettings])",
+        "settings",
+        (),
+        "Declare the plugin's settings class under a flat prefix such as\n"
+        '``"OSTINATO_ACME_"``, so ``ostinato config`` shows the settings and the\n'
+        "unknown-variable warning knows them.",
+    ),
+    Hook(
+        "register_commands",
+        "commands",
+        "command",
+        "register(name: str, help: str, run: (argv: list[str]) -> int)",
+        "command",
+        (),
+        "Contribute ``ostinato`` subcommands; ``run`` receives the arguments after the\n"
+        "subcommand's name and returns the exit code.",
+    ),
+)
+
+#: The names of every hook, in the order of :data:`HOOKS`.
+HOOK_NAMES: Final[tuple[str, ...]] = tuple(hook.name for hook in HOOKS)
+
+
+def _specification(hook: Hook) -> Callable[..., None]:
+    def specification(self: Any, register: Any) -> None:
+        """(replaced below)"""
+
+    specification.__name__ = hook.name
+    specification.__qualname__ = f"HookSpecs.{hook.name}"
+    specification.__doc__ = f"``{hook.registers}``\n\n{hook.doc}"
+    marked: Callable[..., None] = hookspec(specification)
+    return marked
+
+
+#: The hook specifications pluggy reads, one method per row of :data:`HOOKS` (each takes
+#: only ``register``; its docstring is the row's signature and description).
+HookSpecs: Final[type] = type(
+    "HookSpecs",
+    (),
+    {
+        "__doc__": "The hooks a plugin may implement (each a plain function in its module).",
+        "__module__": __name__,
+        **{hook.name: _specification(hook) for hook in HOOKS},
+    },
 )

@@ -9,13 +9,14 @@ one name registered twice is an error naming both distributions.
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, TypeVar
 
 from ostinato.errors import PluginError
-from ostinato.plugins._hookspecs import HOOK_NAMES
+from ostinato.plugins._hookspecs import HOOK_NAMES, HOOKS, Hook
 from ostinato.plugins._info import PluginInfo
 from ostinato.plugins._manager import PluginManager
 from ostinato.plugins._types import (
@@ -31,17 +32,11 @@ __all__ = ["KINDS", "Command", "Registration", "Registry", "collect_registry"]
 
 T = TypeVar("T")
 
-#: The kinds of contribution, by hook: ``(hook name, registry attribute, what it is called)``.
-KINDS: Final[tuple[tuple[str, str, str], ...]] = (
-    ("register_chat_models", "chat_models", "chat model provider"),
-    ("register_tool_advisors", "tool_advisors", "tool advisor"),
-    ("register_advisors", "advisors", "advisor"),
-    ("register_chat_memory_repositories", "chat_memory_repositories", "chat memory repository"),
-    ("register_tools", "tools", "tool set"),
-    ("register_settings", "settings", "settings prefix"),
-    ("register_commands", "commands", "command"),
+#: The kinds of contribution, by hook: ``(hook name, registry attribute, what it is called)``
+#: (derived from :data:`~ostinato.plugins.HOOKS`).
+KINDS: Final[tuple[tuple[str, str, str], ...]] = tuple(
+    (hook.name, hook.attribute, hook.kind) for hook in HOOKS
 )
-assert tuple(hook for hook, _, _ in KINDS) == HOOK_NAMES
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]*")
 _PREFIX = re.compile(r"OSTINATO_[A-Z0-9]+(?:_[A-Z0-9]+)*_")
@@ -68,8 +63,9 @@ class Registration(Generic[T]):
 class Registry:
     """Everything the loaded plugins contributed, by kind, each keyed by its name.
 
-    ``settings`` is keyed by the environment prefix (``OSTINATO_OPENAI_``) and holds the
-    settings classes.
+    One field per row of :data:`~ostinato.plugins.HOOKS` (its ``attribute``), in that
+    order. ``settings`` is keyed by the environment prefix (``OSTINATO_OPENAI_``) and
+    holds the settings classes.
     """
 
     chat_models: Mapping[str, Registration[ChatModelFactory]] = field(default_factory=dict)
@@ -110,16 +106,24 @@ class _Staging:
         entries[name] = Registration(name, value, self.plugin)
 
     def callbacks(self) -> dict[str, Callable[..., None]]:
-        def named(attribute: str, kind: str) -> Callable[[str, object], None]:
-            def register(name: str, factory: object) -> None:
-                _check_name(self.plugin, kind, name)
-                _check_callable(self.plugin, kind, name, "factory", factory)
-                self.add(attribute, kind, name, factory)
+        def named(hook: Hook) -> Callable[..., None]:
+            # register(name, factory), the first keyword named as in HOOKS ("provider").
+            key = hook.registers.partition("(")[2].partition(":")[0].strip()
+            signature = inspect.Signature(
+                [
+                    inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                    for p in (key, "factory")
+                ]
+            )
 
+            def register(*args: Any, **kwargs: Any) -> None:
+                name, factory = signature.bind(*args, **kwargs).arguments.values()
+                _check_name(self.plugin, hook.kind, name)
+                _check_callable(self.plugin, hook.kind, name, "factory", factory)
+                self.add(hook.attribute, hook.kind, name, factory)
+
+            register.__signature__ = signature  # type: ignore[attr-defined]
             return register
-
-        def register_chat_model(provider: str, factory: object) -> None:
-            named("chat_models", "chat model provider")(provider, factory)
 
         def register_settings(prefix: str, settings_class: object) -> None:
             if not isinstance(prefix, str) or not _PREFIX.fullmatch(prefix):
@@ -147,13 +151,11 @@ class _Staging:
                 )
             self.add("commands", "command", name, Command(help.strip(), run))  # type: ignore[arg-type]
 
-        callbacks: dict[str, Callable[..., None]] = {
-            hook: named(attribute, kind) for hook, attribute, kind in KINDS
+        special: dict[str, Callable[..., None]] = {
+            "settings": register_settings,
+            "command": register_command,
         }
-        callbacks["register_chat_models"] = register_chat_model
-        callbacks["register_settings"] = register_settings
-        callbacks["register_commands"] = register_command
-        return callbacks
+        return {hook.name: special.get(hook.registration) or named(hook) for hook in HOOKS}
 
 
 def _upper(name: str) -> str:

@@ -29,7 +29,11 @@ from ostinato.tools._resolver import (
     StaticToolCallbackResolver,
     ToolCallbackResolver,
 )
-from ostinato.tools._result import ToolCallingManager, ToolExecutionResult
+from ostinato.tools._result import (
+    ToolCallingManager,
+    ToolExecutionResult,
+    tool_call_limit_generation,
+)
 from ostinato.tools._schema import json_schema_for
 
 __all__ = [
@@ -57,6 +61,7 @@ __all__ = [
     "count_prior_tool_calls",
     "json_schema_for",
     "tool",
+    "tool_call_limit_generation",
     "tool_callbacks",
     "tool_error_text",
     "tool_result_to_text",

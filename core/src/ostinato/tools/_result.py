@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import ClassVar, Protocol, runtime_checkable
 
+from ostinato.errors import ToolCallLimitExceeded
 from ostinato.messages import AssistantMessage, Message, ToolResponseMessage
-from ostinato.model import ChatGenerationMetadata, ChatResponse, Generation
+from ostinato.model import ChatGenerationMetadata, ChatResponse, FinishReason, Generation
 from ostinato.prompt import ChatOptions, Prompt
 from ostinato.tools._callback import ToolDefinition
 
-__all__ = ["ToolCallingManager", "ToolExecutionResult"]
+__all__ = ["ToolCallingManager", "ToolExecutionResult", "tool_call_limit_generation"]
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -26,7 +27,7 @@ class ToolExecutionResult:
             caller instead of asking the model again.
     """
 
-    FINISH_REASON = "returnDirect"
+    FINISH_REASON: ClassVar[str] = FinishReason.RETURN_DIRECT
     METADATA_TOOL_ID = "toolId"
     METADATA_TOOL_NAME = "toolName"
 
@@ -74,6 +75,31 @@ class ToolExecutionResult:
             )
             for r in last.responses
         ]
+
+
+def tool_call_limit_generation(breach: ToolCallLimitExceeded) -> Generation:
+    """One generation telling the caller about a tool-call limit ``breach``.
+
+    Its text is the breach response sent for the offending call, its finish reason
+    :attr:`~ostinato.FinishReason.TOOL_CALL_LIMIT_EXCEEDED`, and its metadata
+    ``partialToolResponses`` lists the responses of the same batch that did run. The tool
+    loop ends a turn with it.
+    """
+    history = breach.partial_result.conversation_history
+    last = history[-1] if history else None
+    if isinstance(last, ToolResponseMessage) and last.responses:
+        text = last.responses[-1].response_data
+        partial = list(last.responses[:-1])
+    else:
+        text = str(breach)
+        partial = []
+    return Generation(
+        AssistantMessage(text),
+        ChatGenerationMetadata(
+            finish_reason=FinishReason.TOOL_CALL_LIMIT_EXCEEDED,
+            metadata={ToolCallLimitExceeded.METADATA_PARTIAL_TOOL_RESPONSES: partial},
+        ),
+    )
 
 
 @runtime_checkable

@@ -4,6 +4,11 @@ One JSON value per line (Ollama's native streams). Lines end with LF or CRLF; bl
 are skipped; bytes may be split anywhere, inside a line or inside a multi-byte character.
 A line that is not JSON raises :class:`NDJSONError` naming it. It knows nothing about HTTP,
 and does not decide whether an unterminated last line means a truncated body.
+
+A line that is not UTF-8 is not JSON (JSON exchanged between systems is UTF-8, RFC 8259
+§8.1): it raises :class:`NDJSONError` too, rather than having its bytes replaced with
+U+FFFD, which would silently change text or a tool call's arguments. A reply that is not
+streamed is refused for the same bytes, so both paths follow one rule.
 """
 
 from __future__ import annotations
@@ -18,12 +23,15 @@ class NDJSONError(ValueError):
     """A line of the body is not JSON.
 
     Attributes:
-        line: the offending line (decoded, at most 200 characters).
+        line: the offending line (decoded, bytes that are not UTF-8 shown as U+FFFD; at
+            most 200 characters).
+        reason: why it is not JSON.
     """
 
     def __init__(self, line: str, reason: str) -> None:
         super().__init__(f"a line of the NDJSON body is not JSON ({reason}): {line!r}")
         self.line = line
+        self.reason = reason
 
 
 class NDJSONDecoder:
@@ -71,7 +79,14 @@ class NDJSONDecoder:
 
     @staticmethod
     def _parse(raw: bytes) -> list[Any]:
-        text = raw.decode("utf-8", errors="replace").strip()
+        try:
+            text = raw.decode("utf-8").strip()
+        except UnicodeDecodeError as exc:
+            shown = raw.decode("utf-8", errors="replace").strip()[:200]
+            bad = raw[exc.start : exc.end].hex(" ")
+            raise NDJSONError(
+                shown, f"bytes that are not UTF-8: {bad} at byte {exc.start}"
+            ) from None
         if not text:
             return []
         try:

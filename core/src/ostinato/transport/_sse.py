@@ -7,12 +7,22 @@ is ignored (OpenRouter/Novita send `` data: ...``); spaces after the data are ke
 (Anthropic pads its JSON with them; a JSON parser skips them). Bytes may be split
 anywhere, inside a line or inside a multi-byte character. It knows nothing about HTTP or
 JSON, and imports neither.
+
+Bytes that are not UTF-8 are refused, not replaced: a line holding them raises
+:class:`~ostinato.errors.MalformedResponseError` naming the byte and its position (never
+the line, which may quote a credential). The WHATWG standard would replace them with
+U+FFFD, but every provider sends JSON in its events, and JSON exchanged between systems
+is UTF-8 (RFC 8259 §8.1): a replaced character would silently change the text or a
+tool call's arguments. A reply that is not streamed is refused for the same bytes (its
+JSON parser is strict), so both paths follow one rule. Comment lines are skipped unread.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from ostinato.errors import MalformedResponseError
 
 __all__ = ["SSEDecoder", "ServerSentEvent"]
 
@@ -32,11 +42,14 @@ class SSEDecoder:
     """Turns a byte stream into :class:`ServerSentEvent` objects.
 
     Call :meth:`feed` with each piece of the body and :meth:`close` at the end of it.
+    Both raise :class:`~ostinato.errors.MalformedResponseError` for a line that is not
+    UTF-8 (``provider`` is named in it and set on it).
     """
 
-    __slots__ = ("_buffer", "_data", "_event", "_id", "_pending_cr", "_rest")
+    __slots__ = ("_buffer", "_data", "_event", "_id", "_pending_cr", "_provider", "_rest")
 
-    def __init__(self) -> None:
+    def __init__(self, *, provider: str | None = None) -> None:
+        self._provider = provider
         self._buffer = b""
         # Later pieces of a line still arriving, joined once it ends: joining at every
         # piece would copy a long line (a large tool call) over and over.
@@ -68,7 +81,7 @@ class SSEDecoder:
             self._buffer = lines.pop()  # the unterminated rest (b"" after a final LF)
             for raw in lines:
                 if raw[:6] == b"data: ":
-                    self._data.append(raw[6:].decode("utf-8", errors="replace"))
+                    self._data.append(self._text(raw[6:]))
                 else:
                     self._line(raw, events)
             return events
@@ -106,13 +119,28 @@ class SSEDecoder:
         """Whether bytes of an event not yet dispatched are buffered."""
         return bool(self._buffer or self._data or self._event is not None)
 
+    def _text(self, raw: bytes) -> str:
+        """``raw`` decoded as UTF-8, or the error saying where it is not."""
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            bad = raw[exc.start : exc.end].hex(" ")
+            prefix = f"{self._provider}: " if self._provider else ""
+            error = MalformedResponseError(
+                f"{prefix}a stream event holds bytes that are not UTF-8 ({bad} at byte "
+                f"{exc.start} of its line); the event is refused, not repaired",
+                provider=self._provider,
+            )
+        raise error  # outside the except block: the decoding error quotes the line
+
     def _line(self, raw: bytes, events: list[ServerSentEvent]) -> None:
-        line = raw.decode("utf-8", errors="replace").lstrip(" \t")
-        if not line:
+        stripped = raw.lstrip(b" \t")
+        if not stripped:
             self._dispatch(events)
             return
-        if line.startswith(":"):
+        if stripped[:1] == b":":
             return  # a comment: keep-alive or processing notice
+        line = self._text(stripped)
         name, colon, value = line.partition(":")
         if colon and value.startswith(" "):
             value = value[1:]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from ostinato.plugins import hookimpl
+from ostinato.plugins import FactoryContext, hookimpl
 
 if TYPE_CHECKING:
     from ostinato.settings import Settings
@@ -19,8 +19,10 @@ __all__ = [
     "COMMAND",
     "PROVIDER",
     "SETTINGS_PREFIX",
+    "chat_model_factory",
     "create_hint_advisor",
     "create_llamacpp_chat_model",
+    "hint_advisor_factory",
     "register_advisors",
     "register_chat_models",
     "register_commands",
@@ -66,6 +68,21 @@ def create_hint_advisor(settings: Settings | None = None) -> SmallModelHintAdvis
     )
 
 
+def chat_model_factory(context: FactoryContext, model_name: str) -> LlamaCppChatModel:
+    """The registered ``llamacpp`` factory: ``default`` or a GGUF path, with the settings
+    auto-configuration loaded."""
+    from ostinato_llamacpp._factory import create_chat_model
+    from ostinato_llamacpp._settings import LlamaCppSettings
+
+    return create_chat_model(model_name or None, context.plugin_settings(LlamaCppSettings))
+
+
+def hint_advisor_factory(context: FactoryContext) -> SmallModelHintAdvisor | None:
+    """The registered ``llamacpp-hints`` factory: :func:`create_hint_advisor` with core's
+    settings from the context."""
+    return create_hint_advisor(context.settings)
+
+
 def run_local_command(argv: list[str]) -> int:
     """``ostinato local ...``: ``setup`` builds and fetches, ``status`` reports."""
     from ostinato_llamacpp._cli import main
@@ -76,13 +93,13 @@ def run_local_command(argv: list[str]) -> int:
 @hookimpl
 def register_chat_models(register: Any) -> None:
     """Register the ``llamacpp`` provider."""
-    register(PROVIDER, create_llamacpp_chat_model)
+    register(PROVIDER, chat_model_factory)
 
 
 @hookimpl
 def register_advisors(register: Any) -> None:
     """Register ``llamacpp-hints`` (active only when ``OSTINATO_MODEL`` is ``llamacpp:``)."""
-    register("llamacpp-hints", create_hint_advisor)
+    register("llamacpp-hints", hint_advisor_factory)
 
 
 @hookimpl

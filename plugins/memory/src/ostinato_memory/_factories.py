@@ -18,6 +18,7 @@ from ostinato_memory._message_advisor import MessageChatMemoryAdvisor
 from ostinato_memory._window import MessageWindowChatMemory
 
 if TYPE_CHECKING:
+    from ostinato.plugins import FactoryContext
     from ostinato_memory._settings import MemorySettings
     from ostinato_memory._sqlite import SQLiteChatMemoryRepository
 
@@ -42,6 +43,13 @@ def load_memory_settings() -> MemorySettings:
     return load_settings(MemorySettings)
 
 
+def _context(registry: Any) -> FactoryContext:
+    from ostinato.plugins import FactoryContext
+    from ostinato.settings import Settings, load_settings
+
+    return FactoryContext(registry=registry, settings=load_settings(Settings))
+
+
 def create_in_memory_repository() -> InMemoryChatMemoryRepository:
     """The ``in-memory`` repository: a new, empty one."""
     return InMemoryChatMemoryRepository()
@@ -62,7 +70,11 @@ def _registered(registry: Any) -> Mapping[str, Any]:
 
 
 def create_chat_memory_repository(
-    name: str, settings: MemorySettings | None = None, registry: Any = None
+    name: str,
+    settings: MemorySettings | None = None,
+    registry: Any = None,
+    *,
+    context: FactoryContext | None = None,
 ) -> ChatMemoryRepository:
     """The repository registered as ``name``.
 
@@ -71,6 +83,8 @@ def create_chat_memory_repository(
         settings: this plugin's settings (default: read from the environment).
         registry: the plugin :class:`~ostinato.plugins.Registry`, to find other plugins'
             repositories (without it only this plugin's are known).
+        context: the factory context other plugins' repository factories are called
+            with (default: one made of ``registry`` and core's settings).
 
     Raises:
         ConfigurationError: no repository has that name (the known ones are listed).
@@ -84,7 +98,20 @@ def create_chat_memory_repository(
     if name in own:
         factory = own[name]
     elif name in registered:
-        factory = registered[name].value
+        registration = registered[name]
+
+        def factory() -> ChatMemoryRepository:
+            from ostinato.plugins import Registration, call_factory
+
+            if not isinstance(registration, Registration):  # a registry look-alike
+                made: ChatMemoryRepository = registration.value()
+                return made
+            found: ChatMemoryRepository = call_factory(
+                "register_chat_memory_repositories",
+                registration,
+                context if context is not None else _context(registry),
+            )
+            return found
     else:
         known = sorted({*own, *registered})
         raise ConfigurationError(
@@ -105,7 +132,10 @@ def create_chat_memory_repository(
 
 
 def create_memory_advisor(
-    registry: Any = None, settings: MemorySettings | None = None
+    registry: Any = None,
+    settings: MemorySettings | None = None,
+    *,
+    context: FactoryContext | None = None,
 ) -> MessageChatMemoryAdvisor | None:
     """The advisor of auto-configured clients, or ``None`` unless ``OSTINATO_MEMORY_ENABLED``.
 
@@ -117,6 +147,7 @@ def create_memory_advisor(
     Args:
         registry: the plugin registry, to find other plugins' repositories.
         settings: this plugin's settings (default: read from the environment).
+        context: the factory context, passed on to other plugins' repository factories.
 
     Raises:
         ConfigurationError: a setting is wrong, or the repository name is unknown.
@@ -125,7 +156,9 @@ def create_memory_advisor(
         settings = load_memory_settings()
     if not settings.enabled:
         return None
-    repository = create_chat_memory_repository(settings.repository, settings, registry)
+    repository = create_chat_memory_repository(
+        settings.repository, settings, registry, context=context
+    )
     return MessageChatMemoryAdvisor(
         MessageWindowChatMemory(repository, max_messages=settings.max_messages),
         default_conversation_id=settings.default_conversation_id,

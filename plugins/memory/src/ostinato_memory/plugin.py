@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from ostinato.plugins import hookimpl
+from ostinato.plugins import FactoryContext, hookimpl
 
 if TYPE_CHECKING:
     from ostinato.advisors import Advisor
@@ -34,26 +34,43 @@ SETTINGS_PREFIX: Final = "OSTINATO_MEMORY_"
 ADVISOR_NAME: Final = "memory"
 
 
-def in_memory_repository() -> ChatMemoryRepository:
-    """The ``in-memory`` repository factory."""
+def in_memory_repository(context: FactoryContext | None = None) -> ChatMemoryRepository:
+    """The ``in-memory`` repository factory (a new, empty repository)."""
     from ostinato_memory._factories import create_in_memory_repository
 
     return create_in_memory_repository()
 
 
-def sqlite_repository() -> ChatMemoryRepository:
-    """The ``sqlite`` repository factory (``OSTINATO_MEMORY_SQLITE_PATH``)."""
+def sqlite_repository(context: FactoryContext | None = None) -> ChatMemoryRepository:
+    """The ``sqlite`` repository factory (``OSTINATO_MEMORY_SQLITE_PATH``, from the
+    context's settings, or the environment without a context)."""
     from ostinato_memory._factories import create_sqlite_repository
+    from ostinato_memory._settings import MemorySettings
 
-    return create_sqlite_repository()
+    settings = None if context is None else context.plugin_settings(MemorySettings)
+    return create_sqlite_repository(settings)
 
 
-def memory_advisor(registry: Any = None, plugin_settings: Any = None) -> Advisor | None:
+def memory_advisor(
+    context: FactoryContext | None = None, registry: Any = None, plugin_settings: Any = None
+) -> Advisor | None:
     """The ``memory`` advisor factory: ``None`` unless ``OSTINATO_MEMORY_ENABLED=true``.
-    Given the plugin registry, it also finds repositories of other plugins; given this
-    plugin's loaded settings, it uses them instead of reading the environment."""
-    from ostinato_memory._factories import create_memory_advisor
 
+    Given the factory context, it reads this plugin's settings as loaded there and finds
+    repositories of other plugins in its registry. Without one, ``registry`` and
+    ``plugin_settings`` (this plugin's loaded settings) serve the same purpose, and the
+    settings are otherwise read from the environment."""
+    from ostinato_memory._factories import create_memory_advisor
+    from ostinato_memory._settings import MemorySettings
+
+    given: object = context
+    if given is not None and not isinstance(given, FactoryContext):
+        # The positional form of earlier releases: memory_advisor(registry, plugin_settings).
+        return create_memory_advisor(given, registry)
+    if context is not None:
+        return create_memory_advisor(
+            context.registry, context.plugin_settings(MemorySettings), context=context
+        )
     return create_memory_advisor(registry, plugin_settings)
 
 

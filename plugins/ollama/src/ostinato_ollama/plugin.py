@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ostinato.plugins import hookimpl
+from ostinato.plugins import FactoryContext, hookimpl
 
 if TYPE_CHECKING:
     from ostinato_ollama._model import OllamaChatModel
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PROVIDER",
     "SETTINGS_PREFIX",
+    "chat_model_factory",
     "create_ollama_chat_model",
     "register_chat_models",
     "register_settings",
@@ -35,10 +36,19 @@ def create_ollama_chat_model(model_name: str) -> OllamaChatModel:
     return create_chat_model(model_name or None)
 
 
+def chat_model_factory(context: FactoryContext, model_name: str) -> OllamaChatModel:
+    """The registered ``ollama`` factory: the settings auto-configuration loaded,
+    ``model_name`` (empty: ``OSTINATO_OLLAMA_MODEL``)."""
+    from ostinato_ollama._factory import create_chat_model
+    from ostinato_ollama._settings import OllamaSettings
+
+    return create_chat_model(model_name or None, context.plugin_settings(OllamaSettings))
+
+
 @hookimpl
 def register_chat_models(register: Any) -> None:
     """Register the ``ollama`` provider."""
-    register(PROVIDER, create_ollama_chat_model)
+    register(PROVIDER, chat_model_factory)
 
 
 @hookimpl

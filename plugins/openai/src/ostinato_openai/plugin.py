@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ostinato.plugins import hookimpl
+from ostinato.plugins import FactoryContext, hookimpl
 
 if TYPE_CHECKING:
     from ostinato_openai._model import OpenAIChatModel
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PROVIDER",
     "SETTINGS_PREFIX",
+    "chat_model_factory",
     "create_openai_chat_model",
     "register_chat_models",
     "register_settings",
@@ -35,10 +36,19 @@ def create_openai_chat_model(model_name: str) -> OpenAIChatModel:
     return create_chat_model(model_name or None)
 
 
+def chat_model_factory(context: FactoryContext, model_name: str) -> OpenAIChatModel:
+    """The registered ``openai`` factory: the settings auto-configuration loaded,
+    ``model_name`` (empty: ``OSTINATO_OPENAI_MODEL``)."""
+    from ostinato_openai._factory import create_chat_model
+    from ostinato_openai._settings import OpenAISettings
+
+    return create_chat_model(model_name or None, context.plugin_settings(OpenAISettings))
+
+
 @hookimpl
 def register_chat_models(register: Any) -> None:
     """Register the ``openai`` provider."""
-    register(PROVIDER, create_openai_chat_model)
+    register(PROVIDER, chat_model_factory)
 
 
 @hookimpl

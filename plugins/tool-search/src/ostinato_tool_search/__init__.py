@@ -15,9 +15,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ostinato_tool_search._advisor import (
+    from ostinato_tool_search._advisor import ToolSearchToolCallingAdvisor
+    from ostinato_tool_search._advisor_settings import (
         DEFAULT_SYSTEM_MESSAGE_SUFFIX,
-        ToolSearchToolCallingAdvisor,
+        ToolSearchAdvisorSettings,
     )
     from ostinato_tool_search._builder import ToolSearchToolCallingAdvisorBuilder
     from ostinato_tool_search._eviction import (
@@ -60,6 +61,7 @@ __all__ = [
     "NeverEvictStrategy",
     "RegexToolIndex",
     "ToolIndex",
+    "ToolSearchAdvisorSettings",
     "ToolSearchSettings",
     "ToolSearchTool",
     "ToolSearchToolCallingAdvisor",
@@ -78,7 +80,7 @@ _LAZY = {
     "AlwaysEvictStrategy": "ostinato_tool_search._eviction",
     "CompositeEvictionStrategy": "ostinato_tool_search._eviction",
     "DEFAULT_MAX_RESULTS": "ostinato_tool_search._index",
-    "DEFAULT_SYSTEM_MESSAGE_SUFFIX": "ostinato_tool_search._advisor",
+    "DEFAULT_SYSTEM_MESSAGE_SUFFIX": "ostinato_tool_search._advisor_settings",
     "EvictionStrategy": "ostinato_tool_search._eviction",
     "InMemoryToolIndex": "ostinato_tool_search._index",
     "IndexedSessions": "ostinato_tool_search._sessions",
@@ -91,6 +93,7 @@ _LAZY = {
     "TURN_CONTEXT_KEY": "ostinato_tool_search._turn",
     "ToolIndex": "ostinato_tool_search._index",
     "ToolSearchSettings": "ostinato_tool_search._settings",
+    "ToolSearchAdvisorSettings": "ostinato_tool_search._advisor_settings",
     "ToolSearchTool": "ostinato_tool_search._search_tool",
     "ToolSearchToolCallingAdvisor": "ostinato_tool_search._advisor",
     "ToolSearchToolCallingAdvisorBuilder": "ostinato_tool_search._builder",

@@ -33,13 +33,16 @@ from ostinato.advisors import (
     ChatClientResponse,
     ToolCallingAdvisor,
 )
+from ostinato.context_keys import CONVERSATION_ID
 from ostinato.errors import ConfigurationError
-from ostinato.memory import CONVERSATION_ID
 from ostinato.messages import SystemMessage
 from ostinato.prompt import ToolCallingChatOptions
 from ostinato.tools import ToolCallback
+from ostinato_tool_search._advisor_settings import (
+    ToolSearchAdvisorSettings,
+)
 from ostinato_tool_search._eviction import EvictionStrategy, LruEvictionStrategy
-from ostinato_tool_search._index import ToolIndex, check_max_results
+from ostinato_tool_search._index import ToolIndex
 from ostinato_tool_search._search_tool import (
     SEARCH_TOOL_NAME,
     SESSION_ID_TOOL_CONTEXT_KEY,
@@ -51,15 +54,7 @@ from ostinato_tool_search._turn import TURN_CONTEXT_KEY, ToolSearchTurn
 if TYPE_CHECKING:
     from ostinato_tool_search._builder import ToolSearchToolCallingAdvisorBuilder
 
-__all__ = ["DEFAULT_SYSTEM_MESSAGE_SUFFIX", "ToolSearchToolCallingAdvisor"]
-
-#: The paragraph added to the system message, telling the model how to find tools.
-DEFAULT_SYSTEM_MESSAGE_SUFFIX: Final = (
-    "You can call only the tools you have already found. To find a tool, call "
-    f"{SEARCH_TOOL_NAME} with a few keywords describing what you need; it answers with the "
-    "names of matching tools, and those become callable in your next step. Search again "
-    "whenever you need a capability you do not see."
-)
+__all__ = ["ToolSearchToolCallingAdvisor"]
 
 _EPHEMERAL_PREFIX: Final = "ostinato.tool_search.turn:"
 _UNSET: Any = object()
@@ -90,14 +85,7 @@ class ToolSearchToolCallingAdvisor(ToolCallingAdvisor):
     """
 
     SEARCH_TOOL_NAME: ClassVar[str] = SEARCH_TOOL_NAME
-    _OWN_SETTINGS: ClassVar[tuple[str, ...]] = (
-        "tool_index",
-        "max_results",
-        "accumulate",
-        "system_message_suffix",
-        "eviction_strategy",
-        "session_id_key",
-    )
+    _OWN_SETTINGS: ClassVar[tuple[str, ...]] = ToolSearchAdvisorSettings.names()
     _SETTINGS: ClassVar[tuple[str, ...]] = ToolCallingAdvisor._SETTINGS + _OWN_SETTINGS
 
     def __init__(
@@ -136,76 +124,26 @@ class ToolSearchToolCallingAdvisor(ToolCallingAdvisor):
         super()._configure(**settings)
 
     def _own_settings(self) -> dict[str, Any]:
-        return {
-            "tool_index": self._tool_index,
-            "max_results": self._max_results,
-            "accumulate": self._accumulate,
-            "system_message_suffix": self._suffix,
-            "eviction_strategy": self._eviction,
-            "session_id_key": self._session_id_key,
-        }
+        return self._search_settings.as_dict()
 
-    def _set_own(
-        self,
-        *,
-        tool_index: ToolIndex,
-        max_results: int | None,
-        accumulate: bool,
-        system_message_suffix: str | None,
-        eviction_strategy: EvictionStrategy,
-        session_id_key: str,
-    ) -> None:
-        if tool_index is None:
-            raise ConfigurationError("tool_index must not be None: pass a ToolIndex")
-        if not isinstance(tool_index, ToolIndex):
-            raise ConfigurationError(
-                f"tool_index must be a ToolIndex (index_tools, search, clear_index), "
-                f"got {type(tool_index).__name__}"
-            )
-        if not isinstance(eviction_strategy, EvictionStrategy):
-            raise ConfigurationError(
-                f"eviction_strategy must be an EvictionStrategy (on_access, on_removed), "
-                f"got {type(eviction_strategy).__name__}"
-            )
-        if not isinstance(accumulate, bool):
-            raise ConfigurationError(f"accumulate must be True or False, got {accumulate!r}")
-        suffix = (
-            DEFAULT_SYSTEM_MESSAGE_SUFFIX
-            if system_message_suffix is None
-            else system_message_suffix
-        )
-        if not isinstance(suffix, str) or not suffix.strip():
-            raise ConfigurationError(
-                f"system_message_suffix must be a non-blank string or None for the default, "
-                f"got {system_message_suffix!r}"
-            )
-        if not isinstance(session_id_key, str) or not session_id_key:
-            raise ConfigurationError(
-                f"session_id_key must be a non-empty string, got {session_id_key!r}"
-            )
-        max_results = check_max_results(max_results)
-        previous = getattr(self, "_search_tool", None)
+    def _set_own(self, **own: Any) -> None:
+        settings = ToolSearchAdvisorSettings(**own)
+        index, eviction = settings.tool_index, settings.eviction_strategy
+        # Copies share the indexed sessions and the search tool while what they hang on
+        # (the index, the eviction strategy, max_results) is the same.
         sessions = getattr(self, "_sessions", None)
+        if sessions is None or sessions.index is not index or sessions.eviction is not eviction:
+            sessions = IndexedSessions(index, eviction)
+        search_tool = getattr(self, "_search_tool", None)
         if (
-            sessions is None
-            or sessions.index is not tool_index
-            or sessions.eviction is not eviction_strategy
+            search_tool is None
+            or search_tool.tool_index is not index
+            or search_tool.max_results != settings.max_results
         ):
-            sessions = IndexedSessions(tool_index, eviction_strategy)
-        if (
-            previous is None
-            or previous.tool_index is not tool_index
-            or previous.max_results != max_results
-        ):
-            previous = ToolSearchTool(tool_index, max_results)
-        self._tool_index = tool_index
-        self._max_results = max_results
-        self._accumulate = accumulate
-        self._suffix = suffix.strip()
-        self._eviction = eviction_strategy
-        self._session_id_key = session_id_key
+            search_tool = ToolSearchTool(index, settings.max_results)
+        self._search_settings = settings
         self._sessions = sessions
-        self._search_tool = previous
+        self._search_tool = search_tool
 
     @property
     def name(self) -> str:
@@ -215,32 +153,32 @@ class ToolSearchToolCallingAdvisor(ToolCallingAdvisor):
     @property
     def tool_index(self) -> ToolIndex:
         """Where tools are indexed and searched."""
-        return self._tool_index
+        return self._search_settings.tool_index
 
     @property
     def max_results(self) -> int | None:
         """Names a search returns when the model does not say (``None``: the index's)."""
-        return self._max_results
+        return self._search_settings.max_results
 
     @property
     def accumulate(self) -> bool:
         """Whether every tool found in the turn stays attached."""
-        return self._accumulate
+        return self._search_settings.accumulate
 
     @property
     def system_message_suffix(self) -> str:
         """The paragraph added to the system message."""
-        return self._suffix
+        return self._search_settings.system_message_suffix or ""
 
     @property
     def eviction_strategy(self) -> EvictionStrategy:
         """Which indexed sessions to forget as new ones arrive."""
-        return self._eviction
+        return self._search_settings.eviction_strategy
 
     @property
     def session_id_key(self) -> str:
         """The advisor-context key holding the conversation id."""
-        return self._session_id_key
+        return self._search_settings.session_id_key
 
     @property
     def search_tool(self) -> ToolSearchTool:
@@ -334,7 +272,7 @@ class ToolSearchToolCallingAdvisor(ToolCallingAdvisor):
                 f"{self.name} provides that tool itself\n"
                 f"fix: rename the tool (@tool(name=...))"
             )
-        raw = request.context.get(self._session_id_key)
+        raw = request.context.get(self._search_settings.session_id_key)
         ephemeral = raw is None or str(raw) == ""
         session_id = f"{_EPHEMERAL_PREFIX}{uuid.uuid4().hex}" if ephemeral else str(raw)
         await self._sessions.prepare(session_id, [c.tool_definition for c in callbacks.values()])
@@ -345,7 +283,8 @@ class ToolSearchToolCallingAdvisor(ToolCallingAdvisor):
     def _with_suffix(self, message: SystemMessage) -> SystemMessage:
         text = message.text.rstrip()
         return SystemMessage(
-            f"{text}\n\n{self._suffix}" if text else self._suffix, message.metadata
+            f"{text}\n\n{self.system_message_suffix}" if text else self.system_message_suffix,
+            message.metadata,
         )
 
     def _expose_tools(self, request: ChatClientRequest) -> ChatClientRequest:
@@ -353,7 +292,7 @@ class ToolSearchToolCallingAdvisor(ToolCallingAdvisor):
         options = request.prompt.options
         if not isinstance(turn, ToolSearchTurn) or not isinstance(options, ToolCallingChatOptions):
             return request
-        found = turn.discover(request.prompt.messages, accumulate=self._accumulate)
+        found = turn.discover(request.prompt.messages, accumulate=self._search_settings.accumulate)
         options = options.with_tool_callbacks(
             [self._search_tool, *(turn.callbacks[name] for name in found)]
         ).with_tool_context({SESSION_ID_TOOL_CONTEXT_KEY: turn.session_id})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from ostinato.plugins import hookimpl
+from ostinato.plugins import FactoryContext, hookimpl
 
 if TYPE_CHECKING:
     from ostinato.settings import Settings
@@ -23,6 +23,7 @@ __all__ = [
     "create_tool_advisor",
     "register_settings",
     "register_tool_advisors",
+    "tool_advisor_factory",
 ]
 
 #: The name the advisor is registered under (``OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR``).
@@ -48,10 +49,24 @@ def create_tool_advisor(
     )
 
 
+def tool_advisor_factory(
+    context: FactoryContext, tool_calling_manager: ToolCallingManager
+) -> ToolSearchToolCallingAdvisor:
+    """The registered ``tool-search`` factory: the plugin's settings and core's loop cap
+    from the context."""
+    from ostinato_tool_search._settings import ToolSearchSettings
+
+    return create_tool_advisor(
+        tool_calling_manager,
+        settings=context.settings,
+        plugin_settings=context.plugin_settings(ToolSearchSettings),
+    )
+
+
 @hookimpl
 def register_tool_advisors(register: Any) -> None:
     """Register the ``tool-search`` tool advisor."""
-    register(TOOL_ADVISOR_NAME, create_tool_advisor)
+    register(TOOL_ADVISOR_NAME, tool_advisor_factory)
 
 
 @hookimpl

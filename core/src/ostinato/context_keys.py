@@ -1,0 +1,44 @@
+"""The advisor-context keys ostinato itself reads and writes, in one place.
+
+The advisor context (``ChatClientRequest.context``, ``ChatClientResponse.context``) is a
+mapping of string keys; these are the keys with a meaning to the core. User code sets the
+first two through :class:`~ostinato.client.AdvisorParams`
+(``AdvisorParams.conversation_id(...)``,
+``AdvisorParams.tool_calling_advisor_auto_register(False)``); the others are written by
+the core's advisors and read by advisors that need them.
+
+The old import paths keep working: ``ostinato.memory.CONVERSATION_ID``,
+``ostinato.client.TOOL_CALLING_ADVISOR_AUTO_REGISTER`` and ``ostinato.advisors.OUTPUT_FORMAT``
+/ ``SENT_OPTIONS`` / ``TOOL_LOOP_ROUND`` are these same objects. This module imports
+nothing, so any layer may use it.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = [
+    "CONVERSATION_ID",
+    "OUTPUT_FORMAT",
+    "SENT_OPTIONS",
+    "TOOL_CALLING_ADVISOR_AUTO_REGISTER",
+    "TOOL_LOOP_ROUND",
+]
+
+#: The conversation memory advisors use (same value as Spring AI's).
+CONVERSATION_ID: Final = "chat_memory_conversation_id"
+
+#: ``False`` stops the ``ChatClient`` from adding its tool advisor to this call.
+TOOL_CALLING_ADVISOR_AUTO_REGISTER: Final = (
+    "ostinato.chat_client.tool_calling.advisor.auto_register"
+)
+
+#: Format instructions to append to the last user message (structured output).
+OUTPUT_FORMAT: Final = "ostinato.chat_client.output_format"
+
+#: Set on model responses: the options the model actually received.
+SENT_OPTIONS: Final = "ostinato.model.sent_options"
+
+#: Set by the tool loop on each streamed chunk: the model round (from 1) it belongs to, so
+#: that stream aggregators can keep the final round's answer only.
+TOOL_LOOP_ROUND: Final = "ostinato.tool_loop.round"
