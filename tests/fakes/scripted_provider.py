@@ -52,8 +52,12 @@ class InteractiveModel(ScriptedChatModel):
         yield text_response(" the end.")
 
 
+#: The ``long`` scenario's answer: far more than a pipe holds, one short line after another.
+LONG_ANSWER = "".join(f"line {i}\n" for i in range(100_000))
+
 SCENARIOS: dict[str, Callable[[], ScriptedChatModel]] = {
     "hello": lambda: ScriptedChatModel(responder=lambda prompt: "Hello!"),
+    "long": lambda: ScriptedChatModel(responder=lambda prompt: LONG_ANSWER, chunk_size=4096),
     "echo": lambda: ScriptedChatModel(responder=_echo),
     "interactive": lambda: InteractiveModel(responder=_echo),
     "weather": lambda: ScriptedChatModel(

@@ -1,13 +1,16 @@
 """The ``ostinato`` command: built-in subcommands, and those plugins register.
 
 Exit codes: 0 success, 1 a command failed, 2 a usage or configuration error (bad
-settings, broken or clashing plugins). Errors are printed as one line with the fix,
-followed by their details; warnings likewise.
+settings, broken or clashing plugins), 141 the output's reader went away (``ostinato ... |
+head``: the rest of the output is dropped quietly, as the command a shell pipeline ends
+with SIGPIPE). Errors are printed as one line with the fix, followed by their details;
+warnings likewise.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -22,10 +25,20 @@ from ostinato.cli._plugins_command import add_plugins_command
 from ostinato.errors import ConfigurationError, OstinatoError, PluginError
 from ostinato.plugins import Command
 
-__all__ = ["BUILTIN_COMMANDS", "EXIT_CONFIGURATION_ERROR", "build_parser", "main"]
+__all__ = [
+    "BUILTIN_COMMANDS",
+    "EXIT_BROKEN_PIPE",
+    "EXIT_CONFIGURATION_ERROR",
+    "build_parser",
+    "main",
+]
 
 #: Exit code of usage and configuration errors (argparse's own, too).
 EXIT_CONFIGURATION_ERROR: Final = 2
+#: Exit code when the reader of the output went away (``ostinato models | head -1``):
+#: 128 + SIGPIPE, what a shell reports for ``cat`` or ``yes`` in the same pipeline, so
+#: ``set -o pipefail`` scripts treat ostinato like them.
+EXIT_BROKEN_PIPE: Final = 141
 
 #: Built-in subcommands: name -> function declaring it on the subparsers. Plugins cannot
 #: take these names.
@@ -101,9 +114,45 @@ def _show_warning(
     print_warning(str(message), file)
 
 
+def _flush_stdout() -> None:
+    """Write what is still buffered now, so that a closed pipe shows here, not at exit."""
+    stdout = sys.stdout
+    if stdout is not None and not stdout.closed:
+        stdout.flush()
+
+
+def _discard_output() -> None:
+    """Point standard output and error at the null device (Python's advice for SIGPIPE):
+    nothing written later, not even the interpreter's last flush, meets the closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                os.dup2(devnull, stream.fileno())
+            except (AttributeError, OSError, ValueError):
+                continue  # not a real file (replaced, closed): nothing reaches the pipe
+    finally:
+        os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``ostinato`` with ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
+    """Run ``ostinato`` with ``argv`` (default: ``sys.argv[1:]``); return the exit code.
+
+    When the reader of the output goes away (``ostinato chat ... | head``), the rest of
+    the output is dropped without a traceback and the exit code is
+    :data:`EXIT_BROKEN_PIPE`.
+    """
+    try:
+        try:
+            return _main(list(sys.argv[1:] if argv is None else argv))
+        finally:
+            _flush_stdout()  # also after --help and --version, which exit from argparse
+    except BrokenPipeError:
+        _discard_output()
+        return EXIT_BROKEN_PIPE
+
+
+def _main(arguments: list[str]) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("default")
         warnings.showwarning = _show_warning
