@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ostinato.errors import ConfigurationError
+from ostinato.http import plain
 from ostinato.messages import (
     REASONING,
     REASONING_SIGNATURE,
@@ -37,20 +38,10 @@ from ostinato_anthropic._options import CACHE_CONTROL
 __all__ = [
     "cache_control",
     "message_payloads",
-    "plain",
     "system_blocks",
     "thinking_blocks",
     "tool_input",
 ]
-
-
-def plain(value: Any) -> Any:
-    """Frozen mappings and tuples as plain JSON containers."""
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    return value
 
 
 def cache_control(marker: Any = True, ttl: str | None = None) -> dict[str, Any]:
