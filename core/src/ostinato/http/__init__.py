@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     )
     from ostinato.http._wire import (
         StreamParserBase,
+        arguments_object,
         error_object,
         plain,
         tool_schema,
@@ -71,6 +72,7 @@ __all__ = [
     "ProviderSettings",
     "SSEFraming",
     "StreamParserBase",
+    "arguments_object",
     "check_base_url",
     "connection_arguments",
     "error_from_transport",
@@ -104,6 +106,7 @@ _LAZY = {
     "ProviderSettings": "_settings",
     "SSEFraming": "_framing",
     "StreamParserBase": "_wire",
+    "arguments_object": "_wire",
     "error_object": "_wire",
     "plain": "_wire",
     "tool_schema": "_wire",

@@ -2,11 +2,12 @@
 
 :class:`StreamParserBase` is where a stream's event parser starts (who is speaking, the
 rate limits and request id of the reply, the secret to mask, ``done``) and reads an
-event's JSON object. :func:`plain` turns frozen options (mappings, tuples) back into
-JSON containers; :func:`tool_schema` reads a tool's input schema text, refusing one that
-is not JSON; :func:`unexpected_reply` is the error of a reply that is not the object the
-protocol says; :func:`error_object` finds the mapping describing an error in the usual
-shapes. Imports no HTTP library.
+event's JSON object. :func:`arguments_object` reads a tool call's arguments;
+:func:`plain` turns frozen options (mappings, tuples) back into JSON containers;
+:func:`tool_schema` reads a tool's input schema text, refusing one that is not JSON;
+:func:`unexpected_reply` is the error of a reply that is not the object the protocol
+says; :func:`error_object` finds the mapping describing an error in the usual shapes.
+Imports no HTTP library.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ostinato.transport import excerpt
 
 __all__ = [
     "StreamParserBase",
+    "arguments_object",
     "error_object",
     "plain",
     "tool_schema",
@@ -52,6 +54,19 @@ def tool_schema(name: str, input_schema: str) -> Any:
             f"tool {name!r}: its input schema is not JSON ({exc}); a ToolDefinition's "
             "input_schema must be JSON schema text"
         ) from None
+
+
+def arguments_object(arguments: str) -> dict[str, Any]:
+    """A tool call's arguments as a JSON object (``{}`` when empty or not an object).
+
+    A model that wrote arguments that are not a JSON object got an error back from the
+    tool loop; the call itself is still sent back, with empty arguments.
+    """
+    try:
+        value = json.loads(arguments) if arguments.strip() else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def unexpected_reply(provider: str, expected: str, body: Any) -> MalformedResponseError:

@@ -16,12 +16,11 @@ A message whose metadata has ``cache_control`` ends with a prompt-caching breakp
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ostinato.errors import ConfigurationError
-from ostinato.http import plain
+from ostinato.http import arguments_object, plain
 from ostinato.messages import (
     REASONING,
     REASONING_SIGNATURE,
@@ -40,7 +39,6 @@ __all__ = [
     "message_payloads",
     "system_blocks",
     "thinking_blocks",
-    "tool_input",
 ]
 
 
@@ -65,19 +63,6 @@ def system_blocks(messages: Iterable[Message], *, ttl: str | None = None) -> lis
             if marker:
                 blocks[-1]["cache_control"] = cache_control(marker, ttl)
     return blocks
-
-
-def tool_input(arguments: str) -> dict[str, Any]:
-    """A tool call's arguments as the ``input`` object (``{}`` when empty or not an object).
-
-    A model that wrote arguments that are not a JSON object got an error back from the
-    tool loop; the call itself is still sent back, with an empty input.
-    """
-    try:
-        value = json.loads(arguments) if arguments.strip() else {}
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _media(media: Media) -> dict[str, Any]:
@@ -125,7 +110,7 @@ def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
                 "type": "tool_use",
                 "id": call.id,
                 "name": call.name,
-                "input": tool_input(call.arguments),
+                "input": arguments_object(call.arguments),
             }
             for call in message.tool_calls
         )

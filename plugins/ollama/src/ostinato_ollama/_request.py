@@ -11,12 +11,11 @@ object; ``stream`` is always sent, since Ollama streams when it is left out.
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from ostinato.errors import ConfigurationError
-from ostinato.http import plain, tool_schema
+from ostinato.http import arguments_object, plain, tool_schema
 from ostinato.messages import (
     AssistantMessage,
     Media,
@@ -53,14 +52,6 @@ def _image(media: Media) -> str:
     return base64.b64encode(media.data).decode("ascii")
 
 
-def _arguments(text: str) -> Any:
-    try:
-        value = json.loads(text) if text.strip() else {}
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
 def _assistant(message: AssistantMessage) -> dict[str, Any]:
     payload: dict[str, Any] = {"role": "assistant", "content": message.text or ""}
     if message.reasoning:
@@ -72,7 +63,7 @@ def _assistant(message: AssistantMessage) -> dict[str, Any]:
                 "function": {
                     "index": position,
                     "name": call.name,
-                    "arguments": _arguments(call.arguments),
+                    "arguments": arguments_object(call.arguments),
                 },
             }
             for position, call in enumerate(message.tool_calls)
