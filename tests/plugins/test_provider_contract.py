@@ -16,7 +16,6 @@ import importlib.metadata
 import inspect
 import io
 import json
-import os
 import pkgutil
 import subprocess
 import sys
@@ -41,6 +40,7 @@ from ostinato_ollama import create_chat_model as ollama_model
 from ostinato_openai import OpenAISettings
 from ostinato_openai import create_chat_model as openai_model
 from tests.docs.test_snippets import snippets
+from tests.fakes.environment import clean_provider_environment
 
 PLUGINS = Path(__file__).resolve().parents[2] / "plugins"
 
@@ -162,12 +162,8 @@ PROVIDERS = [
 def provider(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> Provider:
-    chosen: Provider = request.param
-    for name in list(os.environ):
-        if name.startswith("OSTINATO_") or name in chosen.fallbacks:
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)  # no .env from the developer's checkout
-    return chosen
+    clean_provider_environment(monkeypatch, tmp_path)
+    return request.param  # type: ignore[no-any-return]
 
 
 def registry(provider: Provider) -> Registry:
@@ -301,12 +297,8 @@ def keyed(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> Provider:
     """A provider whose own API requires a key (its environment cleaned like ``provider``)."""
-    chosen: Provider = request.param
-    for name in list(os.environ):
-        if name.startswith("OSTINATO_") or name in chosen.fallbacks:
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)
-    return chosen
+    clean_provider_environment(monkeypatch, tmp_path)
+    return request.param  # type: ignore[no-any-return]
 
 
 def test_dotenv_is_read(provider: Provider, tmp_path: Path) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import httpx
 import pytest
 
@@ -12,16 +10,12 @@ from ostinato_anthropic import (
     AnthropicSettings,
     create_chat_model,
 )
-
-FALLBACKS = ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL")
+from tests.fakes.environment import clean_provider_environment
 
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path):
-    for name in list(os.environ):
-        if name.startswith("OSTINATO_") or name in FALLBACKS:
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)  # no .env from the developer's checkout
+    clean_provider_environment(monkeypatch, tmp_path)
 
 
 def test_defaults():

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import os
-
 import httpx
 import pytest
 
 from ostinato_ollama import OllamaChatOptions, OllamaSettings, create_chat_model, ollama_base_url
-
-FALLBACKS = ("OLLAMA_HOST", "OLLAMA_API_KEY")
+from tests.fakes.environment import clean_provider_environment
 
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path):
-    for name in list(os.environ):
-        if name.startswith("OSTINATO_") or name in FALLBACKS:
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)  # no .env from the developer's checkout
+    clean_provider_environment(monkeypatch, tmp_path)
 
 
 def test_defaults():

@@ -6,23 +6,12 @@ import httpx
 import pytest
 
 from ostinato_openai import OpenAIChatOptions, OpenAISettings, create_chat_model
-
-ALL_VARIABLES = (
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "OPENAI_ORG_ID",
-    "OPENAI_PROJECT_ID",
-)
+from tests.fakes.environment import clean_provider_environment
 
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path):
-    import os
-
-    for name in list(os.environ):
-        if name.startswith("OSTINATO_") or name in ALL_VARIABLES:
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)  # no .env from the developer's checkout
+    clean_provider_environment(monkeypatch, tmp_path)
 
 
 def test_defaults():
