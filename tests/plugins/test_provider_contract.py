@@ -445,6 +445,7 @@ def test_the_factory_passes_every_connection_setting_on(
     }
     for name, value in values.items():
         monkeypatch.setenv(provider.prefix + name, value)
+    assert "sk-contract" not in repr(load_settings(provider.settings))
     model = provider.create("m")
     assert model.base_url == "http://127.0.0.1:9/root"
     assert model.retry_policy.max_retries == 4
@@ -453,6 +454,7 @@ def test_the_factory_passes_every_connection_setting_on(
     assert model._timeout == httpx.Timeout(7, connect=2)
     assert (model._limits.max_connections, model._limits.max_keepalive_connections) == (5, 3)
     assert model._headers["x-team"] == "a"
+    assert (model._limits.keepalive_expiry, model._timeout.read) == (30.0, 7)
     assert model._params == {"v": "2"}
     assert (model._call_deadline, model._first_event_timeout) == (11.0, 12.0)
     assert model._api_key == "sk-contract"
