@@ -47,6 +47,7 @@ TOP_LEVEL = {
     "Ordered",
     "OstinatoError",
     "Prompt",
+    "PromptTemplate",
     "StreamAdvisor",
     "SystemMessage",
     "ToolAdvisor",

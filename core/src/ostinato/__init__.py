@@ -72,6 +72,7 @@ from ostinato.model import (
     Usage,
 )
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
+from ostinato.prompt_template import PromptTemplate
 from ostinato.tools import (
     DefaultToolCallingManager,
     ToolCallback,
@@ -118,6 +119,7 @@ __all__ = [
     "Ordered",
     "OstinatoError",
     "Prompt",
+    "PromptTemplate",
     "StreamAdvisor",
     "StreamResponseSpec",
     "SystemMessage",

@@ -26,13 +26,17 @@ from ostinato.client._params import AdvisorParams
 from ostinato.context_keys import TOOL_CALLING_ADVISOR_AUTO_REGISTER
 from ostinato.messages import Media, Message, SystemMessage, UserMessage
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
+from ostinato.prompt_template import PromptTemplate, template_for
 from ostinato.tools import FunctionToolCallback, ToolCallback, ToolCallbackProvider
 
 if TYPE_CHECKING:
     from ostinato.client._client import ChatClient
     from ostinato.client._responses import CallResponseSpec, StreamResponseSpec
 
-__all__ = ["ChatClientRequestSpec", "OptionsCache", "SpecState"]
+__all__ = ["KEEP_TEXT", "ChatClientRequestSpec", "OptionsCache", "SpecState"]
+
+#: The default of ``user()``/``system()``'s text: keep the current text, set parameters.
+KEEP_TEXT: Any = object()
 
 
 class OptionsCache:
@@ -53,8 +57,8 @@ class OptionsCache:
 class SpecState:
     """The mutable parts of a spec; the client keeps one as its defaults and copies it."""
 
-    system: str | None = None
-    user: str | None = None
+    system: str | PromptTemplate | None = None
+    user: str | PromptTemplate | None = None
     media: list[Media] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
     advisors: list[Advisor] = field(default_factory=list)
@@ -62,6 +66,8 @@ class SpecState:
     tool_context: dict[str, Any] = field(default_factory=dict)
     options: ChatOptions | None = None
     advisor_params: dict[str, Any] = field(default_factory=dict)
+    system_params: dict[str, Any] = field(default_factory=dict)
+    user_params: dict[str, Any] = field(default_factory=dict)
 
     def copy(self) -> SpecState:
         """An independent copy (lists and dicts copied)."""
@@ -75,7 +81,29 @@ class SpecState:
             dict(self.tool_context),
             self.options,
             dict(self.advisor_params),
+            dict(self.system_params),
+            dict(self.user_params),
         )
+
+    def set_system(self, text: str | PromptTemplate, params: Mapping[str, Any]) -> None:
+        """A new system text replaces the text and its parameters; with ``KEEP_TEXT`` the
+        parameters merge into the current ones (to fill a default template)."""
+        if text is KEEP_TEXT:
+            self.system_params.update(params)
+        else:
+            self.system = _text(text, "system")
+            self.system_params = dict(params)
+
+    def set_user(
+        self, text: str | PromptTemplate, media: Sequence[Media], params: Mapping[str, Any]
+    ) -> None:
+        """As :meth:`set_system`; a new text also replaces the media."""
+        if text is KEEP_TEXT:
+            self.user_params.update(params)
+        else:
+            self.user = _text(text, "user")
+            self.user_params = dict(params)
+            self.media = list(media)
 
     def add_tools(self, items: Iterable[Any]) -> None:
         """Append tools: callbacks, providers (kept lazy), ``@tool`` functions or objects,
@@ -135,15 +163,31 @@ class ChatClientRequestSpec:
 
     # -- fluent setters -----------------------------------------------------------------
 
-    def system(self, text: str) -> ChatClientRequestSpec:
-        """Set the system text (replacing the client's default)."""
-        self._state.system = _text(text, "system")
+    def system(
+        self, text: str | PromptTemplate = KEEP_TEXT, /, **params: Any
+    ) -> ChatClientRequestSpec:
+        """Set the system text (replacing the client's default), or fill its template.
+
+        ``system("You are {role}.", role="a pirate")`` renders ``{name}`` placeholders
+        when the request is built; ``system(role="a pirate")`` keeps the text (the
+        client's default) and sets parameters. A ``str`` without parameters is sent as
+        written; a :class:`~ostinato.prompt_template.PromptTemplate` is always rendered.
+        """
+        self._state.set_system(text, params)
         return self
 
-    def user(self, text: str, *media: Media) -> ChatClientRequestSpec:
-        """Set the user text, with optional media attachments."""
-        self._state.user = _text(text, "user")
-        self._state.media = list(media)
+    def user(
+        self, text: str | PromptTemplate = KEEP_TEXT, /, *media: Media, **params: Any
+    ) -> ChatClientRequestSpec:
+        """Set the user text, with optional media attachments and template parameters.
+
+        ``user("Tell me about {topic}", topic="owls")`` renders the placeholders when
+        the request is built (a missing or unused parameter raises
+        :class:`~ostinato.errors.PromptTemplateError` then, before the model is called).
+        ``user(topic="owls")`` keeps the current text (e.g. the client's default) and
+        sets parameters. A ``str`` without parameters is sent as written, braces and all.
+        """
+        self._state.set_user(text, media, params)
         return self
 
     def messages(self, *messages: Message | Sequence[Message]) -> ChatClientRequestSpec:
@@ -223,10 +267,11 @@ class ChatClientRequestSpec:
         state = self._state
         messages: list[Message] = []
         if state.system is not None:
-            messages.append(SystemMessage(state.system))
+            messages.append(SystemMessage(_rendered(state.system, state.system_params)))
         messages.extend(state.messages)
         if state.user is not None:
-            messages.append(UserMessage(state.user, tuple(state.media)))
+            user = _rendered(state.user, state.user_params)
+            messages.append(UserMessage(user, tuple(state.media)))
 
         options = self._options()
         ctx = dict(state.advisor_params)
@@ -303,7 +348,17 @@ def _resolve_tools(items: Sequence[ToolCallback | ToolCallbackProvider]) -> list
     return tools
 
 
-def _text(value: str, what: str) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{what} text must be a str, got {type(value).__name__}")
+def _text(value: str | PromptTemplate, what: str) -> str | PromptTemplate:
+    if not isinstance(value, str | PromptTemplate):
+        raise TypeError(
+            f"{what} text must be a str or a PromptTemplate, got {type(value).__name__}"
+        )
     return value
+
+
+def _rendered(text: str | PromptTemplate, params: Mapping[str, Any]) -> str:
+    """Templates are rendered when parameters are given (and a ``PromptTemplate`` always);
+    a plain text without parameters is sent as written, as Spring AI does."""
+    if isinstance(text, PromptTemplate):
+        return text.render(params)
+    return template_for(text).render(params) if params else text
