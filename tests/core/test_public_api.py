@@ -14,6 +14,7 @@ import ostinato
 TOP_LEVEL = {
     "Advisor",
     "AdvisorParams",
+    "ApprovalDecision",
     "AssistantMessage",
     "BaseAdvisor",
     "CallAdvisor",
@@ -29,6 +30,7 @@ TOP_LEVEL = {
     "MessageAggregator",
     "Ordered",
     "OstinatoError",
+    "PendingToolCalls",
     "Prompt",
     "StreamAdvisor",
     "SystemMessage",

@@ -39,7 +39,9 @@ from ostinato.model import (
 )
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 from ostinato.tools import (
+    ApprovalDecision,
     DefaultToolCallingManager,
+    PendingToolCalls,
     ToolCallback,
     ToolCallingManager,
     ToolContext,
@@ -58,6 +60,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Advisor",
     "AdvisorParams",
+    "ApprovalDecision",
     "AssistantMessage",
     "AutoConfiguration",
     "BaseAdvisor",
@@ -74,6 +77,7 @@ __all__ = [
     "MessageAggregator",
     "Ordered",
     "OstinatoError",
+    "PendingToolCalls",
     "Prompt",
     "StreamAdvisor",
     "SystemMessage",

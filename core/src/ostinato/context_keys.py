@@ -18,8 +18,11 @@ from __future__ import annotations
 from typing import Final
 
 __all__ = [
+    "APPROVAL_SETTINGS",
     "CONVERSATION_ID",
     "OUTPUT_FORMAT",
+    "PENDING_TOOL_CALLS",
+    "RESUMED_TURN",
     "SENT_OPTIONS",
     "TOOL_CALLING_ADVISOR_AUTO_REGISTER",
     "TOOL_LOOP_ROUND",
@@ -42,3 +45,15 @@ SENT_OPTIONS: Final = "ostinato.model.sent_options"
 #: Set by the tool loop on each streamed chunk: the model round (from 1) it belongs to, so
 #: that stream aggregators can keep the final round's answer only.
 TOOL_LOOP_ROUND: Final = "ostinato.tool_loop.round"
+
+#: Set by the ``ChatClient`` from ``.approver(...)``/``.approval_policy(...)``: the
+#: request's ``ApprovalSettings``, read by the tool loop.
+APPROVAL_SETTINGS: Final = "ostinato.tool_loop.approval_settings"
+
+#: Set by the tool loop on the answer of a turn that stopped for approvals: its
+#: ``PendingToolCalls`` (memory advisors store nothing for such a turn).
+PENDING_TOOL_CALLS: Final = "ostinato.tool_loop.pending_tool_calls"
+
+#: Set by ``ChatClientRequestSpec.resume(...)``: the ``ResumedTurn`` the tool loop
+#: continues (memory advisors store the whole turn once it ends).
+RESUMED_TURN: Final = "ostinato.tool_loop.resumed_turn"

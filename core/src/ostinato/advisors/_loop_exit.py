@@ -48,6 +48,9 @@ class LoopExitReason(StrEnum):
     """A tool-call limit was breached; the calls did not all run."""
     MAX_ITERATIONS = "max_iterations"
     """The iteration cap was reached; the last calls did not run."""
+    APPROVAL_REQUIRED = "approval_required"
+    """Calls wait for approval decisions and no approver was given; the answer's context
+    holds the :class:`~ostinato.tools.PendingToolCalls` (``PENDING_TOOL_CALLS``)."""
 
 
 ToolLoopExitReason = LoopExitReason

@@ -293,6 +293,9 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         if not isinstance(options, ToolCallingChatOptions):
             return await chain.next_call(request)
         turn = await ToolLoopTurn.start(self, request, chain, options, stream=False)
+        resumed = await turn.resume()
+        if isinstance(resumed, LoopExit):
+            return await self.do_finalize_loop(resumed.response, chain)
         while True:
             round_request = await turn.begin_round()
             response = await turn.inner_chain().next_call(round_request)
@@ -322,6 +325,12 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         # Chunks of tool rounds are hidden; the others are shown as they arrive, with the
         # usage of earlier rounds added and stamped with their round number.
         turn = await ToolLoopTurn.start(self, request, chain, options, stream=True)
+        resumed = await turn.resume()
+        if isinstance(resumed, LoopExit):
+            tail = turn.stream_tail(resumed)
+            if tail is not None:
+                yield tail
+            return
         while True:
             round_request = await turn.begin_round()
             previous = turn.usage.total

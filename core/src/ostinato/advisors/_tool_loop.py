@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING, Any
 from ostinato._frozen import FrozenDict
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
 from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit, notify_loop_exit
-from ostinato.context_keys import SENT_OPTIONS, TOOL_LOOP_ROUND
+from ostinato.context_keys import (
+    APPROVAL_SETTINGS,
+    CONVERSATION_ID,
+    PENDING_TOOL_CALLS,
+    RESUMED_TURN,
+    SENT_OPTIONS,
+    TOOL_LOOP_ROUND,
+)
 from ostinato.errors import ToolCallLimitExceeded
 from ostinato.messages import AssistantMessage, Message, ToolResponseMessage
 from ostinato.model import (
@@ -35,7 +42,12 @@ from ostinato.model import (
     cumulative_usage,
 )
 from ostinato.prompt import Prompt, ToolCallingChatOptions
-from ostinato.tools import ToolExecutionResult, tool_call_limit_generation
+from ostinato.tools import (
+    PendingToolCalls,
+    ResumedTurn,
+    ToolExecutionResult,
+    tool_call_limit_generation,
+)
 
 if TYPE_CHECKING:
     from ostinato.advisors._chain import AdvisorChain
@@ -190,14 +202,78 @@ class ToolLoopTurn:
             )
         run_options = sent if isinstance(sent, ToolCallingChatOptions) else self.options
         try:
-            result = await advisor.tool_calling_manager.execute_tool_calls(
-                Prompt(self.history, run_options), asked
+            result = await self._run_tools(Prompt(self.history, run_options), asked)
+        except ToolCallLimitExceeded as breach:
+            limited = asked.copy(generations=[tool_call_limit_generation(breach)])
+            return await self._exit(
+                LoopExitReason.TOOL_CALL_LIMIT, request, response.copy(chat_response=limited), asked
+            )
+        if isinstance(result, PendingToolCalls):
+            waiting = asked.copy(generations=[approval_required_generation(result)])
+            held = response.copy(chat_response=waiting).with_context({PENDING_TOOL_CALLS: result})
+            return await self._exit(LoopExitReason.APPROVAL_REQUIRED, request, held, asked)
+        return await self._after_tools(request, response, asked, result)
+
+    async def resume(self) -> NextRound | LoopExit | None:
+        """On a request that resumes a pending turn (``RESUMED_TURN``): run the decided
+        calls and say whether the loop goes on; ``None`` for any other request."""
+        resumed = self.request.context.get(RESUMED_TURN)
+        if not isinstance(resumed, ResumedTurn):
+            return None
+        from ostinato.tools._approval_batch import complete_batch
+
+        pending = resumed.pending
+        self.rounds = pending.rounds
+        prompt = Prompt(pending.messages, self.options)
+        asked = ChatResponse([Generation(pending.assistant)])
+        request = ChatClientRequest(prompt, self.request.context)
+        response = ChatClientResponse(asked, self.request.context)
+        try:
+            result = await complete_batch(
+                self._advisor.tool_calling_manager,
+                prompt,
+                pending.assistant,
+                pending.responses,
+                pending.return_direct or not pending.responses,
+                resumed.decisions,
             )
         except ToolCallLimitExceeded as breach:
             limited = asked.copy(generations=[tool_call_limit_generation(breach)])
             return await self._exit(
                 LoopExitReason.TOOL_CALL_LIMIT, request, response.copy(chat_response=limited), asked
             )
+        return await self._after_tools(request, response, asked, result)
+
+    async def _run_tools(
+        self, prompt: Prompt, asked: ChatResponse
+    ) -> ToolExecutionResult | PendingToolCalls:
+        manager = self._advisor.tool_calling_manager
+        settings = self.request.context.get(APPROVAL_SETTINGS)
+        from ostinato.tools._approval import ApprovalSettings
+
+        if not isinstance(settings, ApprovalSettings):
+            settings = None
+        from ostinato.tools._approval_batch import execute_with_approvals, needs_approvals
+
+        if not needs_approvals(settings, prompt):
+            return await manager.execute_tool_calls(prompt, asked)
+        conversation = self.request.context.get(CONVERSATION_ID)
+        return await execute_with_approvals(
+            manager,
+            prompt,
+            asked,
+            settings or ApprovalSettings(),
+            rounds=self.rounds,
+            conversation_id=conversation if isinstance(conversation, str) else None,
+        )
+
+    async def _after_tools(
+        self,
+        request: ChatClientRequest,
+        response: ChatClientResponse,
+        asked: ChatResponse,
+        result: ToolExecutionResult,
+    ) -> NextRound | LoopExit:
         self.history = result.conversation_history
         if result.return_direct:
             direct = asked.copy(generations=ToolExecutionResult.build_generations(result))
@@ -246,6 +322,17 @@ class ToolLoopTurn:
             return None
         trailer = ChatResponse((), accumulated.metadata)
         return mark_round(ending.response.copy(chat_response=trailer), self.rounds)
+
+
+def approval_required_generation(pending: PendingToolCalls) -> Generation:
+    """The answer of a turn that stopped for approvals: says which calls wait."""
+    calls = ", ".join(f"{c.name}({c.arguments or '{}'})" for c in pending.calls)
+    text = f"Waiting for approval of tool call(s): {calls}."
+    metadata = ChatGenerationMetadata(finish_reason=APPROVAL_REQUIRED_FINISH_REASON)
+    return Generation(AssistantMessage(text), metadata)
+
+
+APPROVAL_REQUIRED_FINISH_REASON = "approvalRequired"
 
 
 def iteration_cap(response: ChatResponse, max_iterations: int, finish_reason: str) -> ChatResponse:

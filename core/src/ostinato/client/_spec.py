@@ -23,10 +23,23 @@ from ostinato.advisors import (
     check_tool_advisors,
 )
 from ostinato.client._params import AdvisorParams
-from ostinato.context_keys import TOOL_CALLING_ADVISOR_AUTO_REGISTER
+from ostinato.client._resume import approval_settings, check_resume, resumed_turn
+from ostinato.context_keys import (
+    APPROVAL_SETTINGS,
+    RESUMED_TURN,
+    TOOL_CALLING_ADVISOR_AUTO_REGISTER,
+)
 from ostinato.messages import Media, Message, SystemMessage, UserMessage
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
-from ostinato.tools import FunctionToolCallback, ToolCallback, ToolCallbackProvider
+from ostinato.tools import (
+    ApprovalPolicy,
+    Approver,
+    FunctionToolCallback,
+    PendingToolCalls,
+    ResumedTurn,
+    ToolCallback,
+    ToolCallbackProvider,
+)
 
 if TYPE_CHECKING:
     from ostinato.client._client import ChatClient
@@ -62,6 +75,8 @@ class SpecState:
     tool_context: dict[str, Any] = field(default_factory=dict)
     options: ChatOptions | None = None
     advisor_params: dict[str, Any] = field(default_factory=dict)
+    approval: dict[str, Any] = field(default_factory=dict)
+    resume: ResumedTurn | None = None
 
     def copy(self) -> SpecState:
         """An independent copy (lists and dicts copied)."""
@@ -75,6 +90,8 @@ class SpecState:
             dict(self.tool_context),
             self.options,
             dict(self.advisor_params),
+            dict(self.approval),
+            self.resume,
         )
 
     def add_tools(self, items: Iterable[Any]) -> None:
@@ -179,6 +196,46 @@ class ChatClientRequestSpec:
         self._state.add_advisors(advisors)
         return self
 
+    def approval_policy(self, policy: ApprovalPolicy | None) -> ChatClientRequestSpec:
+        """Decide per call whether it needs approval: ``policy(call, tool) -> bool``
+        (replaces the tools' own ``requires_approval``; ``None``: back to those)."""
+        if policy is not None and not callable(policy):
+            raise TypeError(f"an approval policy must be callable, got {policy!r}")
+        self._state.approval["policy"] = policy
+        return self
+
+    def approver(
+        self, approver: Approver | None, *, timeout: float | None = None
+    ) -> ChatClientRequestSpec:
+        """Decide calls that need approval inline: ``approver(request)`` returns an
+        ``ApprovalDecision`` (or a bool), sync or async, within ``timeout`` seconds.
+        Without an approver such a turn ends with ``PendingToolCalls``."""
+        if approver is not None and not callable(approver):
+            raise TypeError(f"an approver must be callable, got {approver!r}")
+        if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
+            raise ValueError(f"approver timeout must be positive seconds or None, got {timeout!r}")
+        self._state.approval["approver"] = approver
+        self._state.approval["timeout"] = timeout
+        return self
+
+    def resume(
+        self,
+        pending: PendingToolCalls | Mapping[str, Any] | str,
+        decisions: Mapping[str, Any],
+    ) -> ChatClientRequestSpec:
+        """Continue a turn that stopped for approvals: ``pending`` (the value, its
+        ``to_dict()`` or its JSON) and one decision per awaited call id
+        (``ApprovalDecision``, ``True``/``False``, or a decision's ``to_dict()``).
+
+        Give the request the same tools (``.tools(...)``); the conversation is the
+        pending one (set no user text). Everything is checked before any model call.
+
+        Raises:
+            ResumeError: the pending value or the decisions are not valid.
+        """
+        self._state.resume = resumed_turn(pending, decisions)
+        return self
+
     # -- results ------------------------------------------------------------------------
 
     def call(self) -> CallResponseSpec:
@@ -232,6 +289,11 @@ class ChatClientRequestSpec:
         ctx = dict(state.advisor_params)
         if context:
             ctx.update(context)
+        if state.approval:
+            ctx[APPROVAL_SETTINGS] = approval_settings(state.approval)
+        if state.resume is not None:
+            messages, options = check_resume(state.resume, state.user, options, ctx)
+            ctx[RESUMED_TURN] = state.resume
         return ChatClientRequest(Prompt(messages, options), ctx)
 
     def _options(self) -> ChatOptions:

@@ -1,5 +1,13 @@
 """Tools: the ``@tool`` decorator, tool callbacks, schemas, and the tool calling manager."""
 
+from ostinato.tools._approval import (
+    ApprovalDecision,
+    ApprovalKind,
+    ApprovalPolicy,
+    ApprovalRequest,
+    ApprovalSettings,
+    Approver,
+)
 from ostinato.tools._callback import (
     ToolCallback,
     ToolCallbackProvider,
@@ -24,6 +32,7 @@ from ostinato.tools._limits import (
 )
 from ostinato.tools._manager import DefaultToolCallingManager
 from ostinato.tools._manager_builder import DefaultToolCallingManagerBuilder
+from ostinato.tools._pending import PendingToolCalls, ResumedTurn
 from ostinato.tools._resolver import (
     DelegatingToolCallbackResolver,
     StaticToolCallbackResolver,
@@ -39,6 +48,12 @@ from ostinato.tools._schema import json_schema_for
 __all__ = [
     "DONE_RESULT",
     "TOOL_SPEC_ATTRIBUTE",
+    "ApprovalDecision",
+    "ApprovalKind",
+    "ApprovalPolicy",
+    "ApprovalRequest",
+    "ApprovalSettings",
+    "Approver",
     "DefaultToolCallingManager",
     "DefaultToolCallingManagerBuilder",
     "DefaultToolExecutionExceptionProcessor",
@@ -46,6 +61,8 @@ __all__ = [
     "FunctionToolCallback",
     "LimitBehavior",
     "LimitBreach",
+    "PendingToolCalls",
+    "ResumedTurn",
     "StaticToolCallbackResolver",
     "ToolCallLimits",
     "ToolCallback",
