@@ -6,8 +6,9 @@ The light names are imported eagerly; heavy ones (auto-configuration) lazily, so
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ostinato._lazy import lazy_exports
 from ostinato.advisors import (
     Advisor,
     BaseAdvisor,
@@ -101,16 +102,8 @@ __all__ = [
     "tool_callbacks",
 ]
 
-# Auto-configuration imports dependency-injector and pydantic-settings (~100 ms): only on use.
-_LAZY = {"AutoConfiguration", "chat_client"}
-
-
-def __getattr__(name: str) -> Any:
-    """Import the auto-configuration names on first use (PEP 562)."""
-    if name in _LAZY:
-        from ostinato import config
-
-        value = getattr(config, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'ostinato' has no attribute {name!r}")
+# Auto-configuration imports dependency-injector and pydantic-settings (~100 ms): only on
+# use (PEP 562; only __getattr__: dir() stays the default).
+__getattr__ = lazy_exports(
+    __name__, {"AutoConfiguration": "ostinato.config", "chat_client": "ostinato.config"}
+)[0]

@@ -11,6 +11,8 @@
     ├── OutputParsingError          the model's answer could not be converted to the asked type
     ├── ApprovalError               an approver raised, timed out or returned no decision
     ├── ResumeError                 a pending value or its decisions cannot resume a turn
+    ├── EventSchemaError            a loop event's JSON form could not be read
+    ├── UsageLimitExceeded          a turn reached a usage limit and was asked to raise
     ├── ToolError                   something went wrong running a tool (tool_name)
     │   ├── ToolNotFoundError       the model asked for a tool that is not attached
     │   ├── ToolArgumentsError      the arguments were not JSON or failed the tool's schema
@@ -49,6 +51,7 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "ConfigurationError",
+    "EventSchemaError",
     "MalformedResponseError",
     "ModelConnectionError",
     "ModelError",
@@ -70,6 +73,7 @@ __all__ = [
     "ToolExecutionError",
     "ToolNotFoundError",
     "ToolTimeoutError",
+    "UsageLimitExceeded",
 ]
 
 
@@ -131,6 +135,27 @@ class ResumeError(OstinatoError, ValueError):
     valid JSON of the expected shape, of another schema version, names tools the request
     does not have, or the decisions do not match the calls waiting for one. Raised before
     any model call or tool run."""
+
+
+class EventSchemaError(OstinatoError, ValueError):
+    """A loop event's JSON form could not be read: another ``schema_version``, an
+    unknown kind, or a missing or malformed field (the message says which)."""
+
+
+class UsageLimitExceeded(OstinatoError):
+    """A turn reached one of its usage limits, and the limits say to raise.
+
+    Attributes:
+        limit_name: which limit (``model_requests``, ``total_tokens`` or ``tool_calls``).
+        limit: the limit's value.
+        used: what the turn had used when it was stopped.
+    """
+
+    def __init__(self, message: str, *, limit_name: str, limit: int, used: int) -> None:
+        super().__init__(message)
+        self.limit_name = limit_name
+        self.limit = limit
+        self.used = used
 
 
 class ToolError(OstinatoError):

@@ -245,5 +245,8 @@ def test_the_exit_reasons_keep_their_values(stream):
         "tool_call_limit",
         "max_iterations",
         "approval_required",
+        "cancelled",
+        "budget",
+        "no_progress",
     ]
     assert ToolLoopExitReason is LoopExitReason

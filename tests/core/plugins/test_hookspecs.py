@@ -94,6 +94,7 @@ def test_public_names():
         "PluginLoadWarning",
         "PluginManager",
         "PluginOrigin",
+        "ProviderPlugin",
         "RegisterCommand",
         "RegisterFactory",
         "RegisterSettings",
@@ -106,6 +107,8 @@ def test_public_names():
         "collect_registry",
         "hookimpl",
         "hookspec",
+        "lazy_exports",
+        "provider_plugin",
     }
     for name in ostinato.plugins.__all__:
         assert hasattr(ostinato.plugins, name), name

@@ -6,8 +6,9 @@ lazily (PEP 562), so ``import ostinato`` does not pay for them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ostinato._lazy import lazy_exports
 from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import (
     Advisor,
@@ -71,12 +72,6 @@ __all__ = [
     "validate_json_schema",
 ]
 
-_LAZY = {
-    "SimpleLoggerAdvisor": "ostinato.advisors._logger",
-    "StructuredOutputValidationAdvisor": "ostinato.advisors._structured_output",
-    "StructuredOutputValidationAdvisorBuilder": "ostinato.advisors._structured_output",
-    "validate_json_schema": "ostinato.advisors._json_schema",
-}
 
 if TYPE_CHECKING:
     from ostinato.advisors._json_schema import validate_json_schema
@@ -87,12 +82,13 @@ if TYPE_CHECKING:
     )
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ostinato.advisors' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+# PEP 562: imported on first use (only __getattr__: dir() stays the default).
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "SimpleLoggerAdvisor": "ostinato.advisors._logger",
+        "StructuredOutputValidationAdvisor": "ostinato.advisors._structured_output",
+        "StructuredOutputValidationAdvisorBuilder": "ostinato.advisors._structured_output",
+        "validate_json_schema": "ostinato.advisors._json_schema",
+    },
+)[0]

@@ -12,6 +12,7 @@ runs their hooks into a :class:`Registry`; every factory they registered is call
 ostinato`` does not import it.
 """
 
+from ostinato._lazy import lazy_exports
 from ostinato.plugins._context import FactoryContext
 from ostinato.plugins._factory_calls import call_factory
 from ostinato.plugins._hookspecs import (
@@ -31,6 +32,7 @@ from ostinato.plugins._info import (
     SkippedPlugin,
 )
 from ostinato.plugins._manager import ENTRY_POINT_GROUP, PluginManager
+from ostinato.plugins._provider import ProviderPlugin, provider_plugin
 from ostinato.plugins._registry import KINDS, Command, Registration, Registry, collect_registry
 from ostinato.plugins._types import (
     AdvisorFactory,
@@ -63,6 +65,7 @@ __all__ = [
     "PluginLoadWarning",
     "PluginManager",
     "PluginOrigin",
+    "ProviderPlugin",
     "RegisterCommand",
     "RegisterFactory",
     "RegisterSettings",
@@ -75,4 +78,6 @@ __all__ = [
     "collect_registry",
     "hookimpl",
     "hookspec",
+    "lazy_exports",
+    "provider_plugin",
 ]

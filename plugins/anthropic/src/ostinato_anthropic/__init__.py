@@ -8,8 +8,9 @@ and the settings, which import httpx and pydantic-settings, are imported on firs
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ostinato.plugins import lazy_exports
 from ostinato_anthropic._normalise import FINISH_REASON_RAW, STOP_SEQUENCE, THINKING_BLOCKS
 from ostinato_anthropic._options import (
     CACHE_CONTROL,
@@ -45,25 +46,13 @@ __all__ = [
     "json_schema_output_config",
 ]
 
-_LAZY = {
-    "AnthropicChatModel": "ostinato_anthropic._model",
-    "AnthropicSettings": "ostinato_anthropic._settings",
-    "DEFAULT_API_VERSION": "ostinato_anthropic._settings",
-    "DEFAULT_BASE_URL": "ostinato_anthropic._settings",
-    "create_chat_model": "ostinato_anthropic._factory",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ostinato_anthropic' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "AnthropicChatModel": "ostinato_anthropic._model",
+        "AnthropicSettings": "ostinato_anthropic._settings",
+        "DEFAULT_API_VERSION": "ostinato_anthropic._settings",
+        "DEFAULT_BASE_URL": "ostinato_anthropic._settings",
+        "create_chat_model": "ostinato_anthropic._factory",
+    },
+)

@@ -1,19 +1,18 @@
 """The ``anthropic`` plugin's hook implementations (entry point ``ostinato: anthropic``).
 
-Import-light on purpose: nothing here imports httpx or pydantic-settings at module level;
-the hooks import the modules that do only when they run (DESIGN.md §5).
+Declared with :func:`~ostinato.plugins.provider_plugin`: the settings class and the
+factory are named by dotted paths, so importing this module imports neither httpx nor
+pydantic-settings; each is imported when a hook or the factory runs.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Final
 
-from ostinato.plugins import FactoryContext, hookimpl
-
-if TYPE_CHECKING:
-    from ostinato_anthropic._model import AnthropicChatModel
+from ostinato.plugins import provider_plugin
 
 __all__ = [
+    "PLUGIN",
     "PROVIDER",
     "SETTINGS_PREFIX",
     "chat_model_factory",
@@ -23,37 +22,26 @@ __all__ = [
 ]
 
 #: The provider name ``OSTINATO_MODEL=anthropic:<model>`` selects.
-PROVIDER = "anthropic"
+PROVIDER: Final = "anthropic"
 #: The settings prefix this plugin reads.
-SETTINGS_PREFIX = "OSTINATO_ANTHROPIC_"
+SETTINGS_PREFIX: Final = "OSTINATO_ANTHROPIC_"
 
+#: The plugin, declared: its hooks register the provider and
+#: :class:`~ostinato_anthropic.AnthropicSettings`.
+PLUGIN: Final = provider_plugin(
+    provider=PROVIDER,
+    settings_prefix=SETTINGS_PREFIX,
+    settings="ostinato_anthropic._settings:AnthropicSettings",
+    factory="ostinato_anthropic._factory:create_chat_model",
+)
 
-def create_anthropic_chat_model(model_name: str) -> AnthropicChatModel:
-    """The ``anthropic`` chat model factory: settings from the environment, ``model_name``
-    (empty: ``OSTINATO_ANTHROPIC_MODEL``)."""
-    from ostinato_anthropic._factory import create_chat_model
-
-    return create_chat_model(model_name or None)
-
-
-def chat_model_factory(context: FactoryContext, model_name: str) -> AnthropicChatModel:
-    """The registered ``anthropic`` factory: the settings auto-configuration loaded,
-    ``model_name`` (empty: ``OSTINATO_ANTHROPIC_MODEL``)."""
-    from ostinato_anthropic._factory import create_chat_model
-    from ostinato_anthropic._settings import AnthropicSettings
-
-    return create_chat_model(model_name or None, context.plugin_settings(AnthropicSettings))
-
-
-@hookimpl
-def register_chat_models(register: Any) -> None:
-    """Register the ``anthropic`` provider."""
-    register(PROVIDER, chat_model_factory)
-
-
-@hookimpl
-def register_settings(register: Any) -> None:
-    """Register :class:`~ostinato_anthropic.AnthropicSettings` under ``OSTINATO_ANTHROPIC_``."""
-    from ostinato_anthropic._settings import AnthropicSettings
-
-    register(SETTINGS_PREFIX, AnthropicSettings)
+#: The registered factory ``(context, model_name) -> AnthropicChatModel``: the settings
+#: auto-configuration loaded, ``model_name`` (empty: ``OSTINATO_ANTHROPIC_MODEL``).
+chat_model_factory: Final = PLUGIN.create_chat_model
+#: ``(model_name) -> AnthropicChatModel`` with settings from the environment (empty model
+#: name: ``OSTINATO_ANTHROPIC_MODEL``).
+create_anthropic_chat_model: Final = PLUGIN.create_from_environment
+#: Registers the ``anthropic`` provider.
+register_chat_models: Final = PLUGIN.register_chat_models
+#: Registers :class:`~ostinato_anthropic.AnthropicSettings` under ``OSTINATO_ANTHROPIC_``.
+register_settings: Final = PLUGIN.register_settings

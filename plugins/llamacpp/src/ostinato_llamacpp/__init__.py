@@ -9,8 +9,9 @@ pydantic-settings, on first access (PEP 562), so loading the plugin stays cheap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ostinato.plugins import lazy_exports
 from ostinato_llamacpp._artifacts import (
     DEFAULT_MODEL,
     DEFAULT_MODEL_NAME,
@@ -67,32 +68,20 @@ __all__ = [
     "small_model_hint",
 ]
 
-_LAZY = {
-    "BUNDLED_TEMPLATE": "ostinato_llamacpp._factory",
-    "LlamaCppChatModel": "ostinato_llamacpp._model",
-    "LlamaCppSettings": "ostinato_llamacpp._settings",
-    "LlamaServer": "ostinato_llamacpp._server",
-    "ServerSpec": "ostinato_llamacpp._server",
-    "SetupOptions": "ostinato_llamacpp._setup",
-    "SetupResult": "ostinato_llamacpp._setup",
-    "SmallModelHintAdvisor": "ostinato_llamacpp._advisor",
-    "acquire_server": "ostinato_llamacpp._shared",
-    "create_chat_model": "ostinato_llamacpp._factory",
-    "release_server": "ostinato_llamacpp._shared",
-    "run_setup": "ostinato_llamacpp._setup",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ostinato_llamacpp' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "BUNDLED_TEMPLATE": "ostinato_llamacpp._factory",
+        "LlamaCppChatModel": "ostinato_llamacpp._model",
+        "LlamaCppSettings": "ostinato_llamacpp._settings",
+        "LlamaServer": "ostinato_llamacpp._server",
+        "ServerSpec": "ostinato_llamacpp._server",
+        "SetupOptions": "ostinato_llamacpp._setup",
+        "SetupResult": "ostinato_llamacpp._setup",
+        "SmallModelHintAdvisor": "ostinato_llamacpp._advisor",
+        "acquire_server": "ostinato_llamacpp._shared",
+        "create_chat_model": "ostinato_llamacpp._factory",
+        "release_server": "ostinato_llamacpp._shared",
+        "run_setup": "ostinato_llamacpp._setup",
+    },
+)

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from ostinato.plugins import FactoryContext, hookimpl
+from ostinato.plugins import FactoryContext, hookimpl, provider_plugin
 
 if TYPE_CHECKING:
     from ostinato.settings import Settings
     from ostinato_llamacpp._advisor import SmallModelHintAdvisor
-    from ostinato_llamacpp._model import LlamaCppChatModel
 
 __all__ = [
     "COMMAND",
+    "PLUGIN",
     "PROVIDER",
     "SETTINGS_PREFIX",
     "chat_model_factory",
@@ -38,12 +38,25 @@ SETTINGS_PREFIX: Final = "OSTINATO_LLAMACPP_"
 COMMAND: Final = "local"
 
 
-def create_llamacpp_chat_model(model_name: str) -> LlamaCppChatModel:
-    """The ``llamacpp`` chat model factory: ``default`` or a GGUF path, settings from the
-    environment. The server starts on the model's first request."""
-    from ostinato_llamacpp._factory import create_chat_model
+#: The provider, declared: its hooks register ``llamacpp`` and
+#: :class:`~ostinato_llamacpp.LlamaCppSettings`.
+PLUGIN: Final = provider_plugin(
+    provider=PROVIDER,
+    settings_prefix=SETTINGS_PREFIX,
+    settings="ostinato_llamacpp._settings:LlamaCppSettings",
+    factory="ostinato_llamacpp._factory:create_chat_model",
+)
 
-    return create_chat_model(model_name or None)
+#: The registered factory ``(context, model_name) -> LlamaCppChatModel``: ``default`` or a
+#: GGUF path, with the settings auto-configuration loaded. The server starts on the
+#: model's first request.
+chat_model_factory: Final = PLUGIN.create_chat_model
+#: ``(model_name) -> LlamaCppChatModel`` with settings from the environment.
+create_llamacpp_chat_model: Final = PLUGIN.create_from_environment
+#: Registers the ``llamacpp`` provider.
+register_chat_models: Final = PLUGIN.register_chat_models
+#: Registers :class:`~ostinato_llamacpp.LlamaCppSettings` under ``OSTINATO_LLAMACPP_``.
+register_settings: Final = PLUGIN.register_settings
 
 
 def create_hint_advisor(settings: Settings | None = None) -> SmallModelHintAdvisor | None:
@@ -68,15 +81,6 @@ def create_hint_advisor(settings: Settings | None = None) -> SmallModelHintAdvis
     )
 
 
-def chat_model_factory(context: FactoryContext, model_name: str) -> LlamaCppChatModel:
-    """The registered ``llamacpp`` factory: ``default`` or a GGUF path, with the settings
-    auto-configuration loaded."""
-    from ostinato_llamacpp._factory import create_chat_model
-    from ostinato_llamacpp._settings import LlamaCppSettings
-
-    return create_chat_model(model_name or None, context.plugin_settings(LlamaCppSettings))
-
-
 def hint_advisor_factory(context: FactoryContext) -> SmallModelHintAdvisor | None:
     """The registered ``llamacpp-hints`` factory: :func:`create_hint_advisor` with core's
     settings from the context."""
@@ -91,23 +95,9 @@ def run_local_command(argv: list[str]) -> int:
 
 
 @hookimpl
-def register_chat_models(register: Any) -> None:
-    """Register the ``llamacpp`` provider."""
-    register(PROVIDER, chat_model_factory)
-
-
-@hookimpl
 def register_advisors(register: Any) -> None:
     """Register ``llamacpp-hints`` (active only when ``OSTINATO_MODEL`` is ``llamacpp:``)."""
     register("llamacpp-hints", hint_advisor_factory)
-
-
-@hookimpl
-def register_settings(register: Any) -> None:
-    """Register :class:`~ostinato_llamacpp.LlamaCppSettings` under ``OSTINATO_LLAMACPP_``."""
-    from ostinato_llamacpp._settings import LlamaCppSettings
-
-    register(SETTINGS_PREFIX, LlamaCppSettings)
 
 
 @hookimpl

@@ -13,8 +13,9 @@ The SQLite repository, the settings and the factories are imported on first acce
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ostinato.plugins import lazy_exports
 from ostinato_memory._advisor import ChatMemoryAdvisor, ChatMemoryAdvisorBuilder
 from ostinato_memory._errors import (
     ChatMemoryRepositoryError,
@@ -68,27 +69,15 @@ __all__ = [
     "pair_tool_messages",
 ]
 
-_LAZY = {
-    "MemorySettings": "ostinato_memory._settings",
-    "SCHEMA_VERSION": "ostinato_memory._sqlite_schema",
-    "SQLiteChatMemoryRepository": "ostinato_memory._sqlite",
-    "create_chat_memory_repository": "ostinato_memory._factories",
-    "create_memory_advisor": "ostinato_memory._factories",
-    "default_sqlite_path": "ostinato_memory._sqlite_schema",
-    "load_memory_settings": "ostinato_memory._factories",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ostinato_memory' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "MemorySettings": "ostinato_memory._settings",
+        "SCHEMA_VERSION": "ostinato_memory._sqlite_schema",
+        "SQLiteChatMemoryRepository": "ostinato_memory._sqlite",
+        "create_chat_memory_repository": "ostinato_memory._factories",
+        "create_memory_advisor": "ostinato_memory._factories",
+        "default_sqlite_path": "ostinato_memory._sqlite_schema",
+        "load_memory_settings": "ostinato_memory._factories",
+    },
+)

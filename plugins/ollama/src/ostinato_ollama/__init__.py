@@ -7,8 +7,9 @@ access (PEP 562), so loading the plugin stays cheap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ostinato.plugins import lazy_exports
 from ostinato_ollama._normalise import CREATED_AT, FINISH_REASON_RAW
 from ostinato_ollama._options import OllamaChatOptions
 
@@ -31,25 +32,13 @@ __all__ = [
     "ollama_base_url",
 ]
 
-_LAZY = {
-    "DEFAULT_BASE_URL": "ostinato_ollama._settings",
-    "OllamaChatModel": "ostinato_ollama._model",
-    "OllamaSettings": "ostinato_ollama._settings",
-    "create_chat_model": "ostinato_ollama._factory",
-    "ollama_base_url": "ostinato_ollama._settings",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ostinato_ollama' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "DEFAULT_BASE_URL": "ostinato_ollama._settings",
+        "OllamaChatModel": "ostinato_ollama._model",
+        "OllamaSettings": "ostinato_ollama._settings",
+        "create_chat_model": "ostinato_ollama._factory",
+        "ollama_base_url": "ostinato_ollama._settings",
+    },
+)

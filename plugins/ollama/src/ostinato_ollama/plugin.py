@@ -1,19 +1,18 @@
 """The ``ollama`` plugin's hook implementations (entry point ``ostinato: ollama``).
 
-Import-light on purpose: nothing here imports httpx or pydantic-settings at module level;
-the hooks import the modules that do only when they run (DESIGN.md §5).
+Declared with :func:`~ostinato.plugins.provider_plugin`: the settings class and the
+factory are named by dotted paths, so importing this module imports neither httpx nor
+pydantic-settings; each is imported when a hook or the factory runs.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Final
 
-from ostinato.plugins import FactoryContext, hookimpl
-
-if TYPE_CHECKING:
-    from ostinato_ollama._model import OllamaChatModel
+from ostinato.plugins import provider_plugin
 
 __all__ = [
+    "PLUGIN",
     "PROVIDER",
     "SETTINGS_PREFIX",
     "chat_model_factory",
@@ -23,37 +22,26 @@ __all__ = [
 ]
 
 #: The provider name ``OSTINATO_MODEL=ollama:<model>`` selects.
-PROVIDER = "ollama"
+PROVIDER: Final = "ollama"
 #: The settings prefix this plugin reads.
-SETTINGS_PREFIX = "OSTINATO_OLLAMA_"
+SETTINGS_PREFIX: Final = "OSTINATO_OLLAMA_"
 
+#: The plugin, declared: its hooks register the provider and
+#: :class:`~ostinato_ollama.OllamaSettings`.
+PLUGIN: Final = provider_plugin(
+    provider=PROVIDER,
+    settings_prefix=SETTINGS_PREFIX,
+    settings="ostinato_ollama._settings:OllamaSettings",
+    factory="ostinato_ollama._factory:create_chat_model",
+)
 
-def create_ollama_chat_model(model_name: str) -> OllamaChatModel:
-    """The ``ollama`` chat model factory: settings from the environment, ``model_name``
-    (empty: ``OSTINATO_OLLAMA_MODEL``)."""
-    from ostinato_ollama._factory import create_chat_model
-
-    return create_chat_model(model_name or None)
-
-
-def chat_model_factory(context: FactoryContext, model_name: str) -> OllamaChatModel:
-    """The registered ``ollama`` factory: the settings auto-configuration loaded,
-    ``model_name`` (empty: ``OSTINATO_OLLAMA_MODEL``)."""
-    from ostinato_ollama._factory import create_chat_model
-    from ostinato_ollama._settings import OllamaSettings
-
-    return create_chat_model(model_name or None, context.plugin_settings(OllamaSettings))
-
-
-@hookimpl
-def register_chat_models(register: Any) -> None:
-    """Register the ``ollama`` provider."""
-    register(PROVIDER, chat_model_factory)
-
-
-@hookimpl
-def register_settings(register: Any) -> None:
-    """Register :class:`~ostinato_ollama.OllamaSettings` under ``OSTINATO_OLLAMA_``."""
-    from ostinato_ollama._settings import OllamaSettings
-
-    register(SETTINGS_PREFIX, OllamaSettings)
+#: The registered factory ``(context, model_name) -> OllamaChatModel``: the settings
+#: auto-configuration loaded, ``model_name`` (empty: ``OSTINATO_OLLAMA_MODEL``).
+chat_model_factory: Final = PLUGIN.create_chat_model
+#: ``(model_name) -> OllamaChatModel`` with settings from the environment (empty model
+#: name: ``OSTINATO_OLLAMA_MODEL``).
+create_ollama_chat_model: Final = PLUGIN.create_from_environment
+#: Registers the ``ollama`` provider.
+register_chat_models: Final = PLUGIN.register_chat_models
+#: Registers :class:`~ostinato_ollama.OllamaSettings` under ``OSTINATO_OLLAMA_``.
+register_settings: Final = PLUGIN.register_settings

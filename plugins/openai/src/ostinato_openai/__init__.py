@@ -7,8 +7,9 @@ loading the plugin stays cheap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ostinato.plugins import lazy_exports
 from ostinato_openai._options import OpenAIChatOptions, SystemRole, json_schema_response_format
 
 if TYPE_CHECKING:
@@ -31,25 +32,13 @@ __all__ = [
     "json_schema_response_format",
 ]
 
-_LAZY = {
-    "DEFAULT_BASE_URL": "ostinato_openai._model",
-    "OpenAIChatModel": "ostinato_openai._model",
-    "OpenAISettings": "ostinato_openai._settings",
-    "RetryPolicy": "ostinato.transport",
-    "create_chat_model": "ostinato_openai._factory",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ostinato_openai' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "DEFAULT_BASE_URL": "ostinato_openai._model",
+        "OpenAIChatModel": "ostinato_openai._model",
+        "OpenAISettings": "ostinato_openai._settings",
+        "RetryPolicy": "ostinato.transport",
+        "create_chat_model": "ostinato_openai._factory",
+    },
+)

@@ -1,19 +1,18 @@
 """The ``openai`` plugin's hook implementations (entry point ``ostinato: openai``).
 
-Import-light on purpose: nothing here imports httpx or pydantic-settings at module level;
-the hooks import the modules that do only when they run (DESIGN.md §5).
+Declared with :func:`~ostinato.plugins.provider_plugin`: the settings class and the
+factory are named by dotted paths, so importing this module imports neither httpx nor
+pydantic-settings; each is imported when a hook or the factory runs.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Final
 
-from ostinato.plugins import FactoryContext, hookimpl
-
-if TYPE_CHECKING:
-    from ostinato_openai._model import OpenAIChatModel
+from ostinato.plugins import provider_plugin
 
 __all__ = [
+    "PLUGIN",
     "PROVIDER",
     "SETTINGS_PREFIX",
     "chat_model_factory",
@@ -23,37 +22,26 @@ __all__ = [
 ]
 
 #: The provider name ``OSTINATO_MODEL=openai:<model>`` selects.
-PROVIDER = "openai"
+PROVIDER: Final = "openai"
 #: The settings prefix this plugin reads.
-SETTINGS_PREFIX = "OSTINATO_OPENAI_"
+SETTINGS_PREFIX: Final = "OSTINATO_OPENAI_"
 
+#: The plugin, declared: its hooks register the provider and
+#: :class:`~ostinato_openai.OpenAISettings`.
+PLUGIN: Final = provider_plugin(
+    provider=PROVIDER,
+    settings_prefix=SETTINGS_PREFIX,
+    settings="ostinato_openai._settings:OpenAISettings",
+    factory="ostinato_openai._factory:create_chat_model",
+)
 
-def create_openai_chat_model(model_name: str) -> OpenAIChatModel:
-    """The ``openai`` chat model factory: settings from the environment, ``model_name``
-    (empty: ``OSTINATO_OPENAI_MODEL``)."""
-    from ostinato_openai._factory import create_chat_model
-
-    return create_chat_model(model_name or None)
-
-
-def chat_model_factory(context: FactoryContext, model_name: str) -> OpenAIChatModel:
-    """The registered ``openai`` factory: the settings auto-configuration loaded,
-    ``model_name`` (empty: ``OSTINATO_OPENAI_MODEL``)."""
-    from ostinato_openai._factory import create_chat_model
-    from ostinato_openai._settings import OpenAISettings
-
-    return create_chat_model(model_name or None, context.plugin_settings(OpenAISettings))
-
-
-@hookimpl
-def register_chat_models(register: Any) -> None:
-    """Register the ``openai`` provider."""
-    register(PROVIDER, chat_model_factory)
-
-
-@hookimpl
-def register_settings(register: Any) -> None:
-    """Register :class:`~ostinato_openai.OpenAISettings` under ``OSTINATO_OPENAI_``."""
-    from ostinato_openai._settings import OpenAISettings
-
-    register(SETTINGS_PREFIX, OpenAISettings)
+#: The registered factory ``(context, model_name) -> OpenAIChatModel``: the settings
+#: auto-configuration loaded, ``model_name`` (empty: ``OSTINATO_OPENAI_MODEL``).
+chat_model_factory: Final = PLUGIN.create_chat_model
+#: ``(model_name) -> OpenAIChatModel`` with settings from the environment (empty model
+#: name: ``OSTINATO_OPENAI_MODEL``).
+create_openai_chat_model: Final = PLUGIN.create_from_environment
+#: Registers the ``openai`` provider.
+register_chat_models: Final = PLUGIN.register_chat_models
+#: Registers :class:`~ostinato_openai.OpenAISettings` under ``OSTINATO_OPENAI_``.
+register_settings: Final = PLUGIN.register_settings

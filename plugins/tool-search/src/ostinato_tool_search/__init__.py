@@ -12,7 +12,9 @@ Every name is imported on first access (PEP 562), so loading the plugin module
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ostinato.plugins import lazy_exports
 
 if TYPE_CHECKING:
     from ostinato_tool_search._advisor import ToolSearchToolCallingAdvisor
@@ -76,47 +78,35 @@ __all__ = [
     "tool_set_fingerprint",
 ]
 
-_LAZY = {
-    "AlwaysEvictStrategy": "ostinato_tool_search._eviction",
-    "CompositeEvictionStrategy": "ostinato_tool_search._eviction",
-    "DEFAULT_MAX_RESULTS": "ostinato_tool_search._index",
-    "DEFAULT_SYSTEM_MESSAGE_SUFFIX": "ostinato_tool_search._advisor_settings",
-    "EvictionStrategy": "ostinato_tool_search._eviction",
-    "InMemoryToolIndex": "ostinato_tool_search._index",
-    "IndexedSessions": "ostinato_tool_search._sessions",
-    "KeywordToolIndex": "ostinato_tool_search._keyword",
-    "LruEvictionStrategy": "ostinato_tool_search._eviction",
-    "NeverEvictStrategy": "ostinato_tool_search._eviction",
-    "RegexToolIndex": "ostinato_tool_search._regex",
-    "SEARCH_TOOL_NAME": "ostinato_tool_search._search_tool",
-    "SESSION_ID_TOOL_CONTEXT_KEY": "ostinato_tool_search._search_tool",
-    "TURN_CONTEXT_KEY": "ostinato_tool_search._turn",
-    "ToolIndex": "ostinato_tool_search._index",
-    "ToolSearchSettings": "ostinato_tool_search._settings",
-    "ToolSearchAdvisorSettings": "ostinato_tool_search._advisor_settings",
-    "ToolSearchTool": "ostinato_tool_search._search_tool",
-    "ToolSearchToolCallingAdvisor": "ostinato_tool_search._advisor",
-    "ToolSearchToolCallingAdvisorBuilder": "ostinato_tool_search._builder",
-    "ToolSearchTurn": "ostinato_tool_search._turn",
-    "TtlEvictionStrategy": "ostinato_tool_search._eviction",
-    "create_tool_search_advisor": "ostinato_tool_search._factory",
-    "load_tool_search_settings": "ostinato_tool_search._factory",
-    "query_to_regex_pattern": "ostinato_tool_search._regex",
-    "tokenize": "ostinato_tool_search._tokens",
-    "tool_set_fingerprint": "ostinato_tool_search._sessions",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ostinato_tool_search' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "AlwaysEvictStrategy": "ostinato_tool_search._eviction",
+        "CompositeEvictionStrategy": "ostinato_tool_search._eviction",
+        "DEFAULT_MAX_RESULTS": "ostinato_tool_search._index",
+        "DEFAULT_SYSTEM_MESSAGE_SUFFIX": "ostinato_tool_search._advisor_settings",
+        "EvictionStrategy": "ostinato_tool_search._eviction",
+        "InMemoryToolIndex": "ostinato_tool_search._index",
+        "IndexedSessions": "ostinato_tool_search._sessions",
+        "KeywordToolIndex": "ostinato_tool_search._keyword",
+        "LruEvictionStrategy": "ostinato_tool_search._eviction",
+        "NeverEvictStrategy": "ostinato_tool_search._eviction",
+        "RegexToolIndex": "ostinato_tool_search._regex",
+        "SEARCH_TOOL_NAME": "ostinato_tool_search._search_tool",
+        "SESSION_ID_TOOL_CONTEXT_KEY": "ostinato_tool_search._search_tool",
+        "TURN_CONTEXT_KEY": "ostinato_tool_search._turn",
+        "ToolIndex": "ostinato_tool_search._index",
+        "ToolSearchSettings": "ostinato_tool_search._settings",
+        "ToolSearchAdvisorSettings": "ostinato_tool_search._advisor_settings",
+        "ToolSearchTool": "ostinato_tool_search._search_tool",
+        "ToolSearchToolCallingAdvisor": "ostinato_tool_search._advisor",
+        "ToolSearchToolCallingAdvisorBuilder": "ostinato_tool_search._builder",
+        "ToolSearchTurn": "ostinato_tool_search._turn",
+        "TtlEvictionStrategy": "ostinato_tool_search._eviction",
+        "create_tool_search_advisor": "ostinato_tool_search._factory",
+        "load_tool_search_settings": "ostinato_tool_search._factory",
+        "query_to_regex_pattern": "ostinato_tool_search._regex",
+        "tokenize": "ostinato_tool_search._tokens",
+        "tool_set_fingerprint": "ostinato_tool_search._sessions",
+    },
+)
