@@ -14,6 +14,7 @@ imported. Checking it against a request (tools present, decisions matching) is
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -249,6 +250,18 @@ class ResumedTurn:
 
     pending: PendingToolCalls
     decisions: Mapping[str, ApprovalDecision]
+
+    @property
+    def assistant(self) -> AssistantMessage:
+        """The round's assistant message with edited arguments in place (what the model
+        is shown, and what memory stores)."""
+        calls = []
+        for call in self.pending.assistant.tool_calls:
+            decision = self.decisions.get(call.id)
+            if decision is not None and decision.arguments is not None:
+                call = dataclasses.replace(call, arguments=decision.arguments)
+            calls.append(call)
+        return dataclasses.replace(self.pending.assistant, tool_calls=tuple(calls))
 
 
 def _brief(value: Any) -> str:
