@@ -40,9 +40,7 @@ from ostinato.model import (
 )
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 from ostinato.tools import (
-    ApprovalDecision,
     DefaultToolCallingManager,
-    PendingToolCalls,
     ToolCallback,
     ToolCallingManager,
     ToolContext,
@@ -55,6 +53,7 @@ from ostinato.tools import (
 
 if TYPE_CHECKING:
     from ostinato.config import AutoConfiguration, chat_client
+    from ostinato.tools import ApprovalDecision, PendingToolCalls
 
 __version__ = "0.1.0"
 
@@ -104,6 +103,13 @@ __all__ = [
 
 # Auto-configuration imports dependency-injector and pydantic-settings (~100 ms): only on
 # use (PEP 562; only __getattr__: dir() stays the default).
+# The approval values load with their module, on first use, too.
 __getattr__ = lazy_exports(
-    __name__, {"AutoConfiguration": "ostinato.config", "chat_client": "ostinato.config"}
+    __name__,
+    {
+        "AutoConfiguration": "ostinato.config",
+        "chat_client": "ostinato.config",
+        "ApprovalDecision": "ostinato.tools._approval",
+        "PendingToolCalls": "ostinato.tools._pending",
+    },
 )[0]

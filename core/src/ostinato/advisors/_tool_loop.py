@@ -42,16 +42,12 @@ from ostinato.model import (
     cumulative_usage,
 )
 from ostinato.prompt import Prompt, ToolCallingChatOptions
-from ostinato.tools import (
-    PendingToolCalls,
-    ResumedTurn,
-    ToolExecutionResult,
-    tool_call_limit_generation,
-)
+from ostinato.tools import ToolExecutionResult, tool_call_limit_generation
 
 if TYPE_CHECKING:
     from ostinato.advisors._chain import AdvisorChain
     from ostinato.advisors._tool_calling import ToolCallingAdvisor
+    from ostinato.tools import PendingToolCalls
 
 __all__ = [
     "LoopExit",
@@ -208,7 +204,7 @@ class ToolLoopTurn:
             return await self._exit(
                 LoopExitReason.TOOL_CALL_LIMIT, request, response.copy(chat_response=limited), asked
             )
-        if isinstance(result, PendingToolCalls):
+        if not isinstance(result, ToolExecutionResult):  # stopped for approvals
             waiting = asked.copy(generations=[approval_required_generation(result)])
             held = response.copy(chat_response=waiting).with_context({PENDING_TOOL_CALLS: result})
             return await self._exit(LoopExitReason.APPROVAL_REQUIRED, request, held, asked)
@@ -218,9 +214,13 @@ class ToolLoopTurn:
         """On a request that resumes a pending turn (``RESUMED_TURN``): run the decided
         calls and say whether the loop goes on; ``None`` for any other request."""
         resumed = self.request.context.get(RESUMED_TURN)
-        if not isinstance(resumed, ResumedTurn):
+        if resumed is None:
             return None
         from ostinato.tools._approval_batch import complete_batch
+        from ostinato.tools._pending import ResumedTurn
+
+        if not isinstance(resumed, ResumedTurn):
+            raise TypeError(f"{RESUMED_TURN} must hold a ResumedTurn, got {resumed!r}")
 
         pending = resumed.pending
         self.rounds = pending.rounds
@@ -249,12 +249,17 @@ class ToolLoopTurn:
     ) -> ToolExecutionResult | PendingToolCalls:
         manager = self._advisor.tool_calling_manager
         settings = self.request.context.get(APPROVAL_SETTINGS)
+        options = prompt.options
+        if settings is None and not (
+            isinstance(options, ToolCallingChatOptions)
+            and any(t.tool_metadata.requires_approval for t in options.tool_callbacks)
+        ):
+            return await manager.execute_tool_calls(prompt, asked)
         from ostinato.tools._approval import ApprovalSettings
+        from ostinato.tools._approval_batch import execute_with_approvals, needs_approvals
 
         if not isinstance(settings, ApprovalSettings):
             settings = None
-        from ostinato.tools._approval_batch import execute_with_approvals, needs_approvals
-
         if not needs_approvals(settings, prompt):
             return await manager.execute_tool_calls(prompt, asked)
         conversation = self.request.context.get(CONVERSATION_ID)

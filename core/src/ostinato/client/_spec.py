@@ -23,7 +23,6 @@ from ostinato.advisors import (
     check_tool_advisors,
 )
 from ostinato.client._params import AdvisorParams
-from ostinato.client._resume import approval_settings, check_resume, resumed_turn
 from ostinato.context_keys import (
     APPROVAL_SETTINGS,
     RESUMED_TURN,
@@ -31,19 +30,12 @@ from ostinato.context_keys import (
 )
 from ostinato.messages import Media, Message, SystemMessage, UserMessage
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
-from ostinato.tools import (
-    ApprovalPolicy,
-    Approver,
-    FunctionToolCallback,
-    PendingToolCalls,
-    ResumedTurn,
-    ToolCallback,
-    ToolCallbackProvider,
-)
+from ostinato.tools import FunctionToolCallback, ToolCallback, ToolCallbackProvider
 
 if TYPE_CHECKING:
     from ostinato.client._client import ChatClient
     from ostinato.client._responses import CallResponseSpec, StreamResponseSpec
+    from ostinato.tools import ApprovalPolicy, Approver, PendingToolCalls, ResumedTurn
 
 __all__ = ["ChatClientRequestSpec", "OptionsCache", "SpecState"]
 
@@ -233,6 +225,8 @@ class ChatClientRequestSpec:
         Raises:
             ResumeError: the pending value or the decisions are not valid.
         """
+        from ostinato.client._resume import resumed_turn
+
         self._state.resume = resumed_turn(pending, decisions)
         return self
 
@@ -289,11 +283,14 @@ class ChatClientRequestSpec:
         ctx = dict(state.advisor_params)
         if context:
             ctx.update(context)
-        if state.approval:
-            ctx[APPROVAL_SETTINGS] = approval_settings(state.approval)
-        if state.resume is not None:
-            messages, options = check_resume(state.resume, state.user, options, ctx)
-            ctx[RESUMED_TURN] = state.resume
+        if state.approval or state.resume is not None:
+            from ostinato.client._resume import approval_settings, check_resume
+
+            if state.approval:
+                ctx[APPROVAL_SETTINGS] = approval_settings(state.approval)
+            if state.resume is not None:
+                messages, options = check_resume(state.resume, state.user, options, ctx)
+                ctx[RESUMED_TURN] = state.resume
         return ChatClientRequest(Prompt(messages, options), ctx)
 
     def _options(self) -> ChatOptions:

@@ -1,13 +1,8 @@
 """Tools: the ``@tool`` decorator, tool callbacks, schemas, and the tool calling manager."""
 
-from ostinato.tools._approval import (
-    ApprovalDecision,
-    ApprovalKind,
-    ApprovalPolicy,
-    ApprovalRequest,
-    ApprovalSettings,
-    Approver,
-)
+from typing import TYPE_CHECKING
+
+from ostinato._lazy import lazy_exports
 from ostinato.tools._callback import (
     ToolCallback,
     ToolCallbackProvider,
@@ -32,7 +27,6 @@ from ostinato.tools._limits import (
 )
 from ostinato.tools._manager import DefaultToolCallingManager
 from ostinato.tools._manager_builder import DefaultToolCallingManagerBuilder
-from ostinato.tools._pending import PendingToolCalls, ResumedTurn
 from ostinato.tools._resolver import (
     DelegatingToolCallbackResolver,
     StaticToolCallbackResolver,
@@ -44,6 +38,17 @@ from ostinato.tools._result import (
     tool_call_limit_generation,
 )
 from ostinato.tools._schema import json_schema_for
+
+if TYPE_CHECKING:
+    from ostinato.tools._approval import (
+        ApprovalDecision,
+        ApprovalKind,
+        ApprovalPolicy,
+        ApprovalRequest,
+        ApprovalSettings,
+        Approver,
+    )
+    from ostinato.tools._pending import PendingToolCalls, ResumedTurn
 
 __all__ = [
     "DONE_RESULT",
@@ -84,3 +89,23 @@ __all__ = [
     "tool_result_to_text",
     "tool_spec_of",
 ]
+
+# Approvals load on first use (they need json; ``import ostinato`` stays light).
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        **dict.fromkeys(
+            (
+                "ApprovalDecision",
+                "ApprovalKind",
+                "ApprovalPolicy",
+                "ApprovalRequest",
+                "ApprovalSettings",
+                "Approver",
+            ),
+            "ostinato.tools._approval",
+        ),
+        "PendingToolCalls": "ostinato.tools._pending",
+        "ResumedTurn": "ostinato.tools._pending",
+    },
+)
