@@ -86,7 +86,14 @@ from ostinato.tools import (
 
 if TYPE_CHECKING:
     from ostinato.config import AutoConfiguration, chat_client
-    from ostinato.tools import ApprovalDecision, PendingToolCalls
+    from ostinato.runtime import CancelScope
+    from ostinato.tools import (
+        ApprovalDecision,
+        ApprovalPolicy,
+        ApprovalRequest,
+        Approver,
+        PendingToolCalls,
+    )
 
 __version__ = "0.1.0"
 
@@ -95,11 +102,15 @@ __all__ = [
     "AdvisorChain",
     "AdvisorParams",
     "ApprovalDecision",
+    "ApprovalPolicy",
+    "ApprovalRequest",
+    "Approver",
     "AssistantMessage",
     "AutoConfiguration",
     "BaseAdvisor",
     "CallAdvisor",
     "CallResponseSpec",
+    "CancelScope",
     "ChatClient",
     "ChatClientBuilder",
     "ChatClientRequest",
@@ -157,6 +168,10 @@ __getattr__ = lazy_exports(
         "AutoConfiguration": "ostinato.config",
         "chat_client": "ostinato.config",
         "ApprovalDecision": "ostinato.tools._approval",
+        "ApprovalPolicy": "ostinato.tools._approval",
+        "ApprovalRequest": "ostinato.tools._approval",
+        "Approver": "ostinato.tools._approval",
+        "CancelScope": "ostinato.runtime._cancel_scope",
         "PendingToolCalls": "ostinato.tools._pending",
     },
 )[0]

@@ -19,6 +19,7 @@ from typing import Final
 
 __all__ = [
     "APPROVAL_SETTINGS",
+    "CANCEL_SCOPE",
     "CONVERSATION_ID",
     "OUTPUT_FORMAT",
     "PENDING_TOOL_CALLS",
@@ -57,3 +58,7 @@ PENDING_TOOL_CALLS: Final = "ostinato.tool_loop.pending_tool_calls"
 #: Set by ``ChatClientRequestSpec.resume(...)``: the ``ResumedTurn`` the tool loop
 #: continues (memory advisors store the whole turn once it ends).
 RESUMED_TURN: Final = "ostinato.tool_loop.resumed_turn"
+
+#: Set by ``ChatClientRequestSpec.cancel_scope(...)``: the ``CancelScope`` whose
+#: ``cancel()`` ends the turn with reason ``cancelled``.
+CANCEL_SCOPE: Final = "ostinato.tool_loop.cancel_scope"

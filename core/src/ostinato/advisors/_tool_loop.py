@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from ostinato._frozen import FrozenDict
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._loop_answers import approval_required_generation, cancelled_generation
 from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit, notify_loop_exit
 from ostinato.context_keys import (
     APPROVAL_SETTINGS,
+    CANCEL_SCOPE,
     CONVERSATION_ID,
     PENDING_TOOL_CALLS,
     RESUMED_TURN,
@@ -33,7 +35,7 @@ from ostinato.context_keys import (
     TOOL_LOOP_ROUND,
 )
 from ostinato.errors import ToolCallLimitExceeded
-from ostinato.messages import AssistantMessage, Message, ToolResponseMessage
+from ostinato.messages import AssistantMessage, Message, ToolResponse, ToolResponseMessage
 from ostinato.model import (
     ChatGenerationMetadata,
     ChatResponse,
@@ -42,9 +44,17 @@ from ostinato.model import (
     cumulative_usage,
 )
 from ostinato.prompt import Prompt, ToolCallingChatOptions
+from ostinato.runtime._cancel_scope import (
+    CancelScope,
+    TurnCancelled,
+    until_cancelled,
+    until_cancelled_each,
+)
 from ostinato.tools import ToolExecutionResult, tool_call_limit_generation
 
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Awaitable
+
     from ostinato.advisors._chain import AdvisorChain
     from ostinato.advisors._tool_calling import ToolCallingAdvisor
     from ostinato.tools import PendingToolCalls
@@ -105,6 +115,7 @@ class ToolLoopTurn:
         "_chain",
         "_checker",
         "_next",
+        "_scope",
         "history",
         "instructions",
         "options",
@@ -141,6 +152,8 @@ class ToolLoopTurn:
         self.history: Sequence[Message] = self.instructions
         self.usage = UsageAccumulator()
         self.rounds = 0
+        scope = request.context.get(CANCEL_SCOPE)
+        self._scope = scope if isinstance(scope, CancelScope) else None
 
     @classmethod
     async def start(
@@ -198,7 +211,9 @@ class ToolLoopTurn:
             )
         run_options = sent if isinstance(sent, ToolCallingChatOptions) else self.options
         try:
-            result = await self._run_tools(Prompt(self.history, run_options), asked)
+            result = await self.guard(self._run_tools(Prompt(self.history, run_options), asked))
+        except TurnCancelled:
+            return await self._cancelled_tools(request, response, asked)
         except ToolCallLimitExceeded as breach:
             limited = asked.copy(generations=[tool_call_limit_generation(breach)])
             return await self._exit(
@@ -209,6 +224,40 @@ class ToolLoopTurn:
             held = response.copy(chat_response=waiting).with_context({PENDING_TOOL_CALLS: result})
             return await self._exit(LoopExitReason.APPROVAL_REQUIRED, request, held, asked)
         return await self._after_tools(request, response, asked, result)
+
+    def guard(self, work: Awaitable[Any]) -> Awaitable[Any]:
+        """``work``, raced against the request's cancel scope (``work`` itself without
+        one); raises :class:`TurnCancelled` once the scope is cancelled."""
+        return work if self._scope is None else until_cancelled(self._scope, work)
+
+    def guard_stream(self, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        """``chunks``, each raced against the request's cancel scope (see :meth:`guard`)."""
+        return chunks if self._scope is None else until_cancelled_each(self._scope, chunks)
+
+    async def cancelled(self, request: ChatClientRequest) -> LoopExit:
+        """The ending of a turn cancelled during a model round (nothing is asked of the
+        tools, so no listener is told: no round of this turn is open)."""
+        answer = ChatResponse([cancelled_generation(self._scope)])
+        response = ChatClientResponse(self.usage.apply(answer), self.request.context)
+        if self.stream:
+            response = mark_round(response, self.rounds + 1)
+        return LoopExit(LoopExitReason.CANCELLED, request, response, None)
+
+    async def _cancelled_tools(
+        self, request: ChatClientRequest, response: ChatClientResponse, asked: ChatResponse
+    ) -> LoopExit:
+        # Every call of the interrupted batch is answered, so the kept conversation has no
+        # call without its response (providers refuse those).
+        assistant = next(g.output for g in asked.generations if g.output.has_tool_calls)
+        text = "Cancelled: the turn was cancelled before this call finished."
+        answered = ToolResponseMessage(
+            tuple(ToolResponse(c.id, c.name, text) for c in assistant.tool_calls)
+        )
+        self.history = (*self.history, assistant, answered)
+        ending = asked.copy(generations=[cancelled_generation(self._scope)])
+        return await self._exit(
+            LoopExitReason.CANCELLED, request, response.copy(chat_response=ending), asked, answered
+        )
 
     async def resume(self) -> NextRound | LoopExit | None:
         """On a request that resumes a pending turn (``RESUMED_TURN``): run the decided
@@ -327,17 +376,6 @@ class ToolLoopTurn:
             return None
         trailer = ChatResponse((), accumulated.metadata)
         return mark_round(ending.response.copy(chat_response=trailer), self.rounds)
-
-
-def approval_required_generation(pending: PendingToolCalls) -> Generation:
-    """The answer of a turn that stopped for approvals: says which calls wait."""
-    calls = ", ".join(f"{c.name}({c.arguments or '{}'})" for c in pending.calls)
-    text = f"Waiting for approval of tool call(s): {calls}."
-    metadata = ChatGenerationMetadata(finish_reason=APPROVAL_REQUIRED_FINISH_REASON)
-    return Generation(AssistantMessage(text), metadata)
-
-
-APPROVAL_REQUIRED_FINISH_REASON = "approvalRequired"
 
 
 def iteration_cap(response: ChatResponse, max_iterations: int, finish_reason: str) -> ChatResponse:

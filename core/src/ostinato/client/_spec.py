@@ -25,6 +25,7 @@ from ostinato.advisors import (
 from ostinato.client._params import AdvisorParams
 from ostinato.context_keys import (
     APPROVAL_SETTINGS,
+    CANCEL_SCOPE,
     RESUMED_TURN,
     TOOL_CALLING_ADVISOR_AUTO_REGISTER,
 )
@@ -35,6 +36,7 @@ from ostinato.tools import FunctionToolCallback, ToolCallback, ToolCallbackProvi
 if TYPE_CHECKING:
     from ostinato.client._client import ChatClient
     from ostinato.client._responses import CallResponseSpec, StreamResponseSpec
+    from ostinato.runtime import CancelScope
     from ostinato.tools import ApprovalPolicy, Approver, PendingToolCalls, ResumedTurn
 
 __all__ = ["ChatClientRequestSpec", "OptionsCache", "SpecState"]
@@ -208,6 +210,17 @@ class ChatClientRequestSpec:
             raise ValueError(f"approver timeout must be positive seconds or None, got {timeout!r}")
         self._state.approval["approver"] = approver
         self._state.approval["timeout"] = timeout
+        return self
+
+    def cancel_scope(self, scope: CancelScope) -> ChatClientRequestSpec:
+        """Let ``scope.cancel()`` (from any thread) end this request's turn: the model
+        request and running tools are cancelled and the turn ends with reason
+        ``cancelled``, every call of an interrupted batch answered ``cancelled``."""
+        from ostinato.runtime._cancel_scope import CancelScope
+
+        if not isinstance(scope, CancelScope):
+            raise TypeError(f"cancel_scope() takes a CancelScope, got {type(scope).__name__}")
+        self._state.advisor_params[CANCEL_SCOPE] = scope
         return self
 
     def resume(
