@@ -116,3 +116,17 @@ def test_mask_url() -> None:
         == f"https://me:{MASK}@host/v1?key={MASK}&api-version=1"
     )
     assert mask_url("http://localhost:11434") == "http://localhost:11434"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"x-api-key": "sk-cut-off-here',
+        "{'token': 'sk-cut-off-here",
+        '{"a": 1, "Authorization": "Bearer sk-cut-off-here',
+    ],
+)
+def test_a_credential_the_text_cuts_off_is_masked_to_the_end(text):
+    masked = mask_credentials(text)
+    assert "sk-cut-off-here" not in masked
+    assert masked.endswith(MASK)

@@ -71,11 +71,12 @@ _CREDENTIAL_WORDS: Final = frozenset(
 _CREDENTIAL_SUFFIXES: Final = ("apikey", "secret", "password", "token", "accesskey", "secretkey")
 _WORD: Final = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
-#: ``name: value`` / ``name=value`` / ``"name": "value"``; the name decides.
+#: ``name: value`` / ``name=value`` / ``"name": "value"``; the name decides. A quoted
+#: value the text cuts off (``{"api-key": "sk-…`` in malformed JSON) runs to the end.
 _PAIR: Final = re.compile(
     r"""(?P<name>"[A-Za-z][\w.-]*"|'[A-Za-z][\w.-]*'|\b[A-Za-z][\w.-]*)"""
     r"""(?P<sep>\s*[:=](?!//)\s*)"""
-    r"""(?P<value>"(?:[^"\\]|\\.)*"|'[^']*'"""
+    r"""(?P<value>"(?:[^"\\]|\\.)*(?:"|\Z)|'[^']*(?:'|\Z)"""
     r"""|(?:(?i:bearer|basic|token)\s+)?[^\s"',;&}<>)\]@?]+)"""
 )
 #: A bare ``Bearer``/``Basic`` token, long enough not to be a word.
