@@ -1,5 +1,5 @@
 """The import graph of core runs one way: ``errors`` ← ``messages`` ← ``prompt`` ← ``model``
-← ``tools`` ← ``advisors`` ← ``client``. A module imports (at run time) only from its own
+← ``events`` ← ``tools`` ← ``advisors`` ← ``client``. A module imports (at run time) only from its own
 layer, the layers below it, and the leaves every layer may use. Imports made for type
 checkers only (under ``if TYPE_CHECKING:``) are not counted: they never run."""
 
@@ -16,7 +16,7 @@ SOURCE = Path(ostinato.__file__).parent
 
 # Modules that import nothing of ostinato themselves; any layer may use them.
 LEAVES = {"ostinato._frozen", "ostinato._aio", "ostinato.context_keys"}
-LAYERS = ("errors", "messages", "prompt", "model", "tools", "advisors", "client")
+LAYERS = ("errors", "messages", "prompt", "model", "events", "tools", "advisors", "client")
 # Beside the layers: the private runtime serves tools and client (its sync faces).
 BESIDE = {"runtime": "tools"}
 

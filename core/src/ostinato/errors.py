@@ -9,6 +9,8 @@
     │                               two tool advisors)
     ├── SyncFromLoopError           a sync face was called on ostinato's private event loop
     ├── OutputParsingError          the model's answer could not be converted to the asked type
+    ├── EventSchemaError            a loop event's JSON form could not be read
+    ├── UsageLimitExceeded          a turn reached a usage limit and was asked to raise
     ├── ToolError                   something went wrong running a tool (tool_name)
     │   ├── ToolNotFoundError       the model asked for a tool that is not attached
     │   ├── ToolArgumentsError      the arguments were not JSON or failed the tool's schema
@@ -46,6 +48,7 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "ConfigurationError",
+    "EventSchemaError",
     "MalformedResponseError",
     "ModelConnectionError",
     "ModelError",
@@ -66,6 +69,7 @@ __all__ = [
     "ToolExecutionError",
     "ToolNotFoundError",
     "ToolTimeoutError",
+    "UsageLimitExceeded",
 ]
 
 
@@ -105,6 +109,27 @@ class OutputParsingError(OstinatoError, ValueError):
     def __init__(self, message: str, *, text: str | None) -> None:
         super().__init__(message)
         self.text = text
+
+
+class EventSchemaError(OstinatoError, ValueError):
+    """A loop event's JSON form could not be read: another ``schema_version``, an
+    unknown kind, or a missing or malformed field (the message says which)."""
+
+
+class UsageLimitExceeded(OstinatoError):
+    """A turn reached one of its usage limits, and the limits say to raise.
+
+    Attributes:
+        limit_name: which limit (``model_requests``, ``total_tokens`` or ``tool_calls``).
+        limit: the limit's value.
+        used: what the turn had used when it was stopped.
+    """
+
+    def __init__(self, message: str, *, limit_name: str, limit: int, used: int) -> None:
+        super().__init__(message)
+        self.limit_name = limit_name
+        self.limit = limit
+        self.used = used
 
 
 class ToolError(OstinatoError):

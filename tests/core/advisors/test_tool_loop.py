@@ -244,5 +244,9 @@ def test_the_exit_reasons_keep_their_values(stream):
         "return_direct",
         "tool_call_limit",
         "max_iterations",
+        "approval_required",
+        "cancelled",
+        "budget",
+        "no_progress",
     ]
     assert ToolLoopExitReason is LoopExitReason

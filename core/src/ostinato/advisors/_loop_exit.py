@@ -15,10 +15,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import StrEnum
 
 from ostinato.advisors._api import Advisor
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.events import LoopExitReason
 from ostinato.messages import ToolResponseMessage
 from ostinato.model import ChatResponse
 
@@ -29,25 +29,6 @@ __all__ = [
     "ToolLoopExitReason",
     "notify_loop_exit",
 ]
-
-
-class LoopExitReason(StrEnum):
-    """Why a turn's tool loop ended.
-
-    Every ending of the loop is one member; a new way to end a turn (an approval refused,
-    no progress, a usage budget spent) is a new member, decided in the one place the
-    loop decides (``ToolLoopTurn.decide``). Advisors inside the loop are told of every
-    reason but ``ANSWERED`` (:class:`ToolLoopExitListener`): that one they saw.
-    """
-
-    ANSWERED = "answered"
-    """The model answered without asking for tools (its round is the turn's answer)."""
-    RETURN_DIRECT = "return_direct"
-    """The tools ran and their results are the answer (``return_direct=True``)."""
-    TOOL_CALL_LIMIT = "tool_call_limit"
-    """A tool-call limit was breached; the calls did not all run."""
-    MAX_ITERATIONS = "max_iterations"
-    """The iteration cap was reached; the last calls did not run."""
 
 
 ToolLoopExitReason = LoopExitReason

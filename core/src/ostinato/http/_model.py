@@ -49,6 +49,8 @@ from ostinato.transport import (
     LoopClients,
     RetryPolicy,
     SecretLike,
+    can_decompress,
+    decompressed,
     excerpt,
     header_api_key,
     header_value,
@@ -259,9 +261,17 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
             arguments["params"] = self._params
         return arguments
 
+    def _pieces(self, response: httpx.Response) -> AsyncIterator[bytes]:
+        """The body's bytes; gzip and deflate undone in bounded pieces (httpx would undo
+        each network read whole, a thousandfold for a compression bomb)."""
+        encoding = response.headers.get("content-encoding")
+        if can_decompress(encoding) and not response.is_stream_consumed:  # else held already
+            return decompressed(response.aiter_raw(), encoding, provider=self._provider)
+        return response.aiter_bytes()
+
     async def _body(self, response: httpx.Response) -> bytes:
         length = response.headers.get("content-length")
-        return await read_body(response.aiter_bytes(), self._budget(), length)
+        return await read_body(self._pieces(response), self._budget(), length)
 
     async def _failure(self, response: httpx.Response, body: Mapping[str, Any]) -> AttemptFailed:
         """The failure of a reply with a 3xx, 4xx or 5xx status."""
@@ -274,7 +284,7 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
                 variable=f"{self.env_prefix}BASE_URL",
             )
             return AttemptFailed(error, _FINAL)
-        content = await read_error_body(response.aiter_bytes())
+        content = await read_error_body(self._pieces(response))
         error = self._error_from_payload(
             error_payload(content, self._redactor),
             status=status,
@@ -412,13 +422,13 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
                         return
                     if "html" in content_type:
                         # A proxy's or portal's page where the API should be.
-                        page = await read_error_body(response.aiter_bytes())
+                        page = await read_error_body(self._pieces(response))
                         raise self._malformed(
                             f"the reply from {self._url} is not an event stream but "
                             f"{content_type}: {excerpt(page, self._redactor)}"
                         )
                 chunks = read_stream(
-                    response.aiter_bytes(),
+                    self._pieces(response),
                     parser=self._stream_parser(response, body),
                     framing=self.stream_format(provider=self._provider, secret=self._redactor),
                     budget=self._budget(),

@@ -1,0 +1,99 @@
+"""Typed events of the tool loop: what a turn does, as it does it.
+
+``client.prompt(...).stream().events()`` (``aevents()``) yields them; listeners given to
+``ChatClient.builder(...).listener(fn)`` or a request's ``.listener(fn)`` receive them on
+the call and the stream path. Every event is a frozen value with a versioned JSON form
+(:data:`EVENT_SCHEMA_VERSION`, :meth:`LoopEvent.to_dict`, :func:`event_from_dict`).
+
+The reason enum and the sink are imported eagerly (the loop needs them on every turn);
+the event classes and their JSON form lazily (PEP 562), on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ostinato.events._reason import LoopExitReason
+from ostinato.events._sink import (
+    EventListener,
+    EventSink,
+    current_event_sink,
+    reset_event_sink,
+    set_event_sink,
+)
+
+if TYPE_CHECKING:
+    from ostinato.events._schema import (
+        EVENT_KINDS,
+        EVENT_SCHEMA_VERSION,
+        event_from_dict,
+        event_to_dict,
+    )
+    from ostinato.events._types import (
+        ApprovalRequired,
+        LoopEnded,
+        LoopEvent,
+        RoundFinished,
+        RoundStarted,
+        TextDelta,
+        ToolCallDelta,
+        ToolCallRequested,
+        ToolFinished,
+        ToolStarted,
+    )
+
+__all__ = [
+    "EVENT_KINDS",
+    "EVENT_SCHEMA_VERSION",
+    "ApprovalRequired",
+    "EventListener",
+    "EventSink",
+    "LoopEnded",
+    "LoopEvent",
+    "LoopExitReason",
+    "RoundFinished",
+    "RoundStarted",
+    "TextDelta",
+    "ToolCallDelta",
+    "ToolCallRequested",
+    "ToolFinished",
+    "ToolStarted",
+    "current_event_sink",
+    "event_from_dict",
+    "event_to_dict",
+    "reset_event_sink",
+    "set_event_sink",
+]
+
+_LAZY = {
+    "EVENT_KINDS": "ostinato.events._schema",
+    "EVENT_SCHEMA_VERSION": "ostinato.events._schema",
+    "event_from_dict": "ostinato.events._schema",
+    "event_to_dict": "ostinato.events._schema",
+    **dict.fromkeys(
+        (
+            "ApprovalRequired",
+            "LoopEnded",
+            "LoopEvent",
+            "RoundFinished",
+            "RoundStarted",
+            "TextDelta",
+            "ToolCallDelta",
+            "ToolCallRequested",
+            "ToolFinished",
+            "ToolStarted",
+        ),
+        "ostinato.events._types",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ostinato.events' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -1,0 +1,127 @@
+"""Where one run's loop events go: :class:`EventSink` and the listeners it calls.
+
+A sink belongs to one run of a request (one ``call()`` result, one iteration of a
+stream). The tool loop emits into it; it hands each event to every listener in order.
+A listener is any callable taking one event: a plain function runs inline, on the event
+loop running the turn (ostinato's private loop for the sync faces), so it should be
+quick; a coroutine function (or any callable returning an awaitable) is awaited there
+too, so slow work belongs in a task or queue of its own. A listener that raises never
+breaks the turn: its first failure in a run is logged (logger ``ostinato.events``, with
+the traceback) and its later ones in that run are not.
+
+The tool calling manager finds the sink of the tools it runs through
+:func:`current_event_sink` (a context variable the tool loop sets around tool execution),
+so a custom :class:`~ostinato.tools.ToolCallingManager` can emit the same tool events.
+This module must not import asyncio (``import ostinato`` stays light).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from contextvars import ContextVar, Token
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    from ostinato.events._types import LoopEvent
+    from ostinato.messages import ToolCall
+
+__all__ = [
+    "EventListener",
+    "EventSink",
+    "current_event_sink",
+    "reset_event_sink",
+    "set_event_sink",
+]
+
+EventListener: TypeAlias = "Callable[[LoopEvent], Awaitable[Any] | None]"
+"""A listener: called with each event; a returned awaitable is awaited."""
+
+_CURRENT: ContextVar[EventSink | None] = ContextVar("ostinato_event_sink", default=None)
+
+
+class EventSink:
+    """Hands one run's events to its listeners, in emission order.
+
+    Attributes:
+        round: the model round in progress (the tool loop keeps it current, so the tool
+            events of a round carry its number).
+    """
+
+    __slots__ = ("_failed", "_listeners", "round")
+
+    def __init__(self, listeners: Iterable[EventListener]) -> None:
+        self._listeners = tuple(listeners)
+        for listener in self._listeners:
+            if not callable(listener):
+                raise TypeError(
+                    f"a listener must be a callable taking one event, got "
+                    f"{type(listener).__name__}: {listener!r}"
+                )
+        self._failed: set[int] = set()
+        self.round = 0
+
+    @property
+    def listeners(self) -> tuple[EventListener, ...]:
+        """The listeners, in the order they are called."""
+        return self._listeners
+
+    async def emit(self, event: LoopEvent) -> None:
+        """Hand ``event`` to every listener (failures are reported, never raised)."""
+        for listener in self._listeners:
+            try:
+                result = listener(event)
+                if result is not None and hasattr(result, "__await__"):
+                    await result
+            except Exception as error:  # a listener must never break the turn
+                self._report(listener, event, error)
+
+    async def tool_started(self, call: ToolCall) -> None:
+        """Emit :class:`ToolStarted` for ``call`` in the current round."""
+        from ostinato.events._types import ToolStarted
+
+        await self.emit(ToolStarted(self.round, call))
+
+    async def tool_finished(
+        self,
+        call: ToolCall,
+        result: str,
+        duration: float,
+        error: str | None = None,
+        return_direct: bool = False,
+    ) -> None:
+        """Emit :class:`ToolFinished` for ``call`` in the current round."""
+        from ostinato.events._types import ToolFinished
+
+        await self.emit(ToolFinished(self.round, call, result, duration, error, return_direct))
+
+    def _report(self, listener: EventListener, event: LoopEvent, error: Exception) -> None:
+        key = id(listener)
+        if key in self._failed:
+            return
+        self._failed.add(key)
+        import logging
+
+        logging.getLogger("ostinato.events").error(
+            "event listener %r raised %s on a %r event; the turn goes on, and further "
+            "failures of this listener in this run are not reported. Fix the listener "
+            "(listeners must not raise).",
+            listener,
+            type(error).__name__,
+            event.kind,
+            exc_info=error,
+        )
+
+
+def current_event_sink() -> EventSink | None:
+    """The sink of the tool calls being executed now (``None``: nobody listens)."""
+    return _CURRENT.get()
+
+
+def set_event_sink(sink: EventSink | None) -> Token[EventSink | None]:
+    """Make ``sink`` current (around tool execution); undo with :func:`reset_event_sink`."""
+    return _CURRENT.set(sink)
+
+
+def reset_event_sink(token: Token[EventSink | None]) -> None:
+    """Undo :func:`set_event_sink`."""
+    _CURRENT.reset(token)

@@ -1,0 +1,232 @@
+"""The typed events of one turn of the tool loop, and why a loop ends.
+
+A turn emits, in order: per model round a :class:`RoundStarted`, on the stream path its
+:class:`TextDelta` and :class:`ToolCallDelta` pieces as they arrive, a
+:class:`RoundFinished` once the model's response is complete, then for a tool round one
+:class:`ToolCallRequested` per call and a :class:`ToolStarted` / :class:`ToolFinished`
+pair per call that runs; an :class:`ApprovalRequired` when calls wait for a decision;
+and last a :class:`LoopEnded`. Every event is a frozen, slotted value; every one but the
+deltas is emitted the same way on the call and the stream path.
+
+This module only describes events; it must not emit them (``_sink`` does) nor know the
+loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ostinato._frozen import EMPTY, freeze
+from ostinato.events._reason import LoopExitReason
+from ostinato.messages import Message, ToolCall
+from ostinato.model import ChatResponse, Usage
+from ostinato.prompt import Prompt
+
+__all__ = [
+    "ApprovalRequired",
+    "LoopEnded",
+    "LoopEvent",
+    "LoopExitReason",
+    "RoundFinished",
+    "RoundStarted",
+    "TextDelta",
+    "ToolCallDelta",
+    "ToolCallRequested",
+    "ToolFinished",
+    "ToolStarted",
+]
+
+
+class LoopEvent:
+    """Base of every loop event: a frozen value with a JSON form.
+
+    ``kind`` names the event in its JSON form (``{"schema_version": 1, "kind": ...}``,
+    see :func:`~ostinato.events.event_from_dict`). ``round`` is the model round (from 1)
+    the event belongs to; the events of a turn that ended before any round (none do
+    today) would carry 0.
+    """
+
+    __slots__ = ()
+
+    kind: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (see :mod:`ostinato.events` for the schema)."""
+        from ostinato.events._schema import event_to_dict
+
+        return event_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> LoopEvent:
+        """Rebuild an event from :meth:`to_dict`'s output.
+
+        Raises:
+            EventSchemaError: the data is not an event of this schema version (or not
+                of this class, when called on a subclass).
+        """
+        from ostinato.events._schema import event_from_dict
+
+        return event_from_dict(data, expected=None if cls is LoopEvent else cls)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(LoopEvent):
+    """A model round is about to be sent.
+
+    Attributes:
+        round: the round number (from 1).
+        messages: the messages sent, as sent (after the advisors inside the loop ran
+            their ``before`` part they are the tool advisor's, not the model's view).
+        tool_names: the names of the tools offered to the model.
+        options: the plain options sent (model, temperature...; no tools or tool
+            context), as JSON values.
+        prompt: the prompt object itself, in-process only (not in the JSON form, not
+            compared).
+    """
+
+    kind: ClassVar[str] = "round_started"
+    round: int
+    messages: tuple[Message, ...]
+    tool_names: tuple[str, ...] = ()
+    options: Mapping[str, Any] = field(default=EMPTY)
+    prompt: Prompt | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "messages", tuple(self.messages))
+        object.__setattr__(self, "tool_names", tuple(self.tool_names))
+        object.__setattr__(self, "options", freeze(self.options))
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta(LoopEvent):
+    """A piece of answer text as it streamed (stream path only).
+
+    The deltas of a turn, concatenated, equal the text ``stream().content()`` yields.
+    """
+
+    kind: ClassVar[str] = "text_delta"
+    round: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallDelta(LoopEvent):
+    """A piece of a tool call as it streamed (stream path only).
+
+    Attributes:
+        round: the round number.
+        index: which call of the message the piece belongs to (``None`` when the
+            provider sends whole calls).
+        id: the call id, when this piece carries it (often only the first).
+        name: the tool name, when this piece carries it.
+        arguments: a fragment of the arguments' JSON text.
+    """
+
+    kind: ClassVar[str] = "tool_call_delta"
+    round: int
+    index: int | None
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallRequested(LoopEvent):
+    """The model asked for a tool call (complete; one event per call, in call order)."""
+
+    kind: ClassVar[str] = "tool_call_requested"
+    round: int
+    call: ToolCall
+
+
+@dataclass(frozen=True, slots=True)
+class ToolStarted(LoopEvent):
+    """A tool starts running for ``call``."""
+
+    kind: ClassVar[str] = "tool_started"
+    round: int
+    call: ToolCall
+
+
+@dataclass(frozen=True, slots=True)
+class ToolFinished(LoopEvent):
+    """A tool call ended.
+
+    Attributes:
+        round: the round number.
+        call: the call.
+        result: the text the model reads (on failure, the error text it reads).
+        duration: seconds the tool ran.
+        error: the class name of the error when the call failed (``ToolTimeoutError``,
+            ``ToolExecutionError``...), else ``None``.
+        return_direct: whether the tool's result is returned directly.
+    """
+
+    kind: ClassVar[str] = "tool_finished"
+    round: int
+    call: ToolCall
+    result: str
+    duration: float
+    error: str | None = None
+    return_direct: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFinished(LoopEvent):
+    """The model's response of a round is complete (after the advisors inside the
+    loop saw it, before any tool runs).
+
+    Attributes:
+        round: the round number.
+        response: the round's response (on the stream path, its aggregate).
+        usage: the round's own usage.
+    """
+
+    kind: ClassVar[str] = "round_finished"
+    round: int
+    response: ChatResponse
+    usage: Usage
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalRequired(LoopEvent):
+    """Tool calls wait for a decision.
+
+    Attributes:
+        round: the round number.
+        calls: the calls that need a decision, in call order.
+        pending: the JSON form of what resumes the turn, when the turn ends waiting
+            (``None`` while an approver decides inline).
+    """
+
+    kind: ClassVar[str] = "approval_required"
+    round: int
+    calls: tuple[ToolCall, ...]
+    pending: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "calls", tuple(self.calls))
+        if self.pending is not None:
+            object.__setattr__(self, "pending", freeze(self.pending))
+
+
+@dataclass(frozen=True, slots=True)
+class LoopEnded(LoopEvent):
+    """The turn's tool loop ended (always the last event of a turn that did not raise).
+
+    Attributes:
+        reason: why.
+        response: the turn's answer as the tool advisor returns it (before
+            ``do_finalize_loop`` and the advisors outside the loop); ``None`` when
+            there is none.
+        usage: the usage of every round, summed.
+        rounds: how many model rounds the turn took.
+    """
+
+    kind: ClassVar[str] = "loop_ended"
+    reason: LoopExitReason
+    response: ChatResponse | None
+    usage: Usage
+    rounds: int

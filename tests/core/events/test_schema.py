@@ -1,0 +1,147 @@
+"""The events' JSON form: every kind round-trips through JSON text, the version is
+checked, and bad input fails with one clear ``EventSchemaError``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ostinato.errors import EventSchemaError
+from ostinato.events import (
+    EVENT_KINDS,
+    EVENT_SCHEMA_VERSION,
+    ApprovalRequired,
+    LoopEnded,
+    LoopEvent,
+    LoopExitReason,
+    RoundFinished,
+    RoundStarted,
+    TextDelta,
+    ToolCallDelta,
+    ToolCallRequested,
+    ToolFinished,
+    ToolStarted,
+    event_from_dict,
+)
+from ostinato.messages import (
+    AssistantMessage,
+    SystemMessage,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
+from ostinato.model import (
+    ChatGenerationMetadata,
+    ChatResponse,
+    ChatResponseMetadata,
+    Generation,
+    Usage,
+)
+from ostinato.prompt import Prompt
+
+CALL = ToolCall("c1", "weather", '{"city": "Paris"}')
+RESPONSE = ChatResponse(
+    [Generation(AssistantMessage("", tool_calls=(CALL,)), ChatGenerationMetadata("tool_calls"))],
+    ChatResponseMetadata(id="r1", model="m", usage=Usage(3, 4)),
+)
+
+EVERY_KIND: list[LoopEvent] = [
+    RoundStarted(
+        1,
+        (
+            SystemMessage("be brief"),
+            UserMessage("weather?"),
+            AssistantMessage("", tool_calls=(CALL,)),
+            ToolResponseMessage((ToolResponse("c1", "weather", "sunny"),)),
+        ),
+        ("weather",),
+        {"model": "m", "temperature": 0.2},
+        prompt=Prompt("weather?"),
+    ),
+    TextDelta(2, "Sun"),
+    ToolCallDelta(1, 0, "c1", "weather", '{"ci'),
+    ToolCallDelta(1, None, "", "", 'ty": "Paris"}'),
+    ToolCallRequested(1, CALL),
+    ToolStarted(1, CALL),
+    ToolFinished(1, CALL, "sunny", 0.25),
+    ToolFinished(1, CALL, "Error: tool 'weather' failed", 0.5, "ToolExecutionError", True),
+    RoundFinished(1, RESPONSE, Usage(3, 4)),
+    ApprovalRequired(1, (CALL,)),
+    ApprovalRequired(1, (CALL,), {"schema_version": 1, "calls": [CALL.to_dict()]}),
+    LoopEnded(LoopExitReason.ANSWERED, RESPONSE, Usage(6, 8), 2),
+    LoopEnded(LoopExitReason.CANCELLED, None, Usage(), 1),
+]
+
+
+@pytest.mark.parametrize("event", EVERY_KIND, ids=lambda e: e.kind)
+def test_every_event_round_trips_through_json_text(event):
+    data = json.loads(json.dumps(event.to_dict()))
+    assert data["schema_version"] == EVENT_SCHEMA_VERSION
+    assert data["kind"] == event.kind
+    assert LoopEvent.from_dict(data) == event
+    assert type(event).from_dict(data) == event
+    assert event_from_dict(data) == event
+
+
+def test_every_kind_is_covered_and_named_once():
+    assert {e.kind for e in EVERY_KIND} == set(EVENT_KINDS)
+    assert all(EVENT_KINDS[kind].kind == kind for kind in EVENT_KINDS)
+
+
+def test_the_in_process_prompt_is_left_out_of_the_json_form():
+    event = EVERY_KIND[0]
+    assert "prompt" not in event.to_dict()
+    assert LoopEvent.from_dict(event.to_dict()).prompt is None  # type: ignore[attr-defined]
+
+
+def test_the_reason_is_its_string_value_and_comes_back_as_the_enum():
+    data = LoopEnded(LoopExitReason.NO_PROGRESS, None, Usage(), 3).to_dict()
+    assert data["reason"] == "no_progress"
+    assert LoopEvent.from_dict(data).reason is LoopExitReason.NO_PROGRESS  # type: ignore[attr-defined]
+
+
+def test_events_are_frozen_and_slotted():
+    event = TextDelta(1, "x")
+    with pytest.raises(AttributeError):
+        event.text = "y"  # type: ignore[misc]
+    assert not hasattr(event, "__dict__")
+
+
+def test_every_reason_the_loop_can_end_with_is_a_member():
+    assert {r.value for r in LoopExitReason} == {
+        "answered",
+        "return_direct",
+        "tool_call_limit",
+        "max_iterations",
+        "approval_required",
+        "cancelled",
+        "budget",
+        "no_progress",
+    }
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ([1, 2], "is an object, got list"),
+        ({"kind": "text_delta", "round": 1, "text": "x"}, "schema_version None"),
+        ({"schema_version": 99, "kind": "text_delta"}, "schema_version 99 is not supported"),
+        ({"schema_version": 1, "kind": "nope"}, "unknown event kind 'nope'; known kinds:"),
+        ({"schema_version": 1, "kind": "text_delta", "round": 1}, "malformed 'text_delta'"),
+        ({"schema_version": 1, "kind": "loop_ended", "reason": "bored"}, "malformed"),
+    ],
+)
+def test_bad_input_fails_with_one_clear_error(data, words):
+    with pytest.raises(EventSchemaError, match=words.replace("(", r"\(")):
+        event_from_dict(data)
+
+
+def test_reading_an_event_through_another_class_is_refused():
+    with pytest.raises(EventSchemaError, match="expected a 'tool_started' event, got kind"):
+        ToolStarted.from_dict(TextDelta(1, "x").to_dict())
+
+
+def test_the_schema_error_is_a_value_error_too():
+    assert issubclass(EventSchemaError, ValueError)
