@@ -89,6 +89,10 @@ _USERINFO: Final = re.compile(
 )
 
 
+#: ``user:password@host`` with no scheme (a base URL missing its ``https://``).
+_SCHEMELESS_USERINFO: Final = re.compile(r"^(?P<user>[^:/@\s]+:)[^\s]*@(?=[^@\s]*$)")
+
+
 def is_credential_name(name: str) -> bool:
     """Whether ``name`` (a header, query parameter or field name) names a credential.
 
@@ -137,9 +141,14 @@ def mask_url(url: str) -> str:
     """``url`` fit to show: its userinfo password and key-like query parameters masked.
 
     ``https://user:pw@host/v1?api-version=1&key=abc`` →
-    ``https://user:***@host/v1?api-version=1&key=***``. A text that is not a URL comes
+    ``https://user:***@host/v1?api-version=1&key=***``; ``user:pw@host`` (no scheme) →
+    ``user:***@host``. A text that is not a URL comes
     back with its credential-looking content masked (:func:`mask_credentials`).
     """
+    if "://" not in url:
+        # ``user:password@host`` without a scheme: everything between the first ':' and
+        # the last '@' may be the password.
+        url = _SCHEMELESS_USERINFO.sub(lambda m: f"{m.group('user')}{MASK}@", url)
     try:
         parts = urlsplit(url)
     except ValueError:

@@ -32,6 +32,7 @@ __all__ = [
     "describe_unloaded",
     "env_file_values",
     "environment",
+    "masked_text",
     "setting_fields",
 ]
 
@@ -158,10 +159,10 @@ def env_file_values(settings_class: type[BaseSettings], env_file: Any = None) ->
     return found
 
 
-def _masked_text(text: str) -> str:
+def masked_text(text: str) -> str:
     """A value's text with its credentials masked: a URL's password and key-like query
     parameters, and whatever looks like a credential (``api_key=...``, ``Bearer ...``)."""
-    return mask_url(text) if "://" in text else mask_credentials(text)
+    return mask_credentials(mask_url(text) if "://" in text or "@" in text else text)
 
 
 def _masked(value: Any) -> Any:
@@ -173,7 +174,7 @@ def _masked(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_masked(v) for v in value]
     if isinstance(value, str):
-        return _masked_text(value)
+        return masked_text(value)
     return value
 
 
@@ -183,7 +184,7 @@ def _display(value: Any, secret: bool) -> str:
     if secret:
         return SECRET_MASK
     if isinstance(value, list | tuple | set | frozenset):
-        return ",".join(_masked_text(str(v)) for v in value)
+        return ",".join(masked_text(str(v)) for v in value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Mapping):
@@ -191,7 +192,7 @@ def _display(value: Any, secret: bool) -> str:
         return json.dumps(_masked(value), default=str)
     if isinstance(value, BaseModel):
         return json.dumps(_masked(value.model_dump(mode="json")), default=str)
-    return _masked_text(str(value))  # a URL's user:password@ and ?key= are masked
+    return masked_text(str(value))  # a URL's user:password@ and ?key= are masked
 
 
 def describe_settings(
@@ -246,7 +247,7 @@ def describe_unloaded(
             variable = next((n for n in field.env_names if n in variables), None)
             if variable is not None:
                 raw = variables[variable]
-                shown = SECRET_MASK if field.secret and raw else _masked_text(raw)
+                shown = SECRET_MASK if field.secret and raw else masked_text(raw)
                 source = typing.cast(Source, origin)
                 described.append(SettingValue(field, shown, source, variable))
                 break

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from pydantic_settings import BaseSettings
 
 from ostinato.redaction import Redactor
-from ostinato.settings._fields import SECRET_MASK, SettingField, setting_fields
+from ostinato.settings._fields import SECRET_MASK, SettingField, masked_text, setting_fields
 from ostinato.settings._json_fields import json_variables
 
 __all__ = [
@@ -51,7 +51,9 @@ def shown_value(raw: object, *, secret: bool, secrets: Iterable[str] = ()) -> st
     if secret:
         return SECRET_MASK
     redactor = Redactor(secrets)
-    return repr(redactor.mask(raw)) if isinstance(raw, str) else redactor.mask(repr(raw))
+    if isinstance(raw, str):
+        return repr(redactor.mask(masked_text(raw)))
+    return redactor.mask(masked_text(repr(raw)))
 
 
 def _field_for(loc: tuple[int | str, ...], fields: Sequence[SettingField]) -> SettingField | None:
