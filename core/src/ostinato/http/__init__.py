@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         make_client,
     )
     from ostinato.http._contract import Connection, EventParser
+    from ostinato.http._error_report import ErrorReport, json_text, model_error
     from ostinato.http._errors import (
         error_from_transport,
         error_payload,
@@ -55,6 +56,7 @@ __all__ = [
     "DEFAULT_LIMITS",
     "DEFAULT_TIMEOUT",
     "Connection",
+    "ErrorReport",
     "EventParser",
     "Framing",
     "HttpxChatModel",
@@ -67,7 +69,9 @@ __all__ = [
     "error_from_transport",
     "error_payload",
     "httpx_timeout",
+    "json_text",
     "make_client",
+    "model_error",
     "provider_env",
     "reason_phrase",
     "redirect_error",
@@ -82,6 +86,7 @@ __getattr__, __dir__ = lazy_exports(
         "DEFAULT_LIMITS": "ostinato.http._client",
         "DEFAULT_TIMEOUT": "ostinato.http._client",
         "Connection": "ostinato.http._contract",
+        "ErrorReport": "ostinato.http._error_report",
         "EventParser": "ostinato.http._contract",
         "Framing": "ostinato.http._framing",
         "HttpxChatModel": "ostinato.http._model",
@@ -94,6 +99,8 @@ __getattr__, __dir__ = lazy_exports(
         "error_from_transport": "ostinato.http._errors",
         "error_payload": "ostinato.http._errors",
         "httpx_timeout": "ostinato.http._client",
+        "json_text": "ostinato.http._error_report",
+        "model_error": "ostinato.http._error_report",
         "make_client": "ostinato.http._client",
         "provider_env": "ostinato.http._settings",
         "reason_phrase": "ostinato.http._errors",

@@ -35,6 +35,7 @@ from ostinato.http._base_url import check_base_url
 from ostinato.http._bounds import bound_hit, check_bound, within
 from ostinato.http._client import DEFAULT_LIMITS, encode_body, httpx_timeout, make_client
 from ostinato.http._contract import EventParser
+from ostinato.http._error_report import ErrorReport, model_error
 from ostinato.http._errors import error_from_transport, error_payload, reason_phrase, redirect_error
 from ostinato.http._framing import NDJSONFraming, SSEFraming
 from ostinato.http._read_loop import read_stream
@@ -121,9 +122,9 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
     #: Appended to a timeout's and a failed connection's message.
     timeout_hint: ClassVar[str] = ""
     connect_hint: ClassVar[str] = ""
-    #: Reads the provider's error body: ``read_error(payload, *, status, provider,
-    #: headers, secret, fallback_message) -> ModelError`` (set with ``staticmethod``).
-    read_error: ClassVar[Callable[..., ModelError]]
+    #: Reads the provider's error body: ``read_error(payload, status, headers, fallback)
+    #: -> ErrorReport`` (set with ``staticmethod``).
+    read_error: ClassVar[Callable[..., ErrorReport]]
 
     def __init__(
         self,
@@ -201,6 +202,19 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
         """A parser for the items of the stream ``response`` carries."""
         raise NotImplementedError
 
+    def _read_error(
+        self,
+        payload: Any,
+        status: int | None,
+        headers: Mapping[str, str],
+        fallback: str | None,
+        body: Mapping[str, Any],
+    ) -> ErrorReport:
+        """What an error body ``payload`` (JSON, else text already masked; ``None`` when
+        empty) says; ``status`` is ``None`` for an error body sent with a 2xx status.
+        By default :attr:`read_error`'s reading."""
+        return type(self).read_error(payload, status, headers, fallback)
+
     def _error_from_payload(
         self,
         payload: Any,
@@ -210,17 +224,8 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
         fallback_message: str | None,
         body: Mapping[str, Any],
     ) -> ModelError:
-        """The typed error of an error reply whose body is ``payload`` (JSON, else text
-        already masked; ``None`` when empty); ``status`` is ``None`` for an error body
-        sent with a 2xx status. By default :attr:`read_error`'s."""
-        return type(self).read_error(
-            payload,
-            status=status,
-            provider=self._provider,
-            headers=headers,
-            secret=self._redactor,
-            fallback_message=fallback_message,
-        )
+        report = self._read_error(payload, status, headers, fallback_message, body)
+        return model_error(report, provider=self._provider, headers=headers, secret=self._redactor)
 
     def _error_in_reply(self, payload: Any, response: httpx.Response) -> AttemptFailed:
         """The failure of an error body a gateway sent with a 2xx status."""
