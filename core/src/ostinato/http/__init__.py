@@ -49,6 +49,14 @@ if TYPE_CHECKING:
         ProviderSettings,
         provider_env,
     )
+    from ostinato.http._wire import (
+        StreamParserBase,
+        arguments_object,
+        error_object,
+        plain,
+        tool_schema,
+        unexpected_reply,
+    )
 
 __all__ = [
     "DEFAULT_CALL_DEADLINE",
@@ -64,17 +72,23 @@ __all__ = [
     "NDJSONFraming",
     "ProviderSettings",
     "SSEFraming",
+    "StreamParserBase",
+    "arguments_object",
     "check_base_url",
     "connection_arguments",
     "error_from_transport",
+    "error_object",
     "error_payload",
     "httpx_timeout",
     "json_text",
     "make_client",
     "model_error",
+    "plain",
     "provider_env",
     "reason_phrase",
     "redirect_error",
+    "tool_schema",
+    "unexpected_reply",
     "use_linear_pool",
 ]
 
@@ -94,6 +108,12 @@ __getattr__, __dir__ = lazy_exports(
         "NDJSONFraming": "ostinato.http._framing",
         "ProviderSettings": "ostinato.http._settings",
         "SSEFraming": "ostinato.http._framing",
+        "StreamParserBase": "ostinato.http._wire",
+        "arguments_object": "ostinato.http._wire",
+        "error_object": "ostinato.http._wire",
+        "plain": "ostinato.http._wire",
+        "tool_schema": "ostinato.http._wire",
+        "unexpected_reply": "ostinato.http._wire",
         "check_base_url": "ostinato.http._base_url",
         "connection_arguments": "ostinato.http._factory",
         "error_from_transport": "ostinato.http._errors",
