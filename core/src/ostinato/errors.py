@@ -13,6 +13,8 @@
     │                               or unused
     ├── StructuredOutputNotSupportedError
     │                               native structured output was asked of a model without it
+    ├── ApprovalError               an approver raised, timed out or returned no decision
+    ├── ResumeError                 a pending value or its decisions cannot resume a turn
     ├── EventSchemaError            a loop event's JSON form could not be read
     ├── UsageLimitExceeded          a turn reached a usage limit and was asked to raise
     ├── ToolError                   something went wrong running a tool (tool_name)
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AdvisorChainError",
+    "ApprovalError",
     "AuthenticationError",
     "BadRequestError",
     "ConfigurationError",
@@ -65,6 +68,7 @@ __all__ = [
     "PluginError",
     "PromptTemplateError",
     "RateLimitError",
+    "ResumeError",
     "ServerError",
     "StreamInterruptedError",
     "StructuredOutputNotSupportedError",
@@ -133,6 +137,28 @@ class StructuredOutputNotSupportedError(OstinatoError):
     def __init__(self, message: str, *, model: str) -> None:
         super().__init__(message)
         self.model = model
+
+
+class ApprovalError(OstinatoError):
+    """An approver raised, ran past its timeout, or returned something that is not an
+    approval decision. The turn ends; no call that waited for a decision ran.
+
+    Attributes:
+        tool_name: the tool whose call was being decided.
+        call_id: the id of that call.
+    """
+
+    def __init__(self, message: str, *, tool_name: str, call_id: str) -> None:
+        super().__init__(message)
+        self.tool_name = tool_name
+        self.call_id = call_id
+
+
+class ResumeError(OstinatoError, ValueError):
+    """A pending value (or the decisions given with it) cannot resume a turn: it is not
+    valid JSON of the expected shape, of another schema version, names tools the request
+    does not have, or the decisions do not match the calls waiting for one. Raised before
+    any model call or tool run."""
 
 
 class EventSchemaError(OstinatoError, ValueError):
