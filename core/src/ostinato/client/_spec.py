@@ -37,6 +37,7 @@ from ostinato.tools import FunctionToolCallback, ToolCallback, ToolCallbackProvi
 if TYPE_CHECKING:
     from ostinato.client._client import ChatClient
     from ostinato.client._responses import CallResponseSpec, StreamResponseSpec
+    from ostinato.model import ChatModel
     from ostinato.runtime import CancelScope
     from ostinato.tools import ApprovalPolicy, Approver, PendingToolCalls, ResumedTurn
 
@@ -302,6 +303,16 @@ class ChatClientRequestSpec:
         return StreamResponseSpec(self)
 
     # -- assembly -----------------------------------------------------------------------
+
+    @property
+    def model(self) -> ChatModel:
+        """The model this request goes to."""
+        return self._client.model
+
+    @property
+    def advisor_params(self) -> Mapping[str, Any]:
+        """The advisor params set so far (the client's defaults, then this request's)."""
+        return self._state.advisor_params
 
     def effective_advisors(self, extra: Sequence[Advisor] = ()) -> list[Advisor]:
         """The advisors of this request after auto-registration, invariant checked."""
