@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
-import os
-
-import httpx
 import pytest
 
-from ostinato.errors import ConfigurationError
 from ostinato_anthropic import (
     AnthropicChatOptions,
     AnthropicSettings,
     create_chat_model,
 )
-
-FALLBACKS = ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL")
+from tests.fakes.environment import clean_provider_environment
 
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path):
-    for name in list(os.environ):
-        if name.startswith("OSTINATO_") or name in FALLBACKS:
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)  # no .env from the developer's checkout
+    clean_provider_environment(monkeypatch, tmp_path)
 
 
 def test_defaults():
@@ -40,19 +32,12 @@ def test_defaults():
 
 
 def test_ostinato_variables(monkeypatch: pytest.MonkeyPatch):
+    # (The connection variables every provider shares are checked by the provider contract.)
     values = {
         "OSTINATO_ANTHROPIC_API_KEY": "sk-ant-ost",
         "OSTINATO_ANTHROPIC_BASE_URL": "https://gateway.test/anthropic",
         "OSTINATO_ANTHROPIC_API_VERSION": "2024-01-01",
         "OSTINATO_ANTHROPIC_BETAS": "prompt-caching-2024-07-31, files-api-2025-04-14",
-        "OSTINATO_ANTHROPIC_TIMEOUT": "30",
-        "OSTINATO_ANTHROPIC_CONNECT_TIMEOUT": "2",
-        "OSTINATO_ANTHROPIC_MAX_RETRIES": "5",
-        "OSTINATO_ANTHROPIC_MAX_RETRY_TIME": "10",
-        "OSTINATO_ANTHROPIC_MAX_CONNECTIONS": "50",
-        "OSTINATO_ANTHROPIC_MAX_KEEPALIVE_CONNECTIONS": "5",
-        "OSTINATO_ANTHROPIC_EXTRA_HEADERS": '{"X-Team": "a"}',
-        "OSTINATO_ANTHROPIC_EXTRA_QUERY": '{"beta": "true"}',
         "OSTINATO_ANTHROPIC_MODEL": "claude-haiku-4-5",
         "OSTINATO_ANTHROPIC_MAX_TOKENS": "8000",
         "OSTINATO_ANTHROPIC_TEMPERATURE": "0.2",
@@ -88,12 +73,6 @@ def test_ostinato_variables(monkeypatch: pytest.MonkeyPatch):
         cache_ttl="1h",
         extra_body={"service_tier": "standard_only"},
     )
-    assert model.retry_policy.max_retries == 5
-    assert model.retry_policy.max_total_time == 10
-    assert model._timeout == httpx.Timeout(30, connect=2)  # type: ignore[attr-defined]
-    assert model._limits.max_connections == 50  # type: ignore[attr-defined]
-    assert model._params == {"beta": "true"}  # type: ignore[attr-defined]
-    assert model._headers["x-team"] == "a"  # type: ignore[attr-defined]
     assert model._headers["anthropic-version"] == "2024-01-01"  # type: ignore[attr-defined]
     assert model._betas == ("prompt-caching-2024-07-31", "files-api-2025-04-14")  # type: ignore[attr-defined]
 
@@ -106,35 +85,8 @@ def test_sdk_fallbacks(monkeypatch: pytest.MonkeyPatch):
     assert settings.base_url == "https://proxy.test"
 
 
-def test_ostinato_variables_win_over_the_fallbacks(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-sdk")
-    monkeypatch.setenv("OSTINATO_ANTHROPIC_API_KEY", "sk-ant-ost")
-    assert AnthropicSettings().api_key.get_secret_value() == "sk-ant-ost"  # type: ignore[union-attr]
-
-
-def test_dotenv_is_read(tmp_path):
-    (tmp_path / ".env").write_text("OSTINATO_ANTHROPIC_MODEL=from-dotenv\n")
-    assert AnthropicSettings().model == "from-dotenv"
-
-
-def test_a_bad_value_names_the_variable(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("OSTINATO_ANTHROPIC_MAX_TOKENS", "0")
-    monkeypatch.setenv("OSTINATO_ANTHROPIC_API_KEY", "sk-ant-must-not-show")
-    monkeypatch.setenv("OSTINATO_ANTHROPIC_TEMPERATURE", "hot")
-    with pytest.raises(ConfigurationError) as caught:
-        create_chat_model("claude-haiku-4-5")
-    message = str(caught.value)
-    assert "OSTINATO_ANTHROPIC_MAX_TOKENS='0'" in message
-    assert "OSTINATO_ANTHROPIC_TEMPERATURE='hot'" in message
-    assert "sk-ant-must-not-show" not in message
-
-
-def test_anthropic_without_a_key_is_a_configuration_error():
-    with pytest.raises(ConfigurationError, match="OSTINATO_ANTHROPIC_API_KEY"):
-        create_chat_model("claude-haiku-4-5")
-
-
-def test_a_gateway_needs_no_key(monkeypatch: pytest.MonkeyPatch):
+def test_a_gateway_model_keeps_the_required_max_tokens(monkeypatch: pytest.MonkeyPatch):
+    # (That a gateway needs no key is part of the provider contract.)
     monkeypatch.setenv("OSTINATO_ANTHROPIC_BASE_URL", "http://127.0.0.1:4000")
     model = create_chat_model("local")
     assert model.default_options.model == "local"

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         make_client,
     )
     from ostinato.http._contract import Connection, EventParser
+    from ostinato.http._error_report import ErrorReport, json_text, model_error
     from ostinato.http._errors import (
         error_from_transport,
         error_payload,
@@ -47,6 +48,14 @@ if TYPE_CHECKING:
         ProviderSettings,
         provider_env,
     )
+    from ostinato.http._wire import (
+        StreamParserBase,
+        arguments_object,
+        error_object,
+        plain,
+        tool_schema,
+        unexpected_reply,
+    )
 
 __all__ = [
     "DEFAULT_CALL_DEADLINE",
@@ -54,6 +63,7 @@ __all__ = [
     "DEFAULT_LIMITS",
     "DEFAULT_TIMEOUT",
     "Connection",
+    "ErrorReport",
     "EventParser",
     "Framing",
     "HttpxChatModel",
@@ -61,15 +71,23 @@ __all__ = [
     "NDJSONFraming",
     "ProviderSettings",
     "SSEFraming",
+    "StreamParserBase",
+    "arguments_object",
     "check_base_url",
     "connection_arguments",
     "error_from_transport",
+    "error_object",
     "error_payload",
     "httpx_timeout",
+    "json_text",
     "make_client",
+    "model_error",
+    "plain",
     "provider_env",
     "reason_phrase",
     "redirect_error",
+    "tool_schema",
+    "unexpected_reply",
     "use_linear_pool",
 ]
 
@@ -79,6 +97,7 @@ _LAZY = {
     "DEFAULT_LIMITS": "_client",
     "DEFAULT_TIMEOUT": "_client",
     "Connection": "_contract",
+    "ErrorReport": "_error_report",
     "EventParser": "_contract",
     "Framing": "_framing",
     "HttpxChatModel": "_model",
@@ -86,11 +105,19 @@ _LAZY = {
     "NDJSONFraming": "_framing",
     "ProviderSettings": "_settings",
     "SSEFraming": "_framing",
+    "StreamParserBase": "_wire",
+    "arguments_object": "_wire",
+    "error_object": "_wire",
+    "plain": "_wire",
+    "tool_schema": "_wire",
+    "unexpected_reply": "_wire",
     "check_base_url": "_base_url",
     "connection_arguments": "_factory",
     "error_from_transport": "_errors",
     "error_payload": "_errors",
     "httpx_timeout": "_client",
+    "json_text": "_error_report",
+    "model_error": "_error_report",
     "make_client": "_client",
     "provider_env": "_settings",
     "reason_phrase": "_errors",
