@@ -19,6 +19,7 @@ from typing import Final
 
 __all__ = [
     "CONVERSATION_ID",
+    "EVENT_SINK",
     "OUTPUT_FORMAT",
     "SENT_OPTIONS",
     "TOOL_CALLING_ADVISOR_AUTO_REGISTER",
@@ -42,3 +43,7 @@ SENT_OPTIONS: Final = "ostinato.model.sent_options"
 #: Set by the tool loop on each streamed chunk: the model round (from 1) it belongs to, so
 #: that stream aggregators can keep the final round's answer only.
 TOOL_LOOP_ROUND: Final = "ostinato.tool_loop.round"
+
+#: Set by the client on a request somebody watches: the run's
+#: :class:`~ostinato.events.EventSink`, which the tool loop emits its events into.
+EVENT_SINK: Final = "ostinato.events.sink"

@@ -330,7 +330,10 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
             async with closing_stream(turn.inner_chain().next_stream(round_request)) as chunks:
                 async for chunk in chunks:
                     aggregator.add(chunk)
-                    if not turn.is_tool_round(chunk.chat_response):
+                    shown = not turn.is_tool_round(chunk.chat_response)
+                    if turn.events is not None:
+                        await turn.events.chunk(turn.rounds + 1, chunk, shown)
+                    if shown:
                         yield with_previous_usage(marker.mark(chunk), previous)
             aggregate = aggregator.result()
             if aggregate is None:

@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from ostinato._frozen import FrozenDict
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._loop_events import TurnEvents, turn_events
 from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit, notify_loop_exit
 from ostinato.context_keys import SENT_OPTIONS, TOOL_LOOP_ROUND
 from ostinato.errors import ToolCallLimitExceeded
+from ostinato.events import reset_event_sink, set_event_sink
 from ostinato.messages import AssistantMessage, Message, ToolResponseMessage
 from ostinato.model import (
     ChatGenerationMetadata,
@@ -97,6 +99,7 @@ class ToolLoopTurn:
         "_chain",
         "_checker",
         "_next",
+        "events",
         "history",
         "instructions",
         "options",
@@ -133,6 +136,7 @@ class ToolLoopTurn:
         self.history: Sequence[Message] = self.instructions
         self.usage = UsageAccumulator()
         self.rounds = 0
+        self.events: TurnEvents | None = turn_events(request)
 
     @classmethod
     async def start(
@@ -166,6 +170,8 @@ class ToolLoopTurn:
         options = request.prompt.options
         if isinstance(options, ToolCallingChatOptions):
             self.options = options
+        if self.events is not None:
+            await self.events.round_started(self.rounds + 1, request)
         return request
 
     async def decide(
@@ -178,8 +184,13 @@ class ToolLoopTurn:
         self.rounds += 1
         asked = response.chat_response
         self.usage.add(asked)
+        events = self.events
+        if events is not None and asked is not None:
+            await events.round_finished(self.rounds, asked)
         if asked is None or not self.is_tool_round(asked):
             return await self._exit(LoopExitReason.ANSWERED, request, response, asked)
+        if events is not None:
+            await events.tool_calls_requested(self.rounds, asked)
         advisor = self._advisor
         if self.rounds >= advisor.max_iterations:
             capped = iteration_cap(
@@ -189,6 +200,9 @@ class ToolLoopTurn:
                 LoopExitReason.MAX_ITERATIONS, request, response.copy(chat_response=capped), asked
             )
         run_options = sent if isinstance(sent, ToolCallingChatOptions) else self.options
+        # The manager finds the sink here to emit the tool events (set and reset within
+        # this one await, so the context of a streaming caller is never left changed).
+        token = set_event_sink(events.sink if events is not None else None)
         try:
             result = await advisor.tool_calling_manager.execute_tool_calls(
                 Prompt(self.history, run_options), asked
@@ -198,6 +212,8 @@ class ToolLoopTurn:
             return await self._exit(
                 LoopExitReason.TOOL_CALL_LIMIT, request, response.copy(chat_response=limited), asked
             )
+        finally:
+            reset_event_sink(token)
         self.history = result.conversation_history
         if result.return_direct:
             direct = asked.copy(generations=ToolExecutionResult.build_generations(result))
@@ -222,6 +238,11 @@ class ToolLoopTurn:
         final = self.usage.apply(response.chat_response)
         if final is not response.chat_response:
             response = response.copy(chat_response=final)
+        events = self.events
+        if events is not None:
+            if self.stream and reason is not LoopExitReason.ANSWERED:
+                await events.text(self.rounds, final)  # the answer streams as one chunk
+            await events.ended(reason, final, self.usage.total, self.rounds)
         if reason is LoopExitReason.ANSWERED:
             return LoopExit(reason, request, response, asked)
         if self.stream:

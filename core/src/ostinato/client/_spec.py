@@ -23,7 +23,8 @@ from ostinato.advisors import (
     check_tool_advisors,
 )
 from ostinato.client._params import AdvisorParams
-from ostinato.context_keys import TOOL_CALLING_ADVISOR_AUTO_REGISTER
+from ostinato.context_keys import EVENT_SINK, TOOL_CALLING_ADVISOR_AUTO_REGISTER
+from ostinato.events import EventListener, EventSink
 from ostinato.messages import Media, Message, SystemMessage, UserMessage
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 from ostinato.tools import FunctionToolCallback, ToolCallback, ToolCallbackProvider
@@ -62,6 +63,7 @@ class SpecState:
     tool_context: dict[str, Any] = field(default_factory=dict)
     options: ChatOptions | None = None
     advisor_params: dict[str, Any] = field(default_factory=dict)
+    listeners: list[EventListener] = field(default_factory=list)
 
     def copy(self) -> SpecState:
         """An independent copy (lists and dicts copied)."""
@@ -75,7 +77,17 @@ class SpecState:
             dict(self.tool_context),
             self.options,
             dict(self.advisor_params),
+            list(self.listeners),
         )
+
+    def add_listener(self, listener: EventListener) -> None:
+        """Append a loop-event listener (a callable taking one event)."""
+        if not callable(listener):
+            raise TypeError(
+                f".listener() takes a callable receiving each loop event (a function or "
+                f"coroutine function), got {type(listener).__name__}: {listener!r}"
+            )
+        self.listeners.append(listener)
 
     def add_tools(self, items: Iterable[Any]) -> None:
         """Append tools: callbacks, providers (kept lazy), ``@tool`` functions or objects,
@@ -179,6 +191,21 @@ class ChatClientRequestSpec:
         self._state.add_advisors(advisors)
         return self
 
+    def listener(self, listener: EventListener) -> ChatClientRequestSpec:
+        """Add a listener of this request's loop events (after the client's listeners).
+
+        ``listener`` is called with each :mod:`ostinato.events` event of every run (call
+        and stream), inline on the event loop running the turn; a coroutine function is
+        awaited there. A listener that raises is reported once and never breaks the turn.
+        """
+        self._state.add_listener(listener)
+        return self
+
+    @property
+    def listeners(self) -> tuple[EventListener, ...]:
+        """The loop-event listeners of this request (the client's first)."""
+        return tuple(self._state.listeners)
+
     # -- results ------------------------------------------------------------------------
 
     def call(self) -> CallResponseSpec:
@@ -230,6 +257,8 @@ class ChatClientRequestSpec:
 
         options = self._options()
         ctx = dict(state.advisor_params)
+        if state.listeners:
+            ctx[EVENT_SINK] = EventSink(state.listeners)
         if context:
             ctx.update(context)
         return ChatClientRequest(Prompt(messages, options), ctx)

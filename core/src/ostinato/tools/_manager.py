@@ -28,6 +28,7 @@ from ostinato.errors import (
     ToolCallLimitExceeded,
     ToolNotFoundError,
 )
+from ostinato.events import current_event_sink
 from ostinato.messages import ToolResponse, ToolResponseMessage
 from ostinato.model import ChatResponse
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
@@ -197,6 +198,12 @@ class DefaultToolCallingManager:
         # must not pay for (DESIGN.md §9).
         from ostinato.tools._execution import ToolJob, groups_of, new_semaphore, run_group
 
+        sink = current_event_sink()
+        events = None
+        if sink is not None:
+            from ostinato.tools._tool_events import ToolEvents
+
+            events = ToolEvents(sink, self._exception_processor)
         texts: list[str | None] = [None] * len(assistant.tool_calls)
         jobs: list[ToolJob] = []
         breach: tuple[int, LimitBreach] | None = None
@@ -211,11 +218,16 @@ class DefaultToolCallingManager:
                     breach = (index, found)
                     break
                 texts[index] = found.message
+                if events is not None:
+                    await events.answered(call, found.message, ToolCallLimitExceeded.__name__)
                 continue
             callback = self._find(call.name, callbacks)
             if callback is None:
                 names = [cb.tool_definition.name for cb in callbacks]
-                texts[index] = self._exception_processor.process(_unknown_tool(call.name, names))
+                text = self._exception_processor.process(_unknown_tool(call.name, names))
+                texts[index] = text
+                if events is not None:
+                    await events.answered(call, text, ToolNotFoundError.__name__)
                 continue
             metadata = callback.tool_metadata
             arguments = call.arguments if call.arguments and call.arguments.strip() else "{}"
@@ -234,10 +246,14 @@ class DefaultToolCallingManager:
         semaphore = new_semaphore(self._max_concurrency)
         failed = False
         for group in groups_of(jobs):
-            outcomes = await run_group(group, context, semaphore)
+            watcher = events.watcher() if events is not None else None
+            outcomes = await run_group(group, context, semaphore, watcher)
             for job, outcome in zip(group, outcomes):
                 if isinstance(outcome, str):
                     texts[job.index] = outcome
+                elif events is not None:
+                    failed = True
+                    texts[job.index] = events.processed(job.index, outcome)
                 else:
                     failed = True
                     texts[job.index] = self._exception_processor.process(outcome)
