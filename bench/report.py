@@ -182,6 +182,23 @@ def history_overheads(view: _View) -> list[tuple[int, float]]:
     return rows
 
 
+def _event_cost(view: _View) -> list[str]:
+    """One line: ostinato's time per model call with one event listener over without."""
+    plain = view.find("per-call", "ostinato", "async")
+    watched = view.find("per-call", "ostinato", "async-listener")
+    if plain is None or watched is None:
+        return []
+    without = _median(view.samples(plain).per_call_s)
+    with_one = _median(view.samples(watched).per_call_s)
+    if not without:
+        return []
+    return [
+        "",
+        f"Loop events: one listener costs {with_one / without:.2f}× ostinato's `async` "
+        f"time per model call ({_us(with_one)} vs {_us(without)} µs).",
+    ]
+
+
 def _machine() -> str:
     model = platform.processor() or platform.machine()
     try:
@@ -238,7 +255,9 @@ def render(results: Results) -> str:
     out += [
         "",
         "`async-sync-tool` writes `add` as a plain function: frameworks run it on a thread "
-        "pool (the floor too, with `run_in_executor`).",
+        "pool (the floor too, with `run_in_executor`). `async-listener` is `async` with one "
+        "loop-event listener on each request.",
+        *_event_cost(view),
         "",
         f"## {s.concurrent} concurrent conversations",
         "",

@@ -24,6 +24,7 @@ __all__ = [
     "SENT_OPTIONS",
     "TOOL_CALLING_ADVISOR_AUTO_REGISTER",
     "TOOL_LOOP_ROUND",
+    "USAGE_LIMITS",
 ]
 
 #: The conversation memory advisors use (same value as Spring AI's).
@@ -47,3 +48,7 @@ TOOL_LOOP_ROUND: Final = "ostinato.tool_loop.round"
 #: Set by the client on a request somebody watches: the run's
 #: :class:`~ostinato.events.EventSink`, which the tool loop emits its events into.
 EVENT_SINK: Final = "ostinato.events.sink"
+
+#: Set by a request's ``.usage_limits(...)`` (or a client's default): the
+#: :class:`~ostinato.advisors.UsageLimits` of each turn, winning over the tool advisor's.
+USAGE_LIMITS: Final = "ostinato.tool_loop.usage_limits"

@@ -22,6 +22,8 @@ from ostinato._aio import closing_stream
 from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor, ToolAdvisor
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._no_progress import NoProgressAction
+from ostinato.advisors._no_progress import no_progress_action as _action
 from ostinato.advisors._tool_calling_settings import (
     ToolCallingAdvisorSettings,
     ToolExecutionEligibilityChecker,
@@ -33,6 +35,7 @@ from ostinato.advisors._tool_loop import (
     ToolLoopTurn,
     with_previous_usage,
 )
+from ostinato.advisors._usage_limits import UsageLimits
 from ostinato.messages import Message
 from ostinato.model import FinishReason
 from ostinato.prompt import ToolCallingChatOptions
@@ -69,6 +72,10 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         max_iterations: the most model rounds one turn may take (default 25); reaching it
             while the model still asks for tools ends the turn with finish reason
             ``maxIterationsExceeded``.
+        final_answer_on_limit, no_progress_repeats, no_progress_action, usage_limits: how
+            a turn ends well (see
+            :class:`~ostinato.advisors.ToolCallingAdvisorSettings`): one last round
+            without tools at a limit, no-progress detection, usage limits per turn.
     """
 
     DEFAULT_ORDER: ClassVar[int] = Ordered.HIGHEST_PRECEDENCE + 300
@@ -86,6 +93,10 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         advisor_order: int = _UNSET,
         conversation_history_enabled: bool = True,
         max_iterations: int = _UNSET,
+        final_answer_on_limit: bool = False,
+        no_progress_repeats: int | None = 3,
+        no_progress_action: NoProgressAction | str = NoProgressAction.TELL,
+        usage_limits: UsageLimits | None = None,
     ) -> None:
         if tool_calling_manager is _UNSET:
             from ostinato.tools import DefaultToolCallingManager
@@ -103,6 +114,10 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
             max_iterations=(
                 self.DEFAULT_MAX_ITERATIONS if max_iterations is _UNSET else max_iterations
             ),
+            final_answer_on_limit=final_answer_on_limit,
+            no_progress_repeats=no_progress_repeats,
+            no_progress_action=no_progress_action,
+            usage_limits=usage_limits,
         )
 
     def _configure(
@@ -113,6 +128,10 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         advisor_order: int,
         conversation_history_enabled: bool,
         max_iterations: int,
+        final_answer_on_limit: bool = False,
+        no_progress_repeats: int | None = 3,
+        no_progress_action: NoProgressAction | str = NoProgressAction.TELL,
+        usage_limits: UsageLimits | None = None,
     ) -> None:
         # The one place the base settings are set: __init__ and copy() come through here,
         # so a subclass taking its own settings out first keeps working.
@@ -122,6 +141,10 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
             advisor_order,
             conversation_history_enabled,
             max_iterations,
+            final_answer_on_limit,
+            no_progress_repeats,
+            _action(no_progress_action),
+            usage_limits,
         )
 
     # -- settings ---------------------------------------------------------------------

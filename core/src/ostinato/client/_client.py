@@ -10,6 +10,7 @@ from ostinato.advisors import (
     ChatModelCallAdvisor,
     ChatModelStreamAdvisor,
     ToolAdvisor,
+    UsageLimits,
 )
 from ostinato.client._params import AdvisorParams
 from ostinato.client._spec import ChatClientRequestSpec, OptionsCache, SpecState
@@ -178,6 +179,11 @@ class ChatClientBuilder:
         if isinstance(params, AdvisorParams):
             params = params.params
         self._state.advisor_params.update({**(params or {}), **values})
+        return self
+
+    def default_usage_limits(self, limits: UsageLimits | None) -> ChatClientBuilder:
+        """What each turn of every request may spend (a request's limits win)."""
+        self._state.set_usage_limits(limits)
         return self
 
     def listener(self, listener: EventListener) -> ChatClientBuilder:

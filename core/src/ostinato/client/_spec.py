@@ -19,11 +19,12 @@ from ostinato.advisors import (
     ChatClientRequest,
     MemoryAdvisor,
     ToolAdvisor,
+    UsageLimits,
     advisors_inside_tool_loop,
     check_tool_advisors,
 )
 from ostinato.client._params import AdvisorParams
-from ostinato.context_keys import EVENT_SINK, TOOL_CALLING_ADVISOR_AUTO_REGISTER
+from ostinato.context_keys import EVENT_SINK, TOOL_CALLING_ADVISOR_AUTO_REGISTER, USAGE_LIMITS
 from ostinato.events import EventListener, EventSink
 from ostinato.messages import Media, Message, SystemMessage, UserMessage
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
@@ -79,6 +80,18 @@ class SpecState:
             dict(self.advisor_params),
             list(self.listeners),
         )
+
+    def set_usage_limits(self, limits: UsageLimits | None) -> None:
+        """Set (or, with ``None``, remove) the usage limits of each turn."""
+        if limits is None:
+            self.advisor_params.pop(USAGE_LIMITS, None)
+            return
+        if not isinstance(limits, UsageLimits):
+            raise TypeError(
+                f"usage limits must be a UsageLimits (ostinato.advisors.UsageLimits), got "
+                f"{type(limits).__name__}: {limits!r}"
+            )
+        self.advisor_params[USAGE_LIMITS] = limits
 
     def add_listener(self, listener: EventListener) -> None:
         """Append a loop-event listener (a callable taking one event)."""
@@ -189,6 +202,13 @@ class ChatClientRequestSpec:
     def advisors(self, *advisors: Advisor | AdvisorParams | Iterable[Any]) -> ChatClientRequestSpec:
         """Add advisors and/or advisor params (``AdvisorParams.conversation_id(...)``...)."""
         self._state.add_advisors(advisors)
+        return self
+
+    def usage_limits(self, limits: UsageLimits | None) -> ChatClientRequestSpec:
+        """What each turn of this request may spend (model requests, tokens, tool calls);
+        wins over the client's default and the tool advisor's. ``None`` removes a
+        client default."""
+        self._state.set_usage_limits(limits)
         return self
 
     def listener(self, listener: EventListener) -> ChatClientRequestSpec:
