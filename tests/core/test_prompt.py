@@ -325,3 +325,25 @@ def test_filled_from_base_options_leaves_the_subclass_fields():
     filled = mine.filled_from(ChatOptions(model="m", max_tokens=10))
     assert type(filled) is ToolCallingChatOptions
     assert (filled.model, filled.max_tokens, dict(filled.tool_context)) == ("m", 10, {"k": 1})
+
+
+def test_a_subclass_of_tool_calling_options_gets_from_options_and_frozen_mappings():
+    import dataclasses
+
+    from ostinato._frozen import FrozenDict
+    from ostinato.prompt import ChatOptions, ToolCallingChatOptions
+
+    @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+    class ProviderOptions(ToolCallingChatOptions):
+        extra_body: dict[str, object] | None = None
+        format: str | dict[str, object] | None = None
+
+    options = ProviderOptions(extra_body={"a": {"b": 1}}, format={"type": "object"})
+    assert isinstance(options.extra_body, FrozenDict)
+    assert isinstance(options.format, FrozenDict)
+    assert ProviderOptions(format="json").format == "json"
+    assert ProviderOptions.from_options(options) is options
+    assert ProviderOptions.from_options(None) == ProviderOptions()
+    converted = ProviderOptions.from_options(ChatOptions(model="m", temperature=0.5))
+    assert type(converted) is ProviderOptions
+    assert (converted.model, converted.temperature) == ("m", 0.5)

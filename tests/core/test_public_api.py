@@ -3,16 +3,33 @@ name exists and is documented, and the top-level package exports exactly these n
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import pkgutil
+import typing
+from pathlib import Path
 
 import pytest
 
 import ostinato
 
 TOP_LEVEL = {
+    "ToolLoopExitListener",
+    "ToolLoopExit",
+    "ToolCallingAdvisorSettings",
+    "ToolCallingAdvisorBuilder",
+    "StreamResponseSpec",
+    "LoopExitReason",
+    "ChatResponseMetadata",
+    "ChatGenerationMetadata",
+    "ChatClientResponse",
+    "ChatClientRequestSpec",
+    "ChatClientRequest",
+    "ChatClientBuilder",
+    "CallResponseSpec",
     "Advisor",
+    "AdvisorChain",
     "AdvisorParams",
     "AssistantMessage",
     "BaseAdvisor",
@@ -102,3 +119,169 @@ def test_every_exported_name_exists_and_has_a_docstring(name):
             for attr, member in _public_members(value):
                 doc = member.__doc__ if isinstance(member, property) else inspect.getdoc(member)
                 assert doc, f"{name}.{export}.{attr} has no docstring"
+
+
+# -- rule 1: the top level exports every name user code types to use or extend the client
+
+
+def _exported_namespace() -> dict[str, object]:
+    """Every name any ostinato module exports (resolves annotations written for type
+    checkers only)."""
+    namespace: dict[str, object] = {}
+    for name in MODULES:
+        module = importlib.import_module(name)
+        for export in module.__all__:
+            namespace.setdefault(export, getattr(module, export))
+    return namespace
+
+
+def _ostinato_classes(annotation: object) -> set[type]:
+    found: set[type] = set()
+    if isinstance(annotation, type):
+        if annotation.__module__.startswith("ostinato"):
+            found.add(annotation)
+        return found
+    origin = typing.get_origin(annotation)
+    if isinstance(origin, type) and origin.__module__.startswith("ostinato"):
+        found.add(origin)
+    for argument in typing.get_args(annotation):
+        found |= _ostinato_classes(argument)
+    return found
+
+
+# What user code touches to use or extend the client: these classes' public signatures.
+SURFACE_ROOTS = (
+    "ChatClient",
+    "ChatClientBuilder",
+    "ChatClientRequestSpec",
+    "CallResponseSpec",
+    "StreamResponseSpec",
+    "Advisor",
+    "CallAdvisor",
+    "StreamAdvisor",
+    "BaseAdvisor",
+    "ToolAdvisor",
+    "MemoryAdvisor",
+    "AdvisorChain",
+    "ToolCallingAdvisor",
+    "ToolLoopExitListener",
+    "ChatModel",
+)
+# Named in those signatures, but owned by the framework and never typed by user code.
+FRAMEWORK_OWNED = {
+    "ChatModelCallAdvisor",  # the innermost advisors the client builds itself
+    "ChatModelStreamAdvisor",
+    "SpecState",  # the client's defaults, filled through the builder
+    "OptionsCache",  # shared by a client's request specs
+}
+
+
+def _signature_classes() -> dict[str, set[str]]:
+    namespace = _exported_namespace()
+    seen: dict[str, set[str]] = {}
+    for root_name in SURFACE_ROOTS:
+        root = getattr(ostinato, root_name)
+        for attr, value in vars(root).items():
+            if attr.startswith("_") and attr != "__init__":
+                continue
+            if isinstance(value, property):
+                value = value.fget
+            if isinstance(value, staticmethod | classmethod):
+                value = value.__func__
+            if not callable(value):
+                continue
+            hints = typing.get_type_hints(value, localns=namespace)
+            for annotation in hints.values():
+                for cls in _ostinato_classes(annotation):
+                    seen.setdefault(cls.__name__, set()).add(f"{root_name}.{attr}")
+    return seen
+
+
+def test_every_class_in_the_clients_public_signatures_is_at_top_level():
+    missing = {
+        name: sorted(where)
+        for name, where in _signature_classes().items()
+        if name not in FRAMEWORK_OWNED and name not in ostinato.__all__
+    }
+    assert missing == {}, f"export these from ostinato (or mark them framework-owned): {missing}"
+
+
+def test_the_names_needed_to_extend_the_client_are_at_top_level():
+    for name in (
+        "AdvisorChain",
+        "ChatClientRequest",
+        "ChatClientResponse",
+        "ChatGenerationMetadata",
+        "ChatResponseMetadata",
+        "FinishReason",
+    ):
+        assert name in ostinato.__all__, name
+
+
+# -- rule 2: one home per name
+
+
+def test_every_exported_name_has_one_home():
+    objects: dict[str, dict[int, list[str]]] = {}
+    for name in MODULES:
+        module = importlib.import_module(name)
+        for export in module.__all__:
+            value = getattr(module, export)
+            if not (inspect.isclass(value) or inspect.isfunction(value)):
+                continue
+            objects.setdefault(export, {}).setdefault(id(value), []).append(name)
+    redefined = {n: homes for n, homes in objects.items() if len(homes) > 1}
+    assert redefined == {}, f"one name, several objects: {redefined}"
+
+
+# -- rule 3: no private reach-ins across modules
+
+SOURCE = Path(ostinato.__file__).parent
+
+
+def _defined_private_names(tree: ast.AST) -> set[str]:
+    """The ``_names`` a module defines: functions, classes, module and class attributes,
+    attributes it sets on ``self``/``cls``, slots."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Store)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("self", "cls")
+        ):
+            names.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute):
+            names.add(node.target.attr)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.add(node.value)  # __slots__ entries
+    return {n for n in names if n.startswith("_") and not n.startswith("__")}
+
+
+SOURCES = sorted(SOURCE.rglob("*.py"))
+TREES = {path: ast.parse(path.read_text(encoding="utf-8")) for path in SOURCES}
+DEFINED = {path: _defined_private_names(tree) for path, tree in TREES.items()}
+DEFINED_ANYWHERE = set().union(*DEFINED.values())
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(SOURCE)))
+def test_no_module_reads_a_private_name_of_another(path):
+    reach_ins = []
+    for node in ast.walk(TREES[path]):
+        if not isinstance(node, ast.Attribute):
+            continue
+        attr = node.attr
+        if not attr.startswith("_") or attr.startswith("__") or attr in DEFINED[path]:
+            continue
+        if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            continue
+        if attr in DEFINED_ANYWHERE:  # a private name of another ostinato module
+            reach_ins.append(f"line {node.lineno}: {ast.unparse(node)}")
+    assert reach_ins == [], (
+        f"{path.relative_to(SOURCE)} reads private names defined in other modules: "
+        f"{reach_ins}; add a public or package-internal name for what it needs"
+    )

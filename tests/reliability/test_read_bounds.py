@@ -138,8 +138,11 @@ async def test_a_trickled_call_stops_at_its_deadline(adapter: Adapter, serve: An
     assert f"call_deadline={BOUND:g} s" in message
     assert f"fix: raise {adapter.prefix}CALL_DEADLINE" in message
     assert KEY not in message
-    assert server.wait_for(lambda s: s.hang_ups == 1)
-    assert len(server.requests) == 1  # a bound the user set is not retried
+    # The client closed the HTTP response: nothing is left open, and a reply the server
+    # had started (a busy machine may reach the bound before) saw the client hang up.
+    assert server.wait_idle()
+    assert server.hang_ups == server.streams_started
+    assert len(server.requests) <= 1  # a bound the user set is not retried
 
 
 async def test_a_trickled_stream_stops_waiting_for_its_first_event(
@@ -152,8 +155,11 @@ async def test_a_trickled_stream_stops_waiting_for_its_first_event(
     message = str(caught.value)
     assert f"first_event_timeout={BOUND:g} s" in message
     assert f"fix: raise {adapter.prefix}FIRST_EVENT_TIMEOUT" in message
-    assert server.wait_for(lambda s: s.hang_ups == 1)
-    assert len(server.requests) == 1
+    # The client closed the HTTP response: nothing is left open, and a reply the server
+    # had started (a busy machine may reach the bound before) saw the client hang up.
+    assert server.wait_idle()
+    assert server.hang_ups == server.streams_started
+    assert len(server.requests) <= 1
 
 
 @pytest.mark.parametrize("deadline", [None, 20 * BOUND])

@@ -1,5 +1,21 @@
 """ostinato: the tool-calling loop of LLM applications, run through a chain of advisors.
 
+The public surface follows three rules (``tests/core/test_public_api.py`` enforces them):
+
+1. **The top level exports every name user code types to use or extend the client**: the
+   client, its builder and result specs; the advisor contracts, the chain and what flows
+   through it; messages, prompts and options; model responses and their metadata; the tool
+   loop, its settings and its exits; tools. Specialised names have one documented home
+   below it: the errors (``ostinato.errors``, the root ``OstinatoError`` is here too), the
+   advisor-context keys (``ostinato.context_keys``), the testing kit (``ostinato.testing``),
+   plugin and configuration machinery (``ostinato.plugins``, ``ostinato.config``), tool
+   plumbing (``ostinato.tools``).
+2. **One home per name**: a name is defined in one module; packages re-export that same
+   object and never define another of the same name.
+3. **No private reach-ins across modules**: code reads ``x._name`` only where ``_name`` is
+   defined in the same module; elsewhere it goes through a public or package-internal
+   name.
+
 The light names are imported eagerly; heavy ones (auto-configuration) lazily, so that
 ``import ostinato`` stays fast.
 """
@@ -11,15 +27,30 @@ from typing import TYPE_CHECKING
 from ostinato._lazy import lazy_exports
 from ostinato.advisors import (
     Advisor,
+    AdvisorChain,
     BaseAdvisor,
     CallAdvisor,
+    ChatClientRequest,
+    ChatClientResponse,
+    LoopExitReason,
     MemoryAdvisor,
     Ordered,
     StreamAdvisor,
     ToolAdvisor,
     ToolCallingAdvisor,
+    ToolCallingAdvisorBuilder,
+    ToolCallingAdvisorSettings,
+    ToolLoopExit,
+    ToolLoopExitListener,
 )
-from ostinato.client import AdvisorParams, ChatClient
+from ostinato.client import (
+    AdvisorParams,
+    CallResponseSpec,
+    ChatClient,
+    ChatClientBuilder,
+    ChatClientRequestSpec,
+    StreamResponseSpec,
+)
 from ostinato.errors import OstinatoError
 from ostinato.messages import (
     AssistantMessage,
@@ -31,8 +62,10 @@ from ostinato.messages import (
     UserMessage,
 )
 from ostinato.model import (
+    ChatGenerationMetadata,
     ChatModel,
     ChatResponse,
+    ChatResponseMetadata,
     FinishReason,
     Generation,
     MessageAggregator,
@@ -58,18 +91,27 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Advisor",
+    "AdvisorChain",
     "AdvisorParams",
     "AssistantMessage",
     "AutoConfiguration",
     "BaseAdvisor",
     "CallAdvisor",
+    "CallResponseSpec",
     "ChatClient",
+    "ChatClientBuilder",
+    "ChatClientRequest",
+    "ChatClientRequestSpec",
+    "ChatClientResponse",
+    "ChatGenerationMetadata",
     "ChatModel",
     "ChatOptions",
     "ChatResponse",
+    "ChatResponseMetadata",
     "DefaultToolCallingManager",
     "FinishReason",
     "Generation",
+    "LoopExitReason",
     "Media",
     "MemoryAdvisor",
     "MessageAggregator",
@@ -77,16 +119,21 @@ __all__ = [
     "OstinatoError",
     "Prompt",
     "StreamAdvisor",
+    "StreamResponseSpec",
     "SystemMessage",
     "ToolAdvisor",
     "ToolCall",
     "ToolCallback",
     "ToolCallingAdvisor",
+    "ToolCallingAdvisorBuilder",
+    "ToolCallingAdvisorSettings",
     "ToolCallingChatOptions",
     "ToolCallingManager",
     "ToolContext",
     "ToolDefinition",
     "ToolExecutionResult",
+    "ToolLoopExit",
+    "ToolLoopExitListener",
     "ToolMetadata",
     "ToolResponse",
     "ToolResponseMessage",

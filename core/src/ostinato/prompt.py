@@ -140,7 +140,21 @@ class ToolCallingChatOptions(ChatOptions):
     def __post_init__(self) -> None:
         ChatOptions.__post_init__(self)
         object.__setattr__(self, "tool_callbacks", tuple(self.tool_callbacks or ()))
-        object.__setattr__(self, "tool_context", freeze(self.tool_context))
+        # Every mapping a subclass holds (a provider's extra body, response format...)
+        # is frozen too: options are values, shared between requests.
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Mapping) and not isinstance(value, FrozenDict):
+                object.__setattr__(self, f.name, freeze(value))
+
+    @classmethod
+    def from_options(cls, options: ChatOptions | None) -> Self:
+        """``options`` as this class (fields this class lacks are dropped)."""
+        if isinstance(options, cls):
+            return options
+        if options is None:
+            return cls()
+        return cls().combine_with(options)
 
     def with_tool_callbacks(self, callbacks: Iterable[ToolCallback]) -> Self:
         """A copy whose tool list is exactly ``callbacks`` (replace)."""

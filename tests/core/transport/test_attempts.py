@@ -17,7 +17,7 @@ from ostinato.errors import (
     StreamInterruptedError,
 )
 from ostinato.transport import AttemptFailed, RetryPolicy, retry_call, retry_stream
-from tests.core.transport.fakes import FakeTime
+from tests.fakes.mock_model import FakeTime
 
 
 def policy(time: FakeTime, max_retries: int = 2) -> RetryPolicy:

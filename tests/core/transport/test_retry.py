@@ -14,7 +14,7 @@ from ostinato.errors import (
     StreamInterruptedError,
 )
 from ostinato.transport import RetryPolicy, is_retryable
-from tests.core.transport.fakes import FakeTime
+from tests.fakes.mock_model import FakeTime
 
 
 def test_backoff_doubles_up_to_the_cap_with_jitter():

@@ -7,7 +7,6 @@ import os
 import httpx
 import pytest
 
-from ostinato.errors import ConfigurationError
 from ostinato_ollama import OllamaChatOptions, OllamaSettings, create_chat_model, ollama_base_url
 
 FALLBACKS = ("OLLAMA_HOST", "OLLAMA_API_KEY")
@@ -137,21 +136,3 @@ def test_keep_alive(monkeypatch: pytest.MonkeyPatch, keep_alive: str, sent: str 
 def test_format_json_stays_a_word(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("OSTINATO_OLLAMA_FORMAT", "json")
     assert OllamaSettings().format == "json"
-
-
-def test_dotenv_is_read(tmp_path):
-    (tmp_path / ".env").write_text("OSTINATO_OLLAMA_MODEL=from-dotenv\n")
-    assert OllamaSettings().model == "from-dotenv"
-
-
-def test_a_bad_value_names_the_variable(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("OSTINATO_OLLAMA_THINK", "maybe")
-    monkeypatch.setenv("OSTINATO_OLLAMA_NUM_CTX", "big")
-    monkeypatch.setenv("OSTINATO_OLLAMA_API_KEY", "ollama-must-not-show")
-    with pytest.raises(ConfigurationError) as caught:
-        create_chat_model("qwen3")
-    message = str(caught.value)
-    assert "OSTINATO_OLLAMA_THINK='maybe'" in message
-    assert "true, false, low, medium or high" in message
-    assert "OSTINATO_OLLAMA_NUM_CTX='big'" in message
-    assert "ollama-must-not-show" not in message

@@ -3,72 +3,26 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from contextlib import aclosing
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
 
-from ostinato.model import ChatResponse, MessageAggregator
-from ostinato.prompt import Prompt
-from ostinato_openai import OpenAIChatModel, RetryPolicy
+from ostinato_openai import OpenAIChatModel
+from tests.fakes.mock_model import FakeTime, Reply, aggregate, mock_model, stream_chunks
 
 __all__ = ["FakeTime", "aggregate", "completion", "model_for", "sse_body", "stream_chunks"]
 
 
-class FakeTime:
-    """A clock and a sleep: sleeping only moves the clock forward and records the wait."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += seconds
-
-
-Reply = httpx.Response | Exception | Callable[[httpx.Request], httpx.Response]
-
-
 def model_for(
-    *replies: Reply,
-    time: FakeTime | None = None,
-    max_retries: int = 0,
-    max_total_time: float = 120.0,
-    **kwargs: Any,
+    *replies: Reply, time: FakeTime | None = None, **kwargs: Any
 ) -> tuple[OpenAIChatModel, list[httpx.Request]]:
-    """A model answering each request with the next reply; the requests it sent."""
-    sent: list[httpx.Request] = []
-    pending = list(replies)
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        sent.append(request)
-        reply = pending.pop(0)
-        if isinstance(reply, Exception):
-            raise reply
-        if isinstance(reply, httpx.Response):
-            return reply
-        return reply(request)
-
-    clock = time or FakeTime()
-    model = OpenAIChatModel(
-        model="m",
-        api_key="sk-secret-key-123",
-        base_url="https://fake.test/v1",
-        retry_policy=RetryPolicy(
-            max_retries=max_retries,
-            max_total_time=max_total_time,
-            sleep=clock.sleep,
-            clock=clock.clock,
-        ),
-        http_client_factory=lambda: httpx.AsyncClient(transport=httpx.MockTransport(handler)),
-        **kwargs,
-    )
-    return model, sent
+    """A model answering each request with the next reply; the requests it sent
+    (``max_retries``, ``max_total_time`` and model arguments pass through)."""
+    kwargs.setdefault("model", "m")
+    kwargs.setdefault("api_key", "sk-secret-key-123")
+    kwargs.setdefault("base_url", "https://fake.test/v1")
+    return mock_model(OpenAIChatModel, *replies, time=time, **kwargs)
 
 
 def completion(
@@ -86,19 +40,3 @@ def sse_body(*chunks: Mapping[str, Any] | str, done: bool = True) -> httpx.Respo
     parts = [c if isinstance(c, str) else f"data: {json.dumps(c)}\n\n" for c in chunks]
     text = "".join(parts) + ("data: [DONE]\n\n" if done else "")
     return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=text.encode())
-
-
-async def stream_chunks(model: OpenAIChatModel, prompt: Prompt | str = "hi") -> list[ChatResponse]:
-    """Every chunk of a stream (consumed under aclosing)."""
-    chunks = []
-    async with aclosing(
-        model.stream(prompt if isinstance(prompt, Prompt) else Prompt(prompt))
-    ) as s:
-        async for chunk in s:
-            chunks.append(chunk)
-    return chunks
-
-
-async def aggregate(model: OpenAIChatModel, prompt: Prompt | str = "hi") -> ChatResponse:
-    """The aggregate of a stream."""
-    return MessageAggregator.aggregate(await stream_chunks(model, prompt))

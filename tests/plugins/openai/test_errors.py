@@ -17,9 +17,9 @@ from ostinato.errors import (
     ServerError,
     StreamInterruptedError,
 )
-from ostinato.http import error_from_transport, error_payload, reason_phrase
+from ostinato.http import error_from_transport, error_payload, model_error, reason_phrase
 from ostinato.prompt import Prompt
-from ostinato_openai._errors import error_from_payload
+from ostinato_openai._errors import read_error
 from tests.plugins.openai.fakes import model_for, stream_chunks
 
 
@@ -27,14 +27,15 @@ def from_body(
     status: int, body: object, headers: dict[str, str] | None = None, secret: str | None = None
 ) -> ModelError:
     content = body if isinstance(body, bytes) else json.dumps(body).encode()
-    return error_from_payload(
-        error_payload(content, secret),
-        status=status,
-        provider="openai",
-        headers=headers or {},
-        secret=secret,
-        fallback_message=reason_phrase(status),
+    report = read_error(
+        error_payload(content, secret), status, headers or {}, reason_phrase(status)
     )
+    return model_error(report, provider="openai", headers=headers, secret=secret)
+
+
+def in_stream(payload: object) -> ModelError:
+    """The error of an error event inside a 200 stream (no HTTP status)."""
+    return model_error(read_error(payload, None, {}, None), provider="openai")
 
 
 def test_openai_error_object():
@@ -93,15 +94,11 @@ def test_the_api_key_is_masked_wherever_it_appears():
 
 
 def test_in_stream_error_payloads_carry_their_status():
-    groq = error_from_payload(
-        {"error": {"message": "m", "status_code": 400}}, status=None, provider="openai"
-    )
+    groq = in_stream({"error": {"message": "m", "status_code": 400}})
     assert isinstance(groq, BadRequestError)
-    openrouter = error_from_payload(
-        {"error": {"code": 429, "message": "slow down"}}, status=None, provider="openai"
-    )
+    openrouter = in_stream({"error": {"code": 429, "message": "slow down"}})
     assert isinstance(openrouter, RateLimitError)
-    unknown = error_from_payload({"error": {"message": "?"}}, status=None, provider="openai")
+    unknown = in_stream({"error": {"message": "?"}})
     assert isinstance(unknown, ServerError)
     assert unknown.status is None
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from ostinato.errors import ConfigurationError
 from ostinato_openai import OpenAIChatOptions, OpenAISettings, create_chat_model
 
 ALL_VARIABLES = (
@@ -112,46 +111,3 @@ def test_ecosystem_fallbacks(monkeypatch: pytest.MonkeyPatch):
         "org-eco",
         "proj-eco",
     )
-
-
-def test_ostinato_variables_win_over_the_fallbacks(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-eco")
-    monkeypatch.setenv("OSTINATO_OPENAI_API_KEY", "sk-ost")
-    assert OpenAISettings().api_key.get_secret_value() == "sk-ost"  # type: ignore[union-attr]
-
-
-def test_a_bare_field_name_is_not_read(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("API_KEY", "sk-wrong")
-    monkeypatch.setenv("MODEL", "wrong")
-    settings = OpenAISettings()
-    assert settings.api_key is None
-    assert settings.model == "gpt-4.1-mini"
-
-
-def test_dotenv_is_read(tmp_path):
-    (tmp_path / ".env").write_text("OSTINATO_OPENAI_MODEL=from-dotenv\n")
-    assert OpenAISettings().model == "from-dotenv"
-
-
-def test_a_bad_value_names_the_variable(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("OSTINATO_OPENAI_MAX_RETRIES", "-1")
-    monkeypatch.setenv("OSTINATO_OPENAI_API_KEY", "sk-must-not-show")
-    monkeypatch.setenv("OSTINATO_OPENAI_TIMEOUT", "soon")
-    with pytest.raises(ConfigurationError) as caught:
-        create_chat_model("gpt-4.1-mini")
-    message = str(caught.value)
-    assert "OSTINATO_OPENAI_MAX_RETRIES='-1'" in message
-    assert "OSTINATO_OPENAI_TIMEOUT='soon'" in message
-    assert "sk-must-not-show" not in message
-
-
-def test_openai_without_a_key_is_a_configuration_error():
-    with pytest.raises(ConfigurationError, match="OSTINATO_OPENAI_API_KEY"):
-        create_chat_model("gpt-4.1-mini")
-
-
-def test_a_local_server_needs_no_key(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("OSTINATO_OPENAI_BASE_URL", "http://127.0.0.1:8080/v1")
-    model = create_chat_model("local")
-    assert model.default_options.model == "local"
-    assert "authorization" not in model._headers  # type: ignore[attr-defined]

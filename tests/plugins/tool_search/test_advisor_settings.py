@@ -52,6 +52,7 @@ def test_the_advisor_copy_replaces_its_settings_and_keeps_sharing_sessions():
     advisor = ToolSearchToolCallingAdvisor(max_results=3)
     copied = advisor.copy(accumulate=False, max_iterations=4)
     assert copied.accumulate is False and advisor.accumulate is True
+    assert copied.tool_search_settings == advisor.tool_search_settings.replace(accumulate=False)
     assert copied.max_results == 3 and copied.max_iterations == 4
     assert copied.indexed_sessions is advisor.indexed_sessions
     assert copied.search_tool is advisor.search_tool

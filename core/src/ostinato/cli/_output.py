@@ -33,18 +33,23 @@ def summarize(message: str) -> tuple[str, list[str]]:
 
 
 def print_error(message: str, stream: TextIO | None = None) -> None:
-    """``ostinato: error: what (fix: how)``, then any details indented below."""
+    """``ostinato: error: what (fix: how)``, then any details indented below; the
+    environment's credentials masked."""
+    from ostinato.cli._secrets import mask_secrets
+
     out = stream or sys.stderr
-    one_line, details = summarize(message)
+    one_line, details = summarize(mask_secrets(message))
     print(f"ostinato: error: {one_line}", file=out)
     for line in details:
         print(f"  {line.strip()}", file=out)
 
 
 def print_warning(message: str, stream: TextIO | None = None) -> None:
-    """``ostinato: warning: ...``, the same shape as errors."""
+    """``ostinato: warning: ...``, the same shape as errors (credentials masked too)."""
+    from ostinato.cli._secrets import mask_secrets
+
     out = stream or sys.stderr
-    one_line, details = summarize(message)
+    one_line, details = summarize(mask_secrets(message))
     print(f"ostinato: warning: {one_line}", file=out)
     for line in details:
         print(f"  {line.strip()}", file=out)

@@ -18,6 +18,7 @@ import time
 from typing import Final, TextIO
 
 from ostinato.cli._observer import ToolCallEvent
+from ostinato.cli._secrets import mask_secrets
 from ostinato.model import ChatResponse
 
 __all__ = ["TerminalRenderer", "format_call", "one_line"]
@@ -113,7 +114,8 @@ class TerminalRenderer:
         took = f" {event.duration:.2f} s" if event.duration is not None else ""
         call = format_call(event.name, event.arguments)
         if event.error is not None:
-            line = f"{self._glyphs['failed']} {call}{took}: {one_line(event.error)}"
+            error = mask_secrets(event.error)  # a tool's error may quote a URL or a key
+            line = f"{self._glyphs['failed']} {call}{took}: {one_line(error)}"
             self._note(line, color=_RED)
         else:
             self._note(f"{self._glyphs['done']} {call}{took}: {one_line(event.result or '')}")

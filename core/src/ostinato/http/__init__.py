@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         make_client,
     )
     from ostinato.http._contract import Connection, EventParser
+    from ostinato.http._error_report import ErrorReport, json_text, model_error
     from ostinato.http._errors import (
         error_from_transport,
         error_payload,
@@ -54,6 +55,7 @@ __all__ = [
     "DEFAULT_LIMITS",
     "DEFAULT_TIMEOUT",
     "Connection",
+    "ErrorReport",
     "EventParser",
     "Framing",
     "HttpxChatModel",
@@ -66,7 +68,9 @@ __all__ = [
     "error_from_transport",
     "error_payload",
     "httpx_timeout",
+    "json_text",
     "make_client",
+    "model_error",
     "provider_env",
     "reason_phrase",
     "redirect_error",
@@ -79,6 +83,7 @@ _LAZY = {
     "DEFAULT_LIMITS": "_client",
     "DEFAULT_TIMEOUT": "_client",
     "Connection": "_contract",
+    "ErrorReport": "_error_report",
     "EventParser": "_contract",
     "Framing": "_framing",
     "HttpxChatModel": "_model",
@@ -91,6 +96,8 @@ _LAZY = {
     "error_from_transport": "_errors",
     "error_payload": "_errors",
     "httpx_timeout": "_client",
+    "json_text": "_error_report",
+    "model_error": "_error_report",
     "make_client": "_client",
     "provider_env": "_settings",
     "reason_phrase": "_errors",

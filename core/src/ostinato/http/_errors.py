@@ -24,7 +24,12 @@ from ostinato.errors import (
 from ostinato.redaction import Redactor, mask_url
 from ostinato.transport import redact
 
-__all__ = ["error_from_transport", "error_payload", "reason_phrase", "redirect_error"]
+__all__ = [
+    "error_from_transport",
+    "error_payload",
+    "reason_phrase",
+    "redirect_error",
+]
 
 #: How much of a non-JSON error body an error quotes.
 _TEXT_LIMIT = 2000

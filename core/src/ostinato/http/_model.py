@@ -35,6 +35,7 @@ from ostinato.http._base_url import check_base_url
 from ostinato.http._bounds import bound_hit, check_bound, within
 from ostinato.http._client import DEFAULT_LIMITS, encode_body, httpx_timeout, make_client
 from ostinato.http._contract import EventParser
+from ostinato.http._error_report import ErrorReport, model_error
 from ostinato.http._errors import error_from_transport, error_payload, reason_phrase, redirect_error
 from ostinato.http._framing import NDJSONFraming, SSEFraming
 from ostinato.http._read_loop import read_stream
@@ -49,6 +50,8 @@ from ostinato.transport import (
     LoopClients,
     RetryPolicy,
     SecretLike,
+    can_decompress,
+    decompressed,
     excerpt,
     header_api_key,
     header_value,
@@ -119,9 +122,9 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
     #: Appended to a timeout's and a failed connection's message.
     timeout_hint: ClassVar[str] = ""
     connect_hint: ClassVar[str] = ""
-    #: Reads the provider's error body: ``read_error(payload, *, status, provider,
-    #: headers, secret, fallback_message) -> ModelError`` (set with ``staticmethod``).
-    read_error: ClassVar[Callable[..., ModelError]]
+    #: Reads the provider's error body: ``read_error(payload, status, headers, fallback)
+    #: -> ErrorReport`` (set with ``staticmethod``).
+    read_error: ClassVar[Callable[..., ErrorReport]]
 
     def __init__(
         self,
@@ -199,6 +202,19 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
         """A parser for the items of the stream ``response`` carries."""
         raise NotImplementedError
 
+    def _read_error(
+        self,
+        payload: Any,
+        status: int | None,
+        headers: Mapping[str, str],
+        fallback: str | None,
+        body: Mapping[str, Any],
+    ) -> ErrorReport:
+        """What an error body ``payload`` (JSON, else text already masked; ``None`` when
+        empty) says; ``status`` is ``None`` for an error body sent with a 2xx status.
+        By default :attr:`read_error`'s reading."""
+        return type(self).read_error(payload, status, headers, fallback)
+
     def _error_from_payload(
         self,
         payload: Any,
@@ -208,17 +224,8 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
         fallback_message: str | None,
         body: Mapping[str, Any],
     ) -> ModelError:
-        """The typed error of an error reply whose body is ``payload`` (JSON, else text
-        already masked; ``None`` when empty); ``status`` is ``None`` for an error body
-        sent with a 2xx status. By default :attr:`read_error`'s."""
-        return type(self).read_error(
-            payload,
-            status=status,
-            provider=self._provider,
-            headers=headers,
-            secret=self._redactor,
-            fallback_message=fallback_message,
-        )
+        report = self._read_error(payload, status, headers, fallback_message, body)
+        return model_error(report, provider=self._provider, headers=headers, secret=self._redactor)
 
     def _error_in_reply(self, payload: Any, response: httpx.Response) -> AttemptFailed:
         """The failure of an error body a gateway sent with a 2xx status."""
@@ -259,9 +266,17 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
             arguments["params"] = self._params
         return arguments
 
+    def _pieces(self, response: httpx.Response) -> AsyncIterator[bytes]:
+        """The body's bytes; gzip and deflate undone in bounded pieces (httpx would undo
+        each network read whole, a thousandfold for a compression bomb)."""
+        encoding = response.headers.get("content-encoding")
+        if can_decompress(encoding) and not response.is_stream_consumed:  # else held already
+            return decompressed(response.aiter_raw(), encoding, provider=self._provider)
+        return response.aiter_bytes()
+
     async def _body(self, response: httpx.Response) -> bytes:
         length = response.headers.get("content-length")
-        return await read_body(response.aiter_bytes(), self._budget(), length)
+        return await read_body(self._pieces(response), self._budget(), length)
 
     async def _failure(self, response: httpx.Response, body: Mapping[str, Any]) -> AttemptFailed:
         """The failure of a reply with a 3xx, 4xx or 5xx status."""
@@ -274,7 +289,7 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
                 variable=f"{self.env_prefix}BASE_URL",
             )
             return AttemptFailed(error, _FINAL)
-        content = await read_error_body(response.aiter_bytes())
+        content = await read_error_body(self._pieces(response))
         error = self._error_from_payload(
             error_payload(content, self._redactor),
             status=status,
@@ -412,13 +427,13 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
                         return
                     if "html" in content_type:
                         # A proxy's or portal's page where the API should be.
-                        page = await read_error_body(response.aiter_bytes())
+                        page = await read_error_body(self._pieces(response))
                         raise self._malformed(
                             f"the reply from {self._url} is not an event stream but "
                             f"{content_type}: {excerpt(page, self._redactor)}"
                         )
                 chunks = read_stream(
-                    response.aiter_bytes(),
+                    self._pieces(response),
                     parser=self._stream_parser(response, body),
                     framing=self.stream_format(provider=self._provider, secret=self._redactor),
                     budget=self._budget(),

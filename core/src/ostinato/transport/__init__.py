@@ -14,7 +14,8 @@
   :class:`HttpChatModelBase`, what every adapter's model class shares (options, URL,
   retries, size limit, clients, ``aclose``).
 * :class:`ByteBudget`, :func:`read_body` and :func:`read_error_body`: a reply read in
-  pieces and refused past ``max_response_bytes`` instead of held whole.
+  pieces and refused past ``max_response_bytes`` instead of held whole;
+  :func:`decompressed` undoes gzip/deflate in bounded pieces, so the limit bounds memory.
 * :func:`header_api_key`: an API key checked before it goes into a header (a stray
   newline would otherwise put the key into the HTTP library's error message), and
   :func:`split_userinfo`: a URL's ``user:password@`` sent as a header, not in the URL.
@@ -44,6 +45,11 @@ from ostinato.transport._credentials import (
     header_value,
     split_userinfo,
 )
+from ostinato.transport._decompress import (
+    DECOMPRESSED_PIECE_BYTES,
+    can_decompress,
+    decompressed,
+)
 from ostinato.transport._loop_clients import AsyncClosable, LoopClients
 from ostinato.transport._model_base import HttpChatModelBase
 from ostinato.transport._ndjson import NDJSONDecoder, NDJSONError
@@ -53,6 +59,7 @@ from ostinato.transport._sse import ServerSentEvent, SSEDecoder
 from ostinato.transport._status import error_class_for_status, excerpt, redact
 
 __all__ = [
+    "DECOMPRESSED_PIECE_BYTES",
     "DEFAULT_MAX_RESPONSE_BYTES",
     "ERROR_BODY_BYTES",
     "AsyncClosable",
@@ -67,7 +74,9 @@ __all__ = [
     "SSEDecoder",
     "SecretLike",
     "ServerSentEvent",
+    "can_decompress",
     "check_max_response_bytes",
+    "decompressed",
     "error_class_for_status",
     "excerpt",
     "header_api_key",

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ostinato.errors import MalformedResponseError
+from ostinato.http import model_error
 from ostinato.messages import REASONING, REASONING_SIGNATURE, AssistantMessage, ToolCall
 from ostinato.model import (
     ChatGenerationMetadata,
@@ -31,7 +32,7 @@ from ostinato.model import (
 )
 from ostinato.redaction import Redactor
 from ostinato.transport import ServerSentEvent, excerpt
-from ostinato_anthropic._errors import error_from_payload
+from ostinato_anthropic._errors import read_error
 from ostinato_anthropic._normalise import REASONING_SEPARATOR, input_json, usage_from
 from ostinato_anthropic._reply import generation_metadata, thinking_metadata
 
@@ -105,9 +106,8 @@ class EventParser:
             )
         kind = payload.get("type") or event.event
         if kind == "error" or event.event == "error":
-            raise error_from_payload(
-                payload, status=None, provider=self._provider, secret=self._secret
-            )
+            report = read_error(payload, None, {}, None)
+            raise model_error(report, provider=self._provider, secret=self._secret)
         handler = _HANDLERS.get(str(kind))
         return handler(self, payload) if handler is not None else None
 

@@ -17,7 +17,7 @@ import httpx
 from ostinato.http import DEFAULT_LIMITS, DEFAULT_TIMEOUT, Connection, HttpxChatModel
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
-from ostinato_anthropic._errors import error_from_payload
+from ostinato_anthropic._errors import read_error as read_anthropic_error
 from ostinato_anthropic._events import EventParser
 from ostinato_anthropic._normalise import rate_limit, request_id
 from ostinato_anthropic._options import AnthropicChatOptions
@@ -49,7 +49,7 @@ class AnthropicChatModel(HttpxChatModel[AnthropicChatOptions]):
     user_agent = "ostinato-anthropic/0.1.0"
     path = "/v1/messages"
     env_prefix = "OSTINATO_ANTHROPIC_"
-    read_error = staticmethod(error_from_payload)
+    read_error = staticmethod(read_anthropic_error)
     stream_end = "ended without message_stop"
 
     def __init__(

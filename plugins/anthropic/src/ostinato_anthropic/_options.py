@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ostinato._frozen import EMPTY, freeze
-from ostinato.prompt import ChatOptions, ToolCallingChatOptions
+from ostinato._frozen import EMPTY
+from ostinato.prompt import ToolCallingChatOptions
 
 __all__ = [
     "CACHE_CONTROL",
@@ -25,8 +25,6 @@ DEFAULT_MAX_TOKENS: Final = 4096
 #: Message metadata key: a truthy value (or a ``cache_control`` mapping) marks the end of
 #: that message as a prompt-caching breakpoint.
 CACHE_CONTROL: Final = "cache_control"
-
-_MAPPING_FIELDS = ("thinking", "output_config", "metadata", "extra_body")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,26 +76,11 @@ class AnthropicChatOptions(ToolCallingChatOptions):
 
     def __post_init__(self) -> None:
         ToolCallingChatOptions.__post_init__(self)
-        for name in _MAPPING_FIELDS:
-            value = getattr(self, name)
-            if value is not None:
-                object.__setattr__(self, name, freeze(value))
-        if isinstance(self.tool_choice, Mapping):
-            object.__setattr__(self, "tool_choice", freeze(self.tool_choice))
         betas: object = self.betas
         if betas is not None:
             if isinstance(betas, str):
                 raise TypeError("betas must be a sequence of str, not one str")
             object.__setattr__(self, "betas", tuple(self.betas or ()))
-
-    @classmethod
-    def from_options(cls, options: ChatOptions | None) -> AnthropicChatOptions:
-        """``options`` as :class:`AnthropicChatOptions` (fields this class lacks are dropped)."""
-        if isinstance(options, cls):
-            return options
-        if options is None:
-            return cls()
-        return cls().combine_with(options)
 
 
 def json_schema_output_config(schema: Mapping[str, Any]) -> dict[str, Any]:

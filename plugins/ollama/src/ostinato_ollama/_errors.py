@@ -1,4 +1,4 @@
-"""From what Ollama said to ostinato's typed :class:`ModelError` s.
+"""What Ollama's error body says, read for ostinato's typed :class:`ModelError` s.
 
 Ollama's error body is ``{"error": "<message>"}``, a plain string, over HTTP or as a line
 of a stream; a wrong path gets plain text (``404 page not found``). Each becomes the
@@ -13,11 +13,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ostinato.errors import ModelError
-from ostinato.redaction import Redactor
-from ostinato.transport import error_class_for_status, parse_retry_after, redact
+from ostinato.http import ErrorReport
 
-__all__ = ["error_from_payload"]
+__all__ = ["read_error"]
 
 _REQUEST_ID_HEADERS = ("x-request-id", "request-id")
 
@@ -54,33 +52,22 @@ def _hint(status: int | None, message: str, model: str | None) -> str | None:
     return None
 
 
-def error_from_payload(
+def read_error(
     payload: Any,
-    *,
     status: int | None,
-    provider: str,
-    headers: Mapping[str, str] | None = None,
-    secret: str | Redactor | None = None,
+    headers: Mapping[str, str],
+    fallback: str | None,
     model: str | None = None,
-    fallback_message: str | None = None,
-) -> ModelError:
-    """The typed error for an error ``payload`` (a parsed body or a stream's error line).
+) -> ErrorReport:
+    """What an error ``payload`` says (a parsed body, or a stream's error line), with a
+    hint about ``model`` where the cause is common.
 
     ``status`` is ``None`` for an error inside a 200 stream (a server-side failure).
     """
-    message = _message(payload) or fallback_message or "no message"
-    label = f"{provider} error {status}" if status is not None else f"{provider} error"
-    text = f"{label}: {message}"
-    hint = _hint(status, message, model)
-    if hint:
-        text += "\n" + hint
-    headers = headers or {}
-    cls = error_class_for_status(status)
-    request_id = next((headers[h] for h in _REQUEST_ID_HEADERS if headers.get(h)), None)
-    return cls(
-        redact(text, secret),
-        provider=provider,
-        status=status,
-        request_id=None if request_id is None else redact(request_id, secret),
-        retry_after=parse_retry_after(headers),
+    message = _message(payload) or fallback or "no message"
+    return ErrorReport(
+        message,
+        status,
+        hint=_hint(status, message, model),
+        request_id=next((headers[h] for h in _REQUEST_ID_HEADERS if headers.get(h)), None),
     )

@@ -15,18 +15,18 @@ from typing import Any, Unpack
 
 import httpx
 
-from ostinato.errors import ModelError
 from ostinato.http import (
     DEFAULT_LIMITS,
     DEFAULT_TIMEOUT,
     Connection,
+    ErrorReport,
     HttpxChatModel,
     NDJSONFraming,
 )
 from ostinato.model import ChatResponse, MessageAggregator
 from ostinato.prompt import Prompt
 from ostinato.transport import NDJSONDecoder, NDJSONError
-from ostinato_ollama._errors import error_from_payload
+from ostinato_ollama._errors import read_error as read_ollama_error
 from ostinato_ollama._options import OllamaChatOptions
 from ostinato_ollama._reply import ReplyParser
 from ostinato_ollama._request import build_request_body
@@ -57,7 +57,7 @@ class OllamaChatModel(HttpxChatModel[OllamaChatOptions]):
     stream_format = NDJSONFraming
     stream_accept = "application/x-ndjson"
     stream_end = "ended before its final object (done: true)"
-    read_error = staticmethod(error_from_payload)
+    read_error = staticmethod(read_ollama_error)
     timeout_hint = "; loading a large model can take minutes (OSTINATO_OLLAMA_TIMEOUT)"
     connect_hint = (
         "\nfix: start the server (ollama serve) or set OSTINATO_OLLAMA_BASE_URL (or OLLAMA_HOST)"
@@ -106,21 +106,12 @@ class OllamaChatModel(HttpxChatModel[OllamaChatOptions]):
             raise self._malformed("the reply ended before its final object (done: true)")
         return aggregator.result()
 
-    def _error_from_payload(
+    def _read_error(
         self,
         payload: Any,
-        *,
         status: int | None,
         headers: Mapping[str, str],
-        fallback_message: str | None,
+        fallback: str | None,
         body: Mapping[str, Any],
-    ) -> ModelError:
-        return error_from_payload(
-            payload,
-            status=status,
-            provider=self._provider,
-            headers=headers,
-            secret=self._redactor,
-            model=body.get("model"),
-            fallback_message=fallback_message,
-        )
+    ) -> ErrorReport:
+        return read_ollama_error(payload, status, headers, fallback, body.get("model"))

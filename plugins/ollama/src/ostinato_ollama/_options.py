@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ostinato._frozen import EMPTY, freeze
-from ostinato.prompt import ChatOptions, ToolCallingChatOptions
+from ostinato._frozen import EMPTY
+from ostinato.prompt import ToolCallingChatOptions
 
 __all__ = ["OllamaChatOptions"]
 
@@ -47,20 +47,3 @@ class OllamaChatOptions(ToolCallingChatOptions):
     think: bool | str | None = None
     keep_alive: str | int | float | None = None
     extra_body: Mapping[str, Any] = field(default=EMPTY)
-
-    def __post_init__(self) -> None:
-        ToolCallingChatOptions.__post_init__(self)
-        if self.options is not None:
-            object.__setattr__(self, "options", freeze(self.options))
-        if isinstance(self.format, Mapping):
-            object.__setattr__(self, "format", freeze(self.format))
-        object.__setattr__(self, "extra_body", freeze(self.extra_body))
-
-    @classmethod
-    def from_options(cls, options: ChatOptions | None) -> OllamaChatOptions:
-        """``options`` as :class:`OllamaChatOptions` (fields this class lacks are dropped)."""
-        if isinstance(options, cls):
-            return options
-        if options is None:
-            return cls()
-        return cls().combine_with(options)

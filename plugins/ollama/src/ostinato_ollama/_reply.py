@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ostinato.errors import MalformedResponseError
+from ostinato.http import model_error
 from ostinato.messages import REASONING, AssistantMessage
 from ostinato.model import (
     ChatGenerationMetadata,
@@ -26,7 +27,7 @@ from ostinato.model import (
     Usage,
 )
 from ostinato.redaction import Redactor
-from ostinato_ollama._errors import error_from_payload
+from ostinato_ollama._errors import read_error
 from ostinato_ollama._normalise import (
     CREATED_AT,
     FINISH_REASON_RAW,
@@ -67,9 +68,8 @@ class ReplyParser:
                 provider=self._provider,
             )
         if "error" in obj:
-            raise error_from_payload(
-                obj, status=None, provider=self._provider, secret=self._secret, model=self._model
-            )
+            report = read_error(obj, None, {}, None, self._model)
+            raise model_error(report, provider=self._provider, secret=self._secret)
         message = obj.get("message")
         if not isinstance(message, Mapping):
             message = {}

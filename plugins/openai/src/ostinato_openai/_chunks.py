@@ -22,6 +22,7 @@ from typing import Any
 
 from ostinato._frozen import EMPTY
 from ostinato.errors import MalformedResponseError
+from ostinato.http import model_error
 from ostinato.messages import REASONING, AssistantMessage, ToolCall
 from ostinato.model import (
     ChatGenerationMetadata,
@@ -32,7 +33,7 @@ from ostinato.model import (
 )
 from ostinato.redaction import Redactor
 from ostinato.transport import ServerSentEvent, excerpt
-from ostinato_openai._errors import error_from_payload
+from ostinato_openai._errors import read_error
 from ostinato_openai._normalise import (
     FINISH_REASON_RAW,
     JSON_OBJECT,
@@ -120,9 +121,8 @@ class ChunkParser:
         if event.event == "error" or error:
             if self._finished and event.event != "error":
                 return self.chunk(payload, error=error)
-            raise error_from_payload(
-                payload, status=None, provider=self._provider, secret=self._secret
-            )
+            report = read_error(payload, None, {}, None)
+            raise model_error(report, provider=self._provider, secret=self._secret)
         return self.chunk(payload)
 
     def chunk(self, payload: Mapping[str, Any], *, error: Any = None) -> ChatResponse | None:

@@ -1,4 +1,4 @@
-"""From what the server said to ostinato's typed :class:`ModelError` s.
+"""What an error body says, read for ostinato's typed :class:`ModelError` s.
 
 Error bodies come in several shapes: OpenAI's ``{"error": {"message", "type", "code",
 "param"}}``, a bare ``{"error": "text"}``, FastAPI's ``{"detail": ...}`` (Mistral),
@@ -9,26 +9,15 @@ the wait it asked for. The API key never appears: if a server echoes it, it is m
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from ostinato.errors import ModelError
-from ostinato.redaction import Redactor
-from ostinato.transport import error_class_for_status, parse_retry_after, redact
+from ostinato.http import ErrorReport, json_text
 
-__all__ = ["REQUEST_ID_HEADERS", "error_from_payload"]
+__all__ = ["REQUEST_ID_HEADERS", "read_error"]
 
 #: Response headers that carry the provider's request id, most specific first.
 REQUEST_ID_HEADERS = ("x-request-id", "request-id", "apim-request-id", "x-ms-request-id")
-
-
-def _text(value: Any) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
 
 
 def _error_object(payload: Any) -> Mapping[str, Any]:
@@ -36,14 +25,14 @@ def _error_object(payload: Any) -> Mapping[str, Any]:
     if isinstance(payload, list) and payload:
         payload = payload[0]
     if not isinstance(payload, Mapping):
-        return {"message": _text(payload)} if payload is not None else {}
+        return {"message": json_text(payload)} if payload is not None else {}
     inner = payload.get("error")
     if isinstance(inner, Mapping):
         return inner
     if isinstance(inner, str):
         return {"message": inner, "type": payload.get("type"), "code": payload.get("code")}
     if "detail" in payload:
-        return {"message": _text(payload["detail"])}
+        return {"message": json_text(payload["detail"])}
     return payload
 
 
@@ -58,26 +47,23 @@ def _details(error: Mapping[str, Any]) -> str:
         provider = metadata.get("provider_name")
         raw = metadata.get("raw")
         if raw:
-            parts.append(f"{provider}: {_text(raw)}" if provider else f"upstream: {_text(raw)}")
+            parts.append(
+                f"{provider}: {json_text(raw)}" if provider else f"upstream: {json_text(raw)}"
+            )
     failed = error.get("failed_generation")
     if failed:
-        parts.append(f"failed generation: {_text(failed)}")
+        parts.append(f"failed generation: {json_text(failed)}")
     return f" [{'; '.join(parts)}]" if parts else ""
 
 
-def error_from_payload(
-    payload: Any,
-    *,
-    status: int | None,
-    provider: str,
-    headers: Mapping[str, str] | None = None,
-    secret: str | Redactor | None = None,
-    fallback_message: str | None = None,
-) -> ModelError:
-    """The typed error for an error ``payload`` (a parsed body or a stream's error event).
+def read_error(
+    payload: Any, status: int | None, headers: Mapping[str, str], fallback: str | None
+) -> ErrorReport:
+    """What an error ``payload`` says (a parsed body, or a stream's error event).
 
     ``status`` is the HTTP status; for errors inside a 200 stream pass ``None`` and the
     payload's own ``status_code`` (Groq) or numeric ``code`` (OpenRouter) is used.
+    ``fallback`` is the message when the payload has none.
     """
     error = _error_object(payload)
     code = error.get("code")
@@ -87,27 +73,17 @@ def error_from_payload(
             status = status_hint
         elif isinstance(code, int) and 400 <= code <= 599:
             status = code
-    message = _text(error.get("message")) or fallback_message or "no message"
-    error_type = _text(error.get("type"))
-    headers = headers or {}
+    error_type = json_text(error.get("type"))
     request_id = next((headers[h] for h in REQUEST_ID_HEADERS if headers.get(h)), None)
     if request_id is None and isinstance(payload, Mapping):
-        request_id = _text(payload.get("request_id"))
-    retry_after = parse_retry_after(headers)
-    label = f"{provider} error {status}" if status is not None else f"{provider} error"
+        request_id = json_text(payload.get("request_id"))
     shown_code = None if code is None or code == status else code  # OpenRouter repeats it
-    classification = "/".join(str(x) for x in (error_type, shown_code) if x is not None)
-    if classification:
-        label += f" ({classification})"
-    text = redact(f"{label}: {message}{_details(error)}", secret)
-    cls = error_class_for_status(status)
-    # Every field a server filled is masked too: an error's repr shows them all.
-    return cls(
-        text,
-        provider=provider,
-        status=status,
-        error_type=None if error_type is None else redact(error_type, secret),
-        code=None if code is None else redact(str(code), secret),
-        request_id=None if request_id is None else redact(request_id, secret),
-        retry_after=retry_after,
+    return ErrorReport(
+        json_text(error.get("message")) or fallback or "no message",
+        status,
+        classification="/".join(str(x) for x in (error_type, shown_code) if x is not None),
+        detail=_details(error),
+        error_type=error_type,
+        code=None if code is None else str(code),
+        request_id=request_id,
     )

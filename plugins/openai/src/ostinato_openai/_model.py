@@ -22,7 +22,8 @@ from ostinato.prompt import Prompt
 from ostinato.transport import DEFAULT_MAX_RESPONSE_BYTES, excerpt
 from ostinato_openai._chunks import ChunkParser
 from ostinato_openai._completion import parse_completion
-from ostinato_openai._errors import REQUEST_ID_HEADERS, error_from_payload
+from ostinato_openai._errors import REQUEST_ID_HEADERS
+from ostinato_openai._errors import read_error as read_openai_error
 from ostinato_openai._normalise import RATE_LIMIT_HEADERS, rate_limit
 from ostinato_openai._options import OpenAIChatOptions
 from ostinato_openai._request import BodyTemplate, PayloadCache
@@ -85,7 +86,7 @@ class OpenAIChatModel(HttpxChatModel[OpenAIChatOptions]):
     user_agent = "ostinato-openai/0.1.0"
     path = "/chat/completions"
     env_prefix = "OSTINATO_OPENAI_"
-    read_error = staticmethod(error_from_payload)
+    read_error = staticmethod(read_openai_error)
     stream_end = "ended without [DONE]"
 
     def __init__(

@@ -10,15 +10,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ostinato._frozen import EMPTY, freeze
-from ostinato.prompt import ChatOptions, ToolCallingChatOptions
+from ostinato._frozen import EMPTY
+from ostinato.prompt import ToolCallingChatOptions
 
 __all__ = ["OpenAIChatOptions", "SystemRole", "json_schema_response_format"]
 
 #: The role system messages are sent with: ``developer`` for OpenAI's reasoning models.
 SystemRole = Literal["system", "developer"]
-
-_MAPPING_FIELDS = ("response_format", "logit_bias", "metadata", "extra_body")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,24 +72,6 @@ class OpenAIChatOptions(ToolCallingChatOptions):
     stream_usage: bool | None = None
     system_role: SystemRole | None = None
     extra_body: Mapping[str, Any] = field(default=EMPTY)
-
-    def __post_init__(self) -> None:
-        ToolCallingChatOptions.__post_init__(self)
-        for name in _MAPPING_FIELDS:
-            value = getattr(self, name)
-            if value is not None:
-                object.__setattr__(self, name, freeze(value))
-        if isinstance(self.tool_choice, Mapping):
-            object.__setattr__(self, "tool_choice", freeze(self.tool_choice))
-
-    @classmethod
-    def from_options(cls, options: ChatOptions | None) -> OpenAIChatOptions:
-        """``options`` as :class:`OpenAIChatOptions` (fields this class lacks are dropped)."""
-        if isinstance(options, cls):
-            return options
-        if options is None:
-            return cls()
-        return cls().combine_with(options)
 
 
 def json_schema_response_format(

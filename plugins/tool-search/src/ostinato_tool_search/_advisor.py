@@ -186,6 +186,11 @@ class ToolSearchToolCallingAdvisor(ToolCallingAdvisor):
         return self._search_tool
 
     @property
+    def tool_search_settings(self) -> ToolSearchAdvisorSettings:
+        """This advisor's tool-search settings, as one frozen value."""
+        return self._search_settings
+
+    @property
     def indexed_sessions(self) -> IndexedSessions:
         """The sessions indexed so far (shared with every copy of this advisor)."""
         return self._sessions
