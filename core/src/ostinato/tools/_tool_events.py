@@ -1,10 +1,10 @@
 """The tool events of one batch: what the default tool calling manager tells the sink.
 
-Every call of a batch the manager answers gets a :class:`~ostinato.events.ToolStarted`
-and a :class:`~ostinato.events.ToolFinished`: a call that runs, when it starts (after
-waiting for the concurrency cap) and as soon as it ends, with the seconds it ran; a call
-answered without running a tool (an unknown tool, a limit answered as text), at once,
-with duration 0 and its error class. The text of a failure is what the exception
+A call that runs gets a :class:`~ostinato.events.ToolStarted` when it starts (after
+waiting for the concurrency cap) and a :class:`~ostinato.events.ToolFinished` as soon as
+it ends, with the seconds it ran; a call answered without running a tool (an unknown
+tool, a limit answered as text) gets only a ``ToolFinished``, at once, with duration 0
+and its error class. The text of a failure is what the exception
 processor makes of it; the processor runs once per failure, here, and the manager reuses
 its text (or re-raises what it raised) in call order afterwards, as it would without
 events. Imported by the manager only when somebody listens; must not decide anything.
@@ -37,7 +37,6 @@ class ToolEvents:
 
     async def answered(self, call: ToolCall, text: str, error: str) -> None:
         """A call answered without running a tool (``error``: the error class name)."""
-        await self._sink.tool_started(call)
         await self._sink.tool_finished(call, text, 0.0, error)
 
     def watcher(self) -> ToolJobWatcher:

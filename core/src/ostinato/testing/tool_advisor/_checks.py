@@ -3,7 +3,8 @@
 :func:`check_turn` asserts the order and consistency rules the events contract states:
 the first event starts round 1; rounds count up by one; each round is ``RoundStarted``,
 its deltas, ``RoundFinished``, then (for a tool round) one ``ToolCallRequested`` per call
-and a ``ToolStarted`` / ``ToolFinished`` pair per call answered; ``LoopEnded`` comes once,
+a ``ToolStarted`` / ``ToolFinished`` pair per call that runs (a lone ``ToolFinished``, with
+an error class and duration 0, per call answered without running); ``LoopEnded`` comes once,
 last (after one text delta on the stream path when the loop built the answer itself),
 with the rounds counted and the usage of every round summed. Assertion messages
 name the way the turn ran and the event at fault.
@@ -69,9 +70,13 @@ def check_turn(run: Run) -> None:
             assert event.call.id in requested, f"{event!r} was not requested {where}"
             started.add(event.call.id)
         elif isinstance(event, ToolFinished):
-            assert event.call.id in started, f"{event!r} without ToolStarted {where}"
             assert event.duration >= 0, f"a negative duration: {event!r} {where}"
-            started.discard(event.call.id)
+            if event.call.id in started:
+                started.discard(event.call.id)
+            else:  # answered without running: an error, at once
+                assert event.call.id in requested, f"{event!r} was not requested {where}"
+                assert event.error is not None, f"{event!r} ran without ToolStarted {where}"
+                assert event.duration == 0, f"{event!r} did not run but took time {where}"
         elif isinstance(event, ApprovalRequired):
             assert finished, f"approval required before RoundFinished {where}"
     assert not started, f"tools started but never finished: {sorted(started)} {where}"
