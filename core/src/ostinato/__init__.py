@@ -34,6 +34,7 @@ from ostinato.advisors import (
     ChatClientResponse,
     LoopExitReason,
     MemoryAdvisor,
+    NoProgressAction,
     Ordered,
     StreamAdvisor,
     ToolAdvisor,
@@ -42,6 +43,7 @@ from ostinato.advisors import (
     ToolCallingAdvisorSettings,
     ToolLoopExit,
     ToolLoopExitListener,
+    UsageLimits,
 )
 from ostinato.client import (
     AdvisorParams,
@@ -86,6 +88,7 @@ from ostinato.tools import (
 
 if TYPE_CHECKING:
     from ostinato.config import AutoConfiguration, chat_client
+    from ostinato.events import LoopEvent
 
 __version__ = "0.1.0"
 
@@ -111,10 +114,12 @@ __all__ = [
     "DefaultToolCallingManager",
     "FinishReason",
     "Generation",
+    "LoopEvent",
     "LoopExitReason",
     "Media",
     "MemoryAdvisor",
     "MessageAggregator",
+    "NoProgressAction",
     "Ordered",
     "OstinatoError",
     "Prompt",
@@ -138,6 +143,7 @@ __all__ = [
     "ToolResponse",
     "ToolResponseMessage",
     "Usage",
+    "UsageLimits",
     "UserMessage",
     "__version__",
     "chat_client",
@@ -145,8 +151,14 @@ __all__ = [
     "tool_callbacks",
 ]
 
-# Auto-configuration imports dependency-injector and pydantic-settings (~100 ms): only on
-# use (PEP 562; only __getattr__: dir() stays the default).
+# Auto-configuration imports dependency-injector and pydantic-settings (~100 ms), the
+# event classes a few ms more: only on use (PEP 562; only __getattr__: dir() stays the
+# default).
 __getattr__ = lazy_exports(
-    __name__, {"AutoConfiguration": "ostinato.config", "chat_client": "ostinato.config"}
+    __name__,
+    {
+        "AutoConfiguration": "ostinato.config",
+        "chat_client": "ostinato.config",
+        "LoopEvent": "ostinato.events",
+    },
 )[0]

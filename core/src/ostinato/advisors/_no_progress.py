@@ -62,8 +62,8 @@ def call_key(call: ToolCall) -> tuple[str, str]:
     text = call.arguments.strip() if call.arguments else ""
     try:
         parsed = json.loads(text or "{}")
-    except ValueError:
-        return call.name, text  # arguments that are not JSON compare as written
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
+        return call.name, text  # such arguments compare as written
     return call.name, json.dumps(parsed, sort_keys=True, separators=(",", ":"))
 
 
