@@ -16,7 +16,6 @@ import importlib.metadata
 import inspect
 import io
 import json
-import os
 import pkgutil
 import subprocess
 import sys
@@ -41,6 +40,7 @@ from ostinato_ollama import create_chat_model as ollama_model
 from ostinato_openai import OpenAISettings
 from ostinato_openai import create_chat_model as openai_model
 from tests.docs.test_snippets import snippets
+from tests.fakes.environment import clean_provider_environment
 
 PLUGINS = Path(__file__).resolve().parents[2] / "plugins"
 
@@ -162,12 +162,8 @@ PROVIDERS = [
 def provider(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> Provider:
-    chosen: Provider = request.param
-    for name in list(os.environ):
-        if name.startswith("OSTINATO_") or name in chosen.fallbacks:
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)  # no .env from the developer's checkout
-    return chosen
+    clean_provider_environment(monkeypatch, tmp_path)
+    return request.param  # type: ignore[no-any-return]
 
 
 def registry(provider: Provider) -> Registry:
@@ -301,12 +297,8 @@ def keyed(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> Provider:
     """A provider whose own API requires a key (its environment cleaned like ``provider``)."""
-    chosen: Provider = request.param
-    for name in list(os.environ):
-        if name.startswith("OSTINATO_") or name in chosen.fallbacks:
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)
-    return chosen
+    clean_provider_environment(monkeypatch, tmp_path)
+    return request.param  # type: ignore[no-any-return]
 
 
 def test_dotenv_is_read(provider: Provider, tmp_path: Path) -> None:
@@ -453,6 +445,7 @@ def test_the_factory_passes_every_connection_setting_on(
     }
     for name, value in values.items():
         monkeypatch.setenv(provider.prefix + name, value)
+    assert "sk-contract" not in repr(load_settings(provider.settings))
     model = provider.create("m")
     assert model.base_url == "http://127.0.0.1:9/root"
     assert model.retry_policy.max_retries == 4
@@ -461,6 +454,7 @@ def test_the_factory_passes_every_connection_setting_on(
     assert model._timeout == httpx.Timeout(7, connect=2)
     assert (model._limits.max_connections, model._limits.max_keepalive_connections) == (5, 3)
     assert model._headers["x-team"] == "a"
+    assert (model._limits.keepalive_expiry, model._timeout.read) == (30.0, 7)
     assert model._params == {"v": "2"}
     assert (model._call_deadline, model._first_event_timeout) == (11.0, 12.0)
     assert model._api_key == "sk-contract"

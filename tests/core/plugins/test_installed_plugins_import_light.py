@@ -14,7 +14,19 @@ import sys
 
 import pytest
 
-HEAVY = ("httpx", "httpcore", "openai", "anthropic", "ollama", "llama_cpp", "aiohttp", "requests")
+HEAVY = (
+    "httpx",
+    "httpcore",
+    "openai",
+    "anthropic",
+    "ollama",
+    "llama_cpp",
+    "aiohttp",
+    "requests",
+    "psycopg",
+    "psycopg_pool",
+    "redis",
+)
 
 _PROBE = f"""
 import importlib, json, sys

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
-import httpx
 import pytest
 
 from ostinato_anthropic import (
@@ -12,16 +9,12 @@ from ostinato_anthropic import (
     AnthropicSettings,
     create_chat_model,
 )
-
-FALLBACKS = ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL")
+from tests.fakes.environment import clean_provider_environment
 
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path):
-    for name in list(os.environ):
-        if name.startswith("OSTINATO_") or name in FALLBACKS:
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)  # no .env from the developer's checkout
+    clean_provider_environment(monkeypatch, tmp_path)
 
 
 def test_defaults():
@@ -39,19 +32,12 @@ def test_defaults():
 
 
 def test_ostinato_variables(monkeypatch: pytest.MonkeyPatch):
+    # (The connection variables every provider shares are checked by the provider contract.)
     values = {
         "OSTINATO_ANTHROPIC_API_KEY": "sk-ant-ost",
         "OSTINATO_ANTHROPIC_BASE_URL": "https://gateway.test/anthropic",
         "OSTINATO_ANTHROPIC_API_VERSION": "2024-01-01",
         "OSTINATO_ANTHROPIC_BETAS": "prompt-caching-2024-07-31, files-api-2025-04-14",
-        "OSTINATO_ANTHROPIC_TIMEOUT": "30",
-        "OSTINATO_ANTHROPIC_CONNECT_TIMEOUT": "2",
-        "OSTINATO_ANTHROPIC_MAX_RETRIES": "5",
-        "OSTINATO_ANTHROPIC_MAX_RETRY_TIME": "10",
-        "OSTINATO_ANTHROPIC_MAX_CONNECTIONS": "50",
-        "OSTINATO_ANTHROPIC_MAX_KEEPALIVE_CONNECTIONS": "5",
-        "OSTINATO_ANTHROPIC_EXTRA_HEADERS": '{"X-Team": "a"}',
-        "OSTINATO_ANTHROPIC_EXTRA_QUERY": '{"beta": "true"}',
         "OSTINATO_ANTHROPIC_MODEL": "claude-haiku-4-5",
         "OSTINATO_ANTHROPIC_MAX_TOKENS": "8000",
         "OSTINATO_ANTHROPIC_TEMPERATURE": "0.2",
@@ -87,12 +73,6 @@ def test_ostinato_variables(monkeypatch: pytest.MonkeyPatch):
         cache_ttl="1h",
         extra_body={"service_tier": "standard_only"},
     )
-    assert model.retry_policy.max_retries == 5
-    assert model.retry_policy.max_total_time == 10
-    assert model._timeout == httpx.Timeout(30, connect=2)  # type: ignore[attr-defined]
-    assert model._limits.max_connections == 50  # type: ignore[attr-defined]
-    assert model._params == {"beta": "true"}  # type: ignore[attr-defined]
-    assert model._headers["x-team"] == "a"  # type: ignore[attr-defined]
     assert model._headers["anthropic-version"] == "2024-01-01"  # type: ignore[attr-defined]
     assert model._betas == ("prompt-caching-2024-07-31", "files-api-2025-04-14")  # type: ignore[attr-defined]
 

@@ -17,6 +17,25 @@ booleans are never numbers), ``enum``, ``const``, ``properties``, ``patternPrope
 
 This module does not fetch remote schemas and does not validate schemas themselves beyond
 :func:`check_json_schema` (references resolve, patterns compile).
+
+Why not ``jsonschema`` or ``fastjsonschema`` (measured against this module; CPython 3.11,
+a shared 2-core machine, best of several runs):
+
+* Verdicts on the 148 (instance, schema) pairs of our tests: ``jsonschema`` 4.26
+  (Draft 2020-12) differs on 3 — ``0.3`` is refused for ``multipleOf: 0.1`` (float
+  division), ``exclusiveMinimum: false`` (a draft-4 schema from older generators)
+  rejects ``0``, and a ``$ref`` cycle raises ``RecursionError``; ``fastjsonschema``
+  2.22 differs on 6 (no ``prefixItems``: drafts 4 to 7 only; ``format: email``
+  enforced; a ``$ref`` beside ``maxLength`` ignores the sibling; the same cycle).
+* Messages: the model reads them on a retry, so it needs every error with its path;
+  ``fastjsonschema`` stops at the first, and ``jsonschema``'s messages carry no path
+  (it is a separate attribute), so the one-line messages would be rebuilt here anyway.
+* Import, after ``ostinato.advisors``: this module 31 ms, ``fastjsonschema`` 72 ms,
+  ``jsonschema`` 534 ms (with ``attrs``, ``referencing``, ``rpds-py``,
+  ``jsonschema-specifications``: four more distributions, one compiled).
+* Speed, a 7-day forecast object against its schema: 0.8 ms here, 1.4 ms
+  ``jsonschema``, 0.07 ms ``fastjsonschema`` plus 20 ms to compile each schema — once
+  per model reply, which takes seconds, none of them matters.
 """
 
 from __future__ import annotations

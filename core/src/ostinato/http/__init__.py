@@ -48,6 +48,14 @@ if TYPE_CHECKING:
         ProviderSettings,
         provider_env,
     )
+    from ostinato.http._wire import (
+        StreamParserBase,
+        arguments_object,
+        error_object,
+        plain,
+        tool_schema,
+        unexpected_reply,
+    )
 
 __all__ = [
     "DEFAULT_CALL_DEADLINE",
@@ -63,17 +71,23 @@ __all__ = [
     "NDJSONFraming",
     "ProviderSettings",
     "SSEFraming",
+    "StreamParserBase",
+    "arguments_object",
     "check_base_url",
     "connection_arguments",
     "error_from_transport",
+    "error_object",
     "error_payload",
     "httpx_timeout",
     "json_text",
     "make_client",
     "model_error",
+    "plain",
     "provider_env",
     "reason_phrase",
     "redirect_error",
+    "tool_schema",
+    "unexpected_reply",
     "use_linear_pool",
 ]
 
@@ -91,6 +105,12 @@ _LAZY = {
     "NDJSONFraming": "_framing",
     "ProviderSettings": "_settings",
     "SSEFraming": "_framing",
+    "StreamParserBase": "_wire",
+    "arguments_object": "_wire",
+    "error_object": "_wire",
+    "plain": "_wire",
+    "tool_schema": "_wire",
+    "unexpected_reply": "_wire",
     "check_base_url": "_base_url",
     "connection_arguments": "_factory",
     "error_from_transport": "_errors",

@@ -5,6 +5,12 @@ are skipped; bytes may be split anywhere, inside a line or inside a multi-byte c
 A line that is not JSON raises :class:`NDJSONError` naming it. It knows nothing about HTTP,
 and does not decide whether an unterminated last line means a truncated body.
 
+No NDJSON library is in common use (a line split and ``json.loads`` is all it takes).
+Against httpx's ``aiter_lines()`` plus ``json.loads`` over the 4 recorded Ollama streams
+of ``tests/wire`` (1 KiB reads; best of interleaved runs) it takes 0.5–0.65 ms per pass
+against 0.7 ms — it decodes all the lines a piece completes at once — without tying this
+module to httpx or replacing invalid UTF-8.
+
 A line that is not UTF-8 is not JSON (JSON exchanged between systems is UTF-8, RFC 8259
 §8.1): it raises :class:`NDJSONError` too, rather than having its bytes replaced with
 U+FFFD, which would silently change text or a tool call's arguments. A reply that is not
@@ -17,6 +23,8 @@ import json
 from typing import Any
 
 __all__ = ["NDJSONDecoder", "NDJSONError"]
+
+_loads = json.JSONDecoder().decode
 
 
 class NDJSONError(ValueError):
@@ -57,8 +65,24 @@ class NDJSONDecoder:
             return []
         buffer = self._joined()
         data = buffer + chunk if buffer else chunk
-        *lines, self._buffer = data.split(b"\n")
-        return [value for line in lines for value in self._parse(line)]
+        end = data.rfind(b"\n")
+        if end < 0:
+            self._buffer = data
+            return []
+        complete, self._buffer = data[:end], data[end + 1 :]
+        try:
+            text = complete.decode("utf-8")  # every complete line at once: the usual case
+        except UnicodeDecodeError:
+            return [value for line in complete.split(b"\n") for value in self._parse(line)]
+        values = []
+        for line in text.split("\n"):
+            line = line.strip()
+            if line:
+                try:
+                    values.append(_loads(line))
+                except ValueError as exc:
+                    raise NDJSONError(line[:200], str(exc)) from None
+        return values
 
     def close(self) -> list[Any]:
         """End of the body: the value of an unterminated last line, if any."""

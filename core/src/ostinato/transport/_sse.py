@@ -8,6 +8,16 @@ is ignored (OpenRouter/Novita send `` data: ...``); spaces after the data are ke
 anywhere, inside a line or inside a multi-byte character. It knows nothing about HTTP or
 JSON, and imports neither.
 
+Why not ``httpx-sse`` (0.4.3; measured): it reads ``httpx.Response.aiter_lines()``, so it
+would tie this module to httpx and decode with U+FFFD replacement (the rule below
+refuses instead). Run through our 22 decoder tests it fails 9: leading whitespace
+before ``data:`` (sent by OpenRouter and Novita) loses the event, an unterminated last
+event is dropped (adapters need it to tell a cut stream), a blank line or an event name
+without data dispatches an empty event, and invalid UTF-8 is replaced. Speed over the 15
+recorded streams of ``tests/wire`` (90 KB, 370 events, 1 KiB reads; best of interleaved
+runs): 1.7–2.2 ms per pass here, 2.0–2.6 ms for ``httpx-sse`` with httpx's line
+splitting. Import: 0.8 ms here, 2.4 ms.
+
 Bytes that are not UTF-8 are refused, not replaced: a line holding them raises
 :class:`~ostinato.errors.MalformedResponseError` naming the byte and its position (never
 the line, which may quote a credential). The WHATWG standard would replace them with

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ostinato.http import ErrorReport, json_text
+from ostinato.http import ErrorReport, error_object, json_text
 from ostinato_anthropic._normalise import request_id, status_for_error_type
 
 __all__ = ["read_error"]
@@ -25,11 +25,10 @@ _HINTS = {
 
 
 def _error_object(payload: Any) -> Mapping[str, Any]:
-    if not isinstance(payload, Mapping):
-        return {"message": json_text(payload)} if payload is not None else {}
+    found = error_object(payload)
+    if found is not None or not isinstance(payload, Mapping):
+        return found or {}
     inner = payload.get("error")
-    if isinstance(inner, Mapping):
-        return inner
     if isinstance(inner, str):
         return {"message": inner, "type": payload.get("type")}
     return payload

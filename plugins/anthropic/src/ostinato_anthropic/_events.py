@@ -15,13 +15,12 @@ raises its typed error. Unknown events are ignored.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ostinato.errors import MalformedResponseError
-from ostinato.http import model_error
+from ostinato.http import StreamParserBase, model_error
 from ostinato.messages import REASONING, REASONING_SIGNATURE, AssistantMessage, ToolCall
 from ostinato.model import (
     ChatGenerationMetadata,
@@ -30,7 +29,6 @@ from ostinato.model import (
     Generation,
     Usage,
 )
-from ostinato.redaction import Redactor
 from ostinato.transport import ServerSentEvent, excerpt
 from ostinato_anthropic._errors import read_error
 from ostinato_anthropic._normalise import REASONING_SEPARATOR, input_json, usage_from
@@ -49,7 +47,7 @@ class _Block:
     data: str = ""
 
 
-class EventParser:
+class EventParser(StreamParserBase):
     """Turns the events of one stream into partial responses; tracks ``message_stop``."""
 
     __slots__ = (
@@ -58,46 +56,22 @@ class EventParser:
         "_kept",
         "_metadata",
         "_model",
-        "_provider",
-        "_rate_limit",
         "_reasoning_sent",
-        "_secret",
         "_usage",
-        "done",
     )
 
-    def __init__(
-        self,
-        *,
-        provider: str,
-        rate_limit: Mapping[str, Any],
-        secret: str | Redactor | None = None,
-        request_id: str | None = None,
-    ) -> None:
-        self._provider = provider
-        self._secret = secret
-        # Frozen once here rather than once per chunk.
-        self._rate_limit = ChatResponseMetadata(rate_limit=rate_limit).rate_limit
-        self._metadata = ChatResponseMetadata(metadata={"request_id": request_id}).metadata
+    def _start(self) -> None:
+        self._metadata = ChatResponseMetadata(metadata={"request_id": self._request_id}).metadata
         self._id = ""
         self._model = ""
         self._usage: dict[str, Any] = {}
         self._blocks: dict[int, _Block] = {}
         self._kept: list[dict[str, Any]] = []
         self._reasoning_sent = False
-        #: Whether ``message_stop`` arrived.
-        self.done = False
 
     def event(self, event: ServerSentEvent) -> ChatResponse | None:
         """The partial response ``event`` carries (``None`` when it carries nothing)."""
-        try:
-            payload = json.loads(event.data)
-        except ValueError:
-            raise MalformedResponseError(
-                f"{self._provider}: a stream event is not JSON: "
-                f"{excerpt(event.data, self._secret)}",
-                provider=self._provider,
-            ) from None
+        payload = self._event_object(event.data)
         if not isinstance(payload, Mapping):
             raise MalformedResponseError(
                 f"{self._provider}: a stream event is not a JSON object: "

@@ -16,11 +16,11 @@ A message whose metadata has ``cache_control`` ends with a prompt-caching breakp
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ostinato.errors import ConfigurationError
+from ostinato.http import arguments_object, plain
 from ostinato.messages import (
     REASONING,
     REASONING_SIGNATURE,
@@ -37,20 +37,9 @@ from ostinato_anthropic._options import CACHE_CONTROL
 __all__ = [
     "cache_control",
     "message_payloads",
-    "plain",
     "system_blocks",
     "thinking_blocks",
-    "tool_input",
 ]
-
-
-def plain(value: Any) -> Any:
-    """Frozen mappings and tuples as plain JSON containers."""
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    return value
 
 
 def cache_control(marker: Any = True, ttl: str | None = None) -> dict[str, Any]:
@@ -74,19 +63,6 @@ def system_blocks(messages: Iterable[Message], *, ttl: str | None = None) -> lis
             if marker:
                 blocks[-1]["cache_control"] = cache_control(marker, ttl)
     return blocks
-
-
-def tool_input(arguments: str) -> dict[str, Any]:
-    """A tool call's arguments as the ``input`` object (``{}`` when empty or not an object).
-
-    A model that wrote arguments that are not a JSON object got an error back from the
-    tool loop; the call itself is still sent back, with an empty input.
-    """
-    try:
-        value = json.loads(arguments) if arguments.strip() else {}
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _media(media: Media) -> dict[str, Any]:
@@ -134,7 +110,7 @@ def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
                 "type": "tool_use",
                 "id": call.id,
                 "name": call.name,
-                "input": tool_input(call.arguments),
+                "input": arguments_object(call.arguments),
             }
             for call in message.tool_calls
         )

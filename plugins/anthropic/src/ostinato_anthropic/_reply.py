@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ostinato.errors import MalformedResponseError
+from ostinato.http import unexpected_reply
 from ostinato.messages import REASONING, REASONING_SIGNATURE, AssistantMessage, ToolCall
 from ostinato.model import (
     ChatGenerationMetadata,
@@ -66,12 +66,7 @@ def parse_message(
         MalformedResponseError: the body is not a message object.
     """
     if not isinstance(body, Mapping) or not isinstance(body.get("content"), list):
-        shown = repr(body)
-        raise MalformedResponseError(
-            f"{provider}: expected a message object with a 'content' list, got "
-            f"{shown[:300]}{'…' if len(shown) > 300 else ''}",
-            provider=provider,
-        )
+        raise unexpected_reply(provider, "a message object with a 'content' list", body)
     texts: list[str] = []
     thoughts: list[str] = []
     signature = ""

@@ -9,13 +9,13 @@ so the API's defaults apply; ``extra_body`` is laid over the rest.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from ostinato.errors import ConfigurationError
+from ostinato.http import plain, tool_schema
 from ostinato.prompt import Prompt
-from ostinato_anthropic._messages import cache_control, message_payloads, plain, system_blocks
+from ostinato_anthropic._messages import cache_control, message_payloads, system_blocks
 from ostinato_anthropic._options import DEFAULT_MAX_TOKENS, AnthropicChatOptions
 
 __all__ = ["build_request_body", "thinking_payload", "tool_choice_payload", "tool_payload"]
@@ -25,13 +25,7 @@ _CHOICE_TYPES = {"auto": "auto", "any": "any", "required": "any", "none": "none"
 
 def tool_payload(name: str, description: str, input_schema: str) -> dict[str, Any]:
     """One tool definition; ``input_schema`` is the schema's JSON text."""
-    try:
-        schema = json.loads(input_schema)
-    except ValueError as exc:
-        raise ConfigurationError(
-            f"tool {name!r}: its input schema is not JSON ({exc}); a ToolDefinition's "
-            "input_schema must be JSON schema text"
-        ) from None
+    schema = tool_schema(name, input_schema)
     return {"name": name, "description": description, "input_schema": schema}
 
 

@@ -11,11 +11,11 @@ object; ``stream`` is always sent, since Ollama streams when it is left out.
 from __future__ import annotations
 
 import base64
-import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from ostinato.errors import ConfigurationError
+from ostinato.http import arguments_object, plain, tool_schema
 from ostinato.messages import (
     AssistantMessage,
     Media,
@@ -43,15 +43,6 @@ _SAMPLING = (
 )
 
 
-def _plain(value: Any) -> Any:
-    """Frozen mappings and tuples as plain JSON containers."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _image(media: Media) -> str:
     if not media.mime_type.lower().startswith("image/") or media.data is None:
         raise ConfigurationError(
@@ -59,14 +50,6 @@ def _image(media: Media) -> str:
             "download referenced media first"
         )
     return base64.b64encode(media.data).decode("ascii")
-
-
-def _arguments(text: str) -> Any:
-    try:
-        value = json.loads(text) if text.strip() else {}
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _assistant(message: AssistantMessage) -> dict[str, Any]:
@@ -80,7 +63,7 @@ def _assistant(message: AssistantMessage) -> dict[str, Any]:
                 "function": {
                     "index": position,
                     "name": call.name,
-                    "arguments": _arguments(call.arguments),
+                    "arguments": arguments_object(call.arguments),
                 },
             }
             for position, call in enumerate(message.tool_calls)
@@ -118,13 +101,7 @@ def message_payloads(messages: Iterable[Message]) -> list[dict[str, Any]]:
 
 def tool_payload(name: str, description: str, input_schema: str) -> dict[str, Any]:
     """One ``function`` tool; ``input_schema`` is the schema's JSON text."""
-    try:
-        parameters = json.loads(input_schema)
-    except ValueError as exc:
-        raise ConfigurationError(
-            f"tool {name!r}: its input schema is not JSON ({exc}); a ToolDefinition's "
-            "input_schema must be JSON schema text"
-        ) from None
+    parameters = tool_schema(name, input_schema)
     return {
         "type": "function",
         "function": {"name": name, "description": description, "parameters": parameters},
@@ -134,7 +111,7 @@ def tool_payload(name: str, description: str, input_schema: str) -> dict[str, An
 def model_options(options: OllamaChatOptions) -> dict[str, Any] | None:
     """The ``options`` object: the raw model options with the named ones laid over them
     (``None`` when there is nothing to send)."""
-    merged: dict[str, Any] = _plain(options.options) if options.options is not None else {}
+    merged: dict[str, Any] = plain(options.options) if options.options is not None else {}
     for name in _SAMPLING:
         value = getattr(options, name)
         if value is not None:
@@ -171,7 +148,7 @@ def build_request_body(
             for d in (cb.tool_definition for cb in options.tool_callbacks)
         ]
     if options.format is not None:
-        body["format"] = _plain(options.format)
+        body["format"] = plain(options.format)
     sampling = model_options(options)
     if sampling is not None:
         body["options"] = sampling
@@ -179,5 +156,5 @@ def build_request_body(
         body["think"] = options.think
     if options.keep_alive is not None:
         body["keep_alive"] = options.keep_alive
-    body.update(_plain(options.extra_body))
+    body.update(plain(options.extra_body))
     return body

@@ -16,13 +16,12 @@ response metadata under ``error`` (OpenRouter reports "Token limit reached" afte
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from ostinato._frozen import EMPTY
 from ostinato.errors import MalformedResponseError
-from ostinato.http import model_error
+from ostinato.http import StreamParserBase, model_error
 from ostinato.messages import REASONING, AssistantMessage, ToolCall
 from ostinato.model import (
     ChatGenerationMetadata,
@@ -31,7 +30,6 @@ from ostinato.model import (
     Generation,
     Usage,
 )
-from ostinato.redaction import Redactor
 from ostinato.transport import ServerSentEvent, excerpt
 from ostinato_openai._errors import read_error
 from ostinato_openai._normalise import (
@@ -55,7 +53,7 @@ _DONE = "[DONE]"
 _NO_GENERATION_METADATA = ChatGenerationMetadata()
 
 
-class ChunkParser:
+class ChunkParser(StreamParserBase):
     """Turns the events of one stream into partial responses; tracks ``[DONE]``."""
 
     __slots__ = (
@@ -64,29 +62,12 @@ class ChunkParser:
         "_logprobs",
         "_metadata",
         "_metadata_key",
-        "_provider",
-        "_rate_limit",
         "_refusal",
-        "_request_id",
         "_response_id",
-        "_secret",
         "_tail_sent",
-        "done",
     )
 
-    def __init__(
-        self,
-        *,
-        provider: str,
-        rate_limit: Mapping[str, Any],
-        secret: str | Redactor | None = None,
-        request_id: str | None = None,
-    ) -> None:
-        self._provider = provider
-        self._request_id = request_id
-        # Frozen once here rather than once per chunk.
-        self._rate_limit = ChatResponseMetadata(rate_limit=rate_limit).rate_limit
-        self._secret = secret
+    def _start(self) -> None:
         self._ids: dict[int, str] = {}
         self._refusal: list[str] = []
         self._logprobs: list[Any] = []
@@ -95,8 +76,6 @@ class ChunkParser:
         self._tail_sent = False
         self._metadata_key: tuple[Any, ...] | None = None
         self._metadata = ChatResponseMetadata()
-        #: Whether ``[DONE]`` arrived.
-        self.done = False
 
     def event(self, event: ServerSentEvent) -> ChatResponse | None:
         """The partial response ``event`` carries (``None`` when it carries nothing)."""
@@ -104,13 +83,7 @@ class ChunkParser:
         if data == _DONE:
             self.done = True
             return self._tail()
-        try:
-            payload = json.loads(data)
-        except ValueError:
-            raise MalformedResponseError(
-                f"{self._provider}: a stream event is not JSON: {excerpt(data, self._secret)}",
-                provider=self._provider,
-            ) from None
+        payload = self._event_object(data)
         if not isinstance(payload, JSON_OBJECT):
             raise MalformedResponseError(
                 f"{self._provider}: a stream event is not a JSON object: "

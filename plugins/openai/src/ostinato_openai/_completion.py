@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ostinato.errors import MalformedResponseError
+from ostinato.http import unexpected_reply
 from ostinato.messages import REASONING, AssistantMessage, ToolCall
 from ostinato.model import (
     ChatGenerationMetadata,
@@ -105,12 +105,7 @@ def parse_completion(
         MalformedResponseError: the body is not a completion object.
     """
     if not isinstance(body, JSON_OBJECT) or not isinstance(body.get("choices"), list):
-        shown = repr(body)
-        raise MalformedResponseError(
-            f"{provider}: expected a chat completion object with a 'choices' list, got "
-            f"{shown[:300]}{'…' if len(shown) > 300 else ''}",
-            provider=provider,
-        )
+        raise unexpected_reply(provider, "a chat completion object with a 'choices' list", body)
     response_id = str(body.get("id") or "")
     generations = [
         _generation(choice, position, response_id)

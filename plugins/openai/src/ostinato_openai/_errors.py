@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ostinato.http import ErrorReport, json_text
+from ostinato.http import ErrorReport, error_object, json_text
 
 __all__ = ["REQUEST_ID_HEADERS", "read_error"]
 
@@ -24,11 +24,10 @@ def _error_object(payload: Any) -> Mapping[str, Any]:
     """The mapping describing the error inside ``payload``, whatever its shape."""
     if isinstance(payload, list) and payload:
         payload = payload[0]
-    if not isinstance(payload, Mapping):
-        return {"message": json_text(payload)} if payload is not None else {}
+    found = error_object(payload)
+    if found is not None or not isinstance(payload, Mapping):
+        return found or {}
     inner = payload.get("error")
-    if isinstance(inner, Mapping):
-        return inner
     if isinstance(inner, str):
         return {"message": inner, "type": payload.get("type"), "code": payload.get("code")}
     if "detail" in payload:

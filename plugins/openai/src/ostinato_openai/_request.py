@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import base64
 import functools
-import json
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ostinato.errors import ConfigurationError
+from ostinato.http import plain, tool_schema
 from ostinato.messages import (
     AssistantMessage,
     Media,
@@ -58,15 +58,6 @@ _PASS_THROUGH = (
 )
 _MAPPING_OPTIONS = ("response_format", "metadata", "logit_bias")
 _AUDIO_FORMATS = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3"}
-
-
-def _plain(value: Any) -> Any:
-    """Frozen mappings and tuples as plain JSON containers."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _media_part(media: Media) -> dict[str, Any]:
@@ -209,13 +200,7 @@ def strict_schema(schema: Any) -> Any:
 
 def tool_payload(name: str, description: str, input_schema: str, *, strict: bool) -> dict[str, Any]:
     """One ``function`` tool; ``input_schema`` is the schema's JSON text."""
-    try:
-        parameters = json.loads(input_schema)
-    except ValueError as exc:
-        raise ConfigurationError(
-            f"tool {name!r}: its input schema is not JSON ({exc}); a ToolDefinition's "
-            "input_schema must be JSON schema text"
-        ) from None
+    parameters = tool_schema(name, input_schema)
     function: dict[str, Any] = {"name": name, "description": description}
     if strict:
         function["parameters"] = strict_schema(parameters)
@@ -260,7 +245,7 @@ class BodyTemplate:
         for name in _MAPPING_OPTIONS:
             value = getattr(options, name)
             if value is not None:
-                fields[name] = _plain(value)
+                fields[name] = plain(value)
         if options.stop_sequences:
             fields["stop"] = list(options.stop_sequences)
         if options.tool_callbacks:
@@ -269,10 +254,10 @@ class BodyTemplate:
                 _cached_tool_payload(cb.tool_definition, strict) for cb in options.tool_callbacks
             ]
             if options.tool_choice is not None:
-                fields["tool_choice"] = _plain(options.tool_choice)
+                fields["tool_choice"] = plain(options.tool_choice)
             if options.parallel_tool_calls is not None:
                 fields["parallel_tool_calls"] = options.parallel_tool_calls
-        extra = _plain(options.extra_body)
+        extra = plain(options.extra_body)
         fields.update(extra)
         self._fields = fields
         self._messages_from_extra = "messages" in extra

@@ -1,0 +1,70 @@
+"""What every wire format needs (``ostinato.http._wire``), checked once."""
+
+from __future__ import annotations
+
+import pytest
+
+from ostinato._frozen import freeze
+from ostinato.errors import ConfigurationError, MalformedResponseError
+from ostinato.http import (
+    StreamParserBase,
+    arguments_object,
+    error_object,
+    plain,
+    tool_schema,
+    unexpected_reply,
+)
+
+
+def test_plain_thaws_frozen_options() -> None:
+    value = plain(freeze({"a": ({"b": 1}, 2)}))
+    assert value == {"a": [{"b": 1}, 2]}
+    assert type(value) is dict
+    assert type(value["a"]) is list
+
+
+def test_tool_schema_reads_json_or_names_the_tool() -> None:
+    assert tool_schema("t", '{"type": "object"}') == {"type": "object"}
+    with pytest.raises(ConfigurationError, match="tool 't': its input schema is not JSON"):
+        tool_schema("t", "{nope")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [('{"a": 1}', {"a": 1}), ("", {}), ("  ", {}), ("[1]", {}), ("{bad", {})],
+)
+def test_arguments_object(text: str, expected: dict[str, object]) -> None:
+    assert arguments_object(text) == expected
+
+
+def test_unexpected_reply_quotes_and_cuts() -> None:
+    error = unexpected_reply("acme", "a message object", "x" * 400)
+    assert isinstance(error, MalformedResponseError)
+    assert str(error).startswith("acme: expected a message object, got 'xxx")
+    assert str(error).endswith("…")
+    assert len(str(error)) < 400
+
+
+def test_error_object_in_the_usual_shapes() -> None:
+    assert error_object("text") == {"message": "text"}
+    assert error_object(None) == {}
+    assert error_object({"error": {"message": "m"}}) == {"message": "m"}
+    assert error_object({"error": "m"}) is None  # the adapter reads its own shapes
+
+
+class _Parser(StreamParserBase):
+    __slots__ = ("seen",)
+
+    def _start(self) -> None:
+        self.seen = self._request_id
+
+
+def test_stream_parser_base_sets_the_common_state_and_reads_json() -> None:
+    parser = _Parser(provider="acme", rate_limit={}, secret="sk-1", request_id="req")
+    assert parser.seen == "req"
+    assert parser.done is False
+    assert parser._event_object('{"a": 1}') == {"a": 1}
+    with pytest.raises(MalformedResponseError) as caught:
+        parser._event_object("sk-1 is not json")
+    assert str(caught.value).startswith("acme: a stream event is not JSON")
+    assert "sk-1" not in str(caught.value)
