@@ -89,6 +89,14 @@ from ostinato.tools import (
 if TYPE_CHECKING:
     from ostinato.config import AutoConfiguration, chat_client
     from ostinato.events import LoopEvent
+    from ostinato.runtime import CancelScope
+    from ostinato.tools import (
+        ApprovalDecision,
+        ApprovalPolicy,
+        ApprovalRequest,
+        Approver,
+        PendingToolCalls,
+    )
 
 __version__ = "0.1.0"
 
@@ -96,11 +104,16 @@ __all__ = [
     "Advisor",
     "AdvisorChain",
     "AdvisorParams",
+    "ApprovalDecision",
+    "ApprovalPolicy",
+    "ApprovalRequest",
+    "Approver",
     "AssistantMessage",
     "AutoConfiguration",
     "BaseAdvisor",
     "CallAdvisor",
     "CallResponseSpec",
+    "CancelScope",
     "ChatClient",
     "ChatClientBuilder",
     "ChatClientRequest",
@@ -122,6 +135,7 @@ __all__ = [
     "NoProgressAction",
     "Ordered",
     "OstinatoError",
+    "PendingToolCalls",
     "Prompt",
     "StreamAdvisor",
     "StreamResponseSpec",
@@ -151,14 +165,20 @@ __all__ = [
     "tool_callbacks",
 ]
 
-# Auto-configuration imports dependency-injector and pydantic-settings (~100 ms), the
-# event classes a few ms more: only on use (PEP 562; only __getattr__: dir() stays the
-# default).
+# Auto-configuration imports dependency-injector and pydantic-settings (~100 ms): only on
+# use (PEP 562; only __getattr__: dir() stays the default). The approval values and the
+# event classes load with their modules, on first use, too.
 __getattr__ = lazy_exports(
     __name__,
     {
         "AutoConfiguration": "ostinato.config",
         "chat_client": "ostinato.config",
         "LoopEvent": "ostinato.events",
+        "ApprovalDecision": "ostinato.tools._approval",
+        "ApprovalPolicy": "ostinato.tools._approval",
+        "ApprovalRequest": "ostinato.tools._approval",
+        "Approver": "ostinato.tools._approval",
+        "CancelScope": "ostinato.runtime._cancel_scope",
+        "PendingToolCalls": "ostinato.tools._pending",
     },
 )[0]

@@ -18,6 +18,7 @@ from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
 from ostinato.context_keys import EVENT_SINK
 from ostinato.events import EventSink, LoopExitReason
 from ostinato.events._types import (
+    ApprovalRequired,
     LoopEnded,
     RoundFinished,
     RoundStarted,
@@ -102,6 +103,18 @@ class TurnEvents:
             return
         for call in generation.output.tool_calls:
             await self.sink.emit(ToolCallRequested(round_number, call))
+
+    async def approval_required(self, round_number: int, pending: Any) -> None:
+        """Calls wait for a decision and the turn stops: ``pending`` is the
+        ``PendingToolCalls`` that resumes it (its JSON form rides in the event)."""
+        to_dict = getattr(pending, "to_dict", None)
+        await self.sink.emit(
+            ApprovalRequired(
+                round_number,
+                tuple(getattr(pending, "calls", ())),
+                to_dict() if callable(to_dict) else None,
+            )
+        )
 
     async def text(self, round_number: int, response: ChatResponse | None) -> None:
         """The text of an answer the loop built itself and streams as one chunk."""

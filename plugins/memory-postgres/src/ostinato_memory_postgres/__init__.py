@@ -10,7 +10,9 @@ loading the plugin does not import psycopg.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ostinato.plugins import lazy_exports
 
 if TYPE_CHECKING:
     from ostinato_memory_postgres._repository import PostgresChatMemoryRepository
@@ -29,25 +31,13 @@ __all__ = [
     "create_postgres_repository",
 ]
 
-_LAZY = {
-    "MIGRATIONS": "ostinato_memory_postgres._schema",
-    "SCHEMA_VERSION": "ostinato_memory_postgres._schema",
-    "PostgresChatMemoryRepository": "ostinato_memory_postgres._repository",
-    "PostgresMemorySettings": "ostinato_memory_postgres._settings",
-    "create_postgres_repository": "ostinato_memory_postgres.plugin",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ostinato_memory_postgres' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "MIGRATIONS": "ostinato_memory_postgres._schema",
+        "SCHEMA_VERSION": "ostinato_memory_postgres._schema",
+        "PostgresChatMemoryRepository": "ostinato_memory_postgres._repository",
+        "PostgresMemorySettings": "ostinato_memory_postgres._settings",
+        "create_postgres_repository": "ostinato_memory_postgres.plugin",
+    },
+)

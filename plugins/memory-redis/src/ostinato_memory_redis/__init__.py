@@ -10,7 +10,9 @@ redis-py.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ostinato.plugins import lazy_exports
 
 if TYPE_CHECKING:
     from ostinato_memory_redis._repository import DEFAULT_KEY_PREFIX, RedisChatMemoryRepository
@@ -27,24 +29,12 @@ __all__ = [
     "create_redis_repository",
 ]
 
-_LAZY = {
-    "DEFAULT_KEY_PREFIX": "ostinato_memory_redis._repository",
-    "RedisChatMemoryRepository": "ostinato_memory_redis._repository",
-    "RedisMemorySettings": "ostinato_memory_redis._settings",
-    "create_redis_repository": "ostinato_memory_redis.plugin",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ostinato_memory_redis' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "DEFAULT_KEY_PREFIX": "ostinato_memory_redis._repository",
+        "RedisChatMemoryRepository": "ostinato_memory_redis._repository",
+        "RedisMemorySettings": "ostinato_memory_redis._settings",
+        "create_redis_repository": "ostinato_memory_redis.plugin",
+    },
+)
