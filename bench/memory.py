@@ -99,7 +99,7 @@ async def _measure(
     repositories = {name: factory() for name, factory in factories.items()}
     clients = {"none": _client(None)} | {n: _client(r) for n, r in repositories.items()}
     for client in clients.values():  # warm-up: schema, pools, windows filled
-        await _round(client, max(turns, 2 * CONVERSATIONS * WINDOW // 2))
+        await _round(client, CONVERSATIONS * WINDOW // 2)
     samples: dict[str, list[float]] = {name: [] for name in STORES}
     for repetition in range(repetitions):
         order = STORES if repetition % 2 == 0 else tuple(reversed(STORES))
@@ -115,7 +115,7 @@ async def _measure(
 
 def measure_memory(*, quick: bool = False) -> MemoryResults:
     """Run the memory scenario (servers started and stopped here)."""
-    turns, repetitions = (100, 3) if quick else (400, 7)
+    turns, repetitions = (60, 3) if quick else (400, 7)
     with (
         tempfile.TemporaryDirectory(prefix="ostinato-bench-memory-") as directory,
         _repositories(Path(directory)) as factories,

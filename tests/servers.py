@@ -6,7 +6,7 @@ packages are never imported (importing ``pgserver`` has side effects); only thei
 used. Each server runs in a temporary directory on a free port of 127.0.0.1, and
 :meth:`stop` / :meth:`start` let fault tests take it away and bring it back on the same
 port with the same data. PostgreSQL refuses to run as root, so under root it runs as
-``nobody``. A server that cannot start is an error naming what is missing, never a skip.
+``nobody``, from a copy of its binaries in its own directory. A server that cannot start is an error naming what is missing, never a skip.
 """
 
 from __future__ import annotations
@@ -105,6 +105,7 @@ class _Server:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
+                cwd=self.directory,
                 preexec_fn=self._demote(),
                 start_new_session=True,
             )
@@ -141,9 +142,19 @@ class PostgresServer(_Server):
 
     def __init__(self) -> None:
         super().__init__()
-        self.bin = _package_dir("pgserver", "the PostgreSQL binaries") / "pginstall" / "bin"
+        install = _package_dir("pgserver", "the PostgreSQL binaries") / "pginstall"
         self.data = self.directory / "data"
         self._user = pwd.getpwnam("nobody") if os.geteuid() == 0 else None
+        if self._user is not None:
+            # The virtual environment may sit where nobody cannot reach (under /root):
+            # run a copy from the server's own directory (34 MB, a fraction of a second).
+            # The binaries find their libraries at $ORIGIN/../../../pgserver.libs: keep
+            # the site-packages layout.
+            site = self.directory / "site"
+            libs = install.parent.parent / "pgserver.libs"
+            shutil.copytree(libs, site / libs.name, symlinks=True)
+            install = Path(shutil.copytree(install, site / "pgserver" / "pginstall", symlinks=True))
+        self.bin = install / "bin"
         self.data.mkdir(mode=0o700)
         if self._user is not None:
             for path in (self.directory, self.data):
@@ -153,6 +164,7 @@ class PostgresServer(_Server):
             [*initdb, "--auth=trust", "-E", "UTF8", "--no-sync", "--locale=C"],
             capture_output=True,
             text=True,
+            cwd=self.directory,
             preexec_fn=self._demote(),
             check=False,
         )

@@ -111,3 +111,14 @@ def test_events(capsys):
     )
     assert "usage limit total_tokens=20 (used 25)" in out
     assert "temperature with the same arguments 3 times in a row" in out
+
+
+def test_approvals(capsys):
+    out = run_example("approvals.py", capsys)
+    assert out.splitlines() == [
+        "asked about send_money({'amount': 900, 'to': 'Ann'})",
+        "Sent 300 EUR to Ann; 900 EUR left.",
+        "waiting for: ['send_money']",
+        "Done: 50 EUR went to Bob.",
+        "The turn was cancelled: the user pressed stop.",
+    ]

@@ -183,3 +183,32 @@ def test_an_approver_returning_no_decision_is_a_typed_error(face: str) -> None:
     with pytest.raises(ApprovalError, match="expected an ApprovalDecision"):
         text(spec.approver(lambda r: "yes"), face)
     assert "delete a.txt" not in RAN
+
+
+async def test_an_inline_approval_is_announced_to_the_turns_event_sink() -> None:
+    from ostinato.events import ApprovalRequired, EventSink, reset_event_sink, set_event_sink
+    from ostinato.prompt import Prompt, ToolCallingChatOptions
+    from ostinato.tools import ApprovalSettings, DefaultToolCallingManager, tool_callbacks
+    from ostinato.tools._approval_batch import execute_with_approvals
+
+    seen: list[object] = []
+    sink = EventSink([seen.append])
+    sink.round = 3
+    options = ToolCallingChatOptions(tool_callbacks=tool_callbacks(delete_file, list_files))
+    asking = tool_call_response(("delete_file", {"path": "a.txt"}), ("list_files", {"folder": "."}))
+    token = set_event_sink(sink)
+    try:
+        await execute_with_approvals(
+            DefaultToolCallingManager(),
+            Prompt("tidy up", options),
+            asking,
+            ApprovalSettings(approver=lambda request: True),
+            rounds=3,
+            conversation_id=None,
+        )
+    finally:
+        reset_event_sink(token)
+    announced = [e for e in seen if isinstance(e, ApprovalRequired)]
+    assert len(announced) == 1
+    assert announced[0].round == 3 and announced[0].pending is None
+    assert [c.name for c in announced[0].calls] == ["delete_file"]

@@ -1,5 +1,5 @@
-"""Cancelling a turn: through a cancel scope (call and stream, sync and async) and task
-cancellation (a sync caller's Ctrl-C is tested through the CLI). The model call and the tools stop;
+"""Cancelling a turn: through a cancel scope (call and stream, sync and async), task
+cancellation, and a sync caller's KeyboardInterrupt. The model call and the tools stop;
 a scope-cancelled turn ends with reason ``cancelled`` and every call answered; nothing
 keeps running afterwards."""
 
@@ -20,6 +20,7 @@ from tests.core.approvals.faces import FACES, answer
 from tests.reliability.resources import assert_nothing_left, snapshot
 
 STARTED = threading.Event()
+CANCELLED = threading.Event()
 RELEASE = threading.Event()
 SEEN: list[str] = []
 
@@ -32,6 +33,7 @@ async def slow_async(seconds: int) -> str:
         await asyncio.Event().wait()
     except asyncio.CancelledError:
         SEEN.append("async tool cancelled")
+        CANCELLED.set()
         raise
     return "never"
 
@@ -56,6 +58,7 @@ def quick(x: int) -> str:
 def _reset() -> Any:
     global SEEN
     STARTED.clear()
+    CANCELLED.clear()
     RELEASE.clear()
     SEEN = []
     yield
@@ -166,3 +169,29 @@ async def test_cancelling_the_callers_task_cancels_the_tools_and_leaves_nothing(
         await task
     assert SEEN == ["async tool cancelled"]
     assert_nothing_left(before)
+
+
+def test_a_sync_callers_keyboard_interrupt_cancels_the_tools() -> None:
+    import signal
+
+    model = ScriptedChatModel([tool_call_response(("slow_async", {"seconds": 60}))])
+    spec = ChatClient.create(model).prompt("go").tools(slow_async)
+
+    def interrupt(signum: int, frame: object) -> None:
+        # Ctrl-C once the tool runs (until then, look again shortly).
+        if not STARTED.is_set():
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
+            return
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        with pytest.raises(KeyboardInterrupt):
+            spec.call().content()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    # The turn's task on the private loop was cancelled: the tool saw it.
+    assert CANCELLED.wait(10)
+    assert SEEN == ["async tool cancelled"]

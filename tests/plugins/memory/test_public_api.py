@@ -39,6 +39,8 @@ PACKAGE = {
     "UpdatableChatMemoryRepository",
     "__version__",
     "apply_window",
+    "check_conversation_id",
+    "check_messages",
     "create_chat_memory_repository",
     "create_memory_advisor",
     "decode_message",

@@ -12,7 +12,7 @@ from ostinato import tool
 from ostinato.advisors import ChatClientResponse
 from ostinato.memory import ChatMemoryRepository
 from ostinato.messages import AssistantMessage, ToolResponseMessage, UserMessage
-from ostinato.testing import ScriptedChatModel, text_response
+from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
 from ostinato.tools import ApprovalDecision, PendingToolCalls
 from ostinato_memory import (
     InMemoryChatMemoryRepository,
@@ -90,3 +90,40 @@ async def test_the_resumed_turn_is_stored_once_whole(
     assert stored[-1].text == "Sunny in Paris."
     # The history was sent once (the resumed conversation already held it).
     assert [m.text for m in model.prompts[1].messages].count("earlier") == 1
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_cancelled_tool_round_is_kept_with_every_call_answered(mode: str) -> None:
+    import asyncio
+    import threading
+
+    from ostinato import CancelScope
+
+    started = threading.Event()
+
+    @tool
+    async def wait_forever(city: str) -> str:
+        """Never answers."""
+        started.set()
+        await asyncio.Event().wait()
+        return "never"
+
+    memory = MessageWindowChatMemory(InMemoryChatMemoryRepository())
+    model = ScriptedChatModel(
+        [tool_call_response(("wait_forever", {"city": "Oslo"}), ("wait_forever", {"city": "Rome"}))]
+    )
+    client = client_for(model, MessageChatMemoryAdvisor(memory, order=INSIDE))
+    scope = CancelScope()
+    spec = client.prompt().user("Weather?").tools(wait_forever).cancel_scope(scope)
+    waiter = asyncio.ensure_future(asyncio.to_thread(started.wait, 30))
+    run = asyncio.ensure_future(last_response(spec, mode))
+    await waiter
+    scope.cancel()
+    await run
+
+    stored = await memory.get("c1")
+    asking, responses = stored[1], stored[2]
+    assert isinstance(asking, AssistantMessage) and isinstance(responses, ToolResponseMessage)
+    assert [r.id for r in responses.responses] == [c.id for c in asking.tool_calls]
+    assert all(r.response_data.startswith("Cancelled") for r in responses.responses)
+    assert stored[-1].text == "The turn was cancelled."

@@ -97,6 +97,11 @@ async def execute_with_approvals(
             conversation_id,
             bool(free) and direct,
         )
+    from ostinato.events import ApprovalRequired, current_event_sink
+
+    sink = current_event_sink()
+    if sink is not None:  # an approver decides inline: the turn goes on after this event
+        await sink.emit(ApprovalRequired(sink.round, tuple(gated)))
     decisions = {}
     for call in gated:
         tool = by_name.get(call.name)

@@ -29,10 +29,11 @@ from ostinato_memory import (
     ChatMemoryStoreUnavailableError,
     ConversationChange,
     ConversationSummary,
+    check_conversation_id,
+    check_messages,
     decode_message,
     encode_message,
 )
-from ostinato_memory._validation import check_conversation_id, check_messages
 from ostinato_memory_postgres._pool import LoopPool
 from ostinato_memory_postgres._schema import CONVERSATIONS_TABLE, MESSAGES_TABLE, ensure_schema
 

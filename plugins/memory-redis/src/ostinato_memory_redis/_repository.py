@@ -41,10 +41,11 @@ from ostinato_memory import (
     ChatMemoryStoreUnavailableError,
     ConversationChange,
     ConversationSummary,
+    check_conversation_id,
+    check_messages,
     decode_message,
     encode_message,
 )
-from ostinato_memory._validation import check_conversation_id, check_messages
 
 __all__ = ["DEFAULT_KEY_PREFIX", "RedisChatMemoryRepository"]
 

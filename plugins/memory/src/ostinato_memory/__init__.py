@@ -35,6 +35,7 @@ from ostinato_memory._listing import (
 from ostinato_memory._message_advisor import MessageChatMemoryAdvisor
 from ostinato_memory._prompt_advisor import DEFAULT_SYSTEM_PROMPT_TEMPLATE, PromptChatMemoryAdvisor
 from ostinato_memory._repository import ConversationChange, UpdatableChatMemoryRepository
+from ostinato_memory._validation import check_conversation_id, check_messages
 from ostinato_memory._window import MessageWindowChatMemory, apply_window, pair_tool_messages
 
 if TYPE_CHECKING:
@@ -72,6 +73,8 @@ __all__ = [
     "UpdatableChatMemoryRepository",
     "__version__",
     "apply_window",
+    "check_conversation_id",
+    "check_messages",
     "create_chat_memory_repository",
     "create_memory_advisor",
     "decode_message",
