@@ -2,9 +2,9 @@
 
 Each model round re-runs every advisor ordered after it (``chain.copy(self)``), so those
 advisors are *inside* the loop; advisors ordered before it run once per turn. Behaviour
-follows the reference (spring-ai-behaviour.md §3) with DESIGN.md §4's changes: an
-iteration cap, ``do_finalize_loop_stream`` over the whole stream on every exit, and tools
-added by inner advisors executable.
+follows Spring AI's ``ToolCallingAdvisor``, with three changes: an iteration cap,
+``do_finalize_loop_stream`` over the whole stream on every exit (Spring AI passes it only
+a usage trailer on the normal exit), and tools added by inner advisors are executable.
 
 Subclass it and override hooks; a subclass overriding one hook needs nothing else. The
 loop's decisions (answered, return-direct, limit breach, iteration cap) are made once, in

@@ -4,7 +4,7 @@ Per ``call()``/``stream()`` the spec (1) adds the client's tool advisor unless t
 to or another tool advisor is present, (2) checks that at most one tool advisor remains,
 (3) builds the chain (advisors, then the model advisors innermost) and (4) builds the
 request: messages, options merged onto the model's defaults, tools, tool context and the
-advisor context (reference §4.1-4.5).
+advisor context — the steps of Spring AI's ``DefaultChatClient``.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ cancellation of the turn, ``KeyboardInterrupt`` and ``SystemExit`` escape: an
 is its failure like any other (see ``_tool_failure``).
 
 The tool calling manager imports this module on first use, so that ``import ostinato``
-does not pay for ``asyncio`` (DESIGN.md §9).
+does not pay for ``asyncio``.
 """
 
 from __future__ import annotations

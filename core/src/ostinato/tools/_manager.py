@@ -1,6 +1,7 @@
 """``DefaultToolCallingManager``: runs one batch of tool calls and reports what happened.
 
-Per batch (reference §5.3, with DESIGN.md §4.1 and §4.2):
+Per batch (Spring AI's steps, except that failures go back to the model and calls run
+concurrently):
 
 1. pick the first generation that asks for tools;
 2. for each call, in order: count it and check the limits (before looking the tool up);
@@ -167,7 +168,7 @@ class DefaultToolCallingManager:
 
         Returns the prompt's messages + the assistant message + one tool response message
         (responses in call order), and whether the batch is return-direct: every call ran,
-        succeeded, and is a return-direct tool. (The reference counts only the executed
+        succeeded, and is a return-direct tool. (Spring AI counts only the executed
         calls; here a call answered with an error — unknown tool, limit, failure — must
         reach the model, so it makes the batch not return-direct.)
 
@@ -195,7 +196,7 @@ class DefaultToolCallingManager:
             context = ToolContext(options.tool_context)
 
         # Imported here, not at module level: it needs asyncio, which `import ostinato`
-        # must not pay for (DESIGN.md §9).
+        # must not pay for.
         from ostinato.tools._execution import ToolJob, groups_of, new_semaphore, run_group
 
         sink = current_event_sink()

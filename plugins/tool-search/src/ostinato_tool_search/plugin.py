@@ -1,8 +1,8 @@
 """The ``tool-search`` plugin's hook implementations (entry point ``ostinato: tool-search``).
 
 Import-light on purpose: only ``ostinato.plugins`` is imported here; the advisor, the
-indexes and pydantic-settings are imported by the hooks and the factory when they run
-(DESIGN.md §5).
+indexes and pydantic-settings are imported by the hooks and the factory when they run,
+so loading the plugin costs almost nothing.
 """
 
 from __future__ import annotations
