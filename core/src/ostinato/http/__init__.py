@@ -57,6 +57,7 @@ if TYPE_CHECKING:
         plain,
         tool_schema,
         unexpected_reply,
+        whole_reply,
     )
 
 __all__ = [
@@ -94,6 +95,7 @@ __all__ = [
     "tool_schema",
     "unexpected_reply",
     "use_linear_pool",
+    "whole_reply",
 ]
 
 __getattr__, __dir__ = lazy_exports(
@@ -133,5 +135,6 @@ __getattr__, __dir__ = lazy_exports(
         "reason_phrase": "ostinato.http._errors",
         "redirect_error": "ostinato.http._errors",
         "use_linear_pool": "ostinato.http._pool",
+        "whole_reply": "ostinato.http._wire",
     },
 )
