@@ -14,7 +14,10 @@ from ostinato.http import (
     plain,
     tool_schema,
     unexpected_reply,
+    whole_reply,
 )
+from ostinato.messages import AssistantMessage
+from ostinato.model import Generation, Usage
 
 
 def test_plain_thaws_frozen_options() -> None:
@@ -79,3 +82,18 @@ def test_output_schema_reads_the_options_schema_or_refuses_it() -> None:
     for text in ("not json", "[1]"):
         with pytest.raises(ConfigurationError, match="output_schema must be the JSON text"):
             output_schema(ChatOptions(output_schema=text))
+
+
+def test_whole_reply_carries_the_bodys_id_and_model() -> None:
+    generation = Generation(AssistantMessage("hi"))
+    body = {"id": "r1", "model": "m"}
+    reply = whole_reply(
+        body, [generation], usage=Usage(1, 2), rate_limit={"a": 1}, metadata={"k": "v"}
+    )
+    assert list(reply.results) == [generation]
+    meta = reply.metadata
+    assert (meta.id, meta.model, meta.usage) == ("r1", "m", Usage(1, 2))
+    assert (dict(meta.rate_limit), dict(meta.metadata)) == ({"a": 1}, {"k": "v"})
+    bare = whole_reply({}, [], usage=None, rate_limit=None, metadata={})
+    assert (bare.metadata.id, bare.metadata.model, bare.metadata.usage) == ("", "", Usage())
+    assert dict(bare.metadata.rate_limit) == {}

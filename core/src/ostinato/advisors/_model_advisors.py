@@ -5,7 +5,7 @@ instructions found in the context to the last user message, or, for native struc
 output, put the context's JSON schema on the options (``output_schema``) after checking
 that the model declares it can enforce one. Each response's context is
 the request's, plus the options actually sent (under :data:`SENT_OPTIONS`), which the
-tool loop uses to run tools an inner advisor added (DESIGN.md §4.8).
+tool loop uses to run tools an inner advisor added (Spring AI cannot run those).
 """
 
 from __future__ import annotations
