@@ -14,7 +14,19 @@ import sys
 
 import pytest
 
-HEAVY = ("httpx", "httpcore", "openai", "anthropic", "ollama", "llama_cpp", "aiohttp", "requests")
+HEAVY = (
+    "httpx",
+    "httpx2",
+    "httpcore",
+    "openai",
+    "anthropic",
+    "ollama",
+    "llama_cpp",
+    "aiohttp",
+    "requests",
+    "mcp",
+    "anyio",
+)
 
 _PROBE = f"""
 import importlib, json, sys
