@@ -56,6 +56,11 @@ def main(argv: list[str] | None = None) -> int:
         help="where to write the Markdown report (default: bench/results.md, "
         "bench/results-quick.md with --quick)",
     )
+    parser.add_argument(
+        "--no-memory",
+        action="store_true",
+        help="skip the memory scenario (one turn with memory on each store vs without)",
+    )
     parser.add_argument("--strict", action="store_true", help="exit 2 when a target is missed")
     args = parser.parse_args(argv)
     settings = Settings.quick() if args.quick else Settings()
@@ -76,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"benchmark FAILED: {failure}", file=sys.stderr)
         return 1
     report = render(results)
+    if not args.no_memory:
+        from bench.memory import measure_memory, render_memory
+
+        report = report.rstrip("\n") + "\n\n" + render_memory(measure_memory(quick=args.quick))
     output = args.output or results_path(quick=args.quick)
     output.write_text(report)
     print(report)

@@ -116,3 +116,22 @@ def test_mask_url() -> None:
         == f"https://me:{MASK}@host/v1?key={MASK}&api-version=1"
     )
     assert mask_url("http://localhost:11434") == "http://localhost:11434"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"x-api-key": "sk-cut-off-here',
+        "{'token': 'sk-cut-off-here",
+        '{"a": 1, "Authorization": "Bearer sk-cut-off-here',
+    ],
+)
+def test_a_credential_the_text_cuts_off_is_masked_to_the_end(text):
+    masked = mask_credentials(text)
+    assert "sk-cut-off-here" not in masked
+    assert masked.endswith(MASK)
+
+
+def test_mask_url_masks_a_password_before_a_host_without_scheme() -> None:
+    assert mask_url("gateway-user:pw/with@signs@host") == f"gateway-user:{MASK}@host"
+    assert mask_url("openai:gpt-4.1-mini") == "openai:gpt-4.1-mini"

@@ -25,14 +25,24 @@ pytestmark = pytest.mark.skipif(
 
 def test_the_local_model_tells_the_time_in_tokyo_through_the_time_server(tmp_path):
     config = tmp_path / "mcp.json"
-    server = {"command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]}
+    server = {
+        "command": sys.executable,
+        "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"],
+    }
     config.write_text(json.dumps({"mcpServers": {"time": server}}))
     env = {k: v for k, v in os.environ.items() if k not in {"E2E_MAIN_JOB", "OSTINATO_MODEL"}}
     env["OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR"] = "default"  # as `make demo` pins it
     proc = subprocess.run(
         [
-            sys.executable, "-m", "ostinato.cli", "chat", "What time is it in Tokyo?",
-            "--mcp", str(config), "--model", "llamacpp:default",
+            sys.executable,
+            "-m",
+            "ostinato.cli",
+            "chat",
+            "What time is it in Tokyo?",
+            "--mcp",
+            str(config),
+            "--model",
+            "llamacpp:default",
         ],
         cwd=ROOT,
         env=env,
@@ -45,7 +55,9 @@ def test_the_local_model_tells_the_time_in_tokyo_through_the_time_server(tmp_pat
     report = f"exit code {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
     print(report)
     assert proc.returncode == 0, report
-    answered = re.findall(r"^← get_current_time\((.*)\) [0-9.]+ s: (.*)$", proc.stderr, re.MULTILINE)
+    answered = re.findall(
+        r"^← get_current_time\((.*)\) [0-9.]+ s: (.*)$", proc.stderr, re.MULTILINE
+    )
     assert any("asia/tokyo" in arguments.lower() for arguments, _ in answered), report
     assert any("+09:00" in result for _, result in answered), report
     assert re.search(r"^usage: .* tokens; \d+ model rounds", proc.stderr, re.MULTILINE), report

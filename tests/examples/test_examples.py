@@ -93,3 +93,14 @@ def test_memory_across_turns_in_sqlite(capsys):
         "  AssistantMessage: It is 21 °C and sunny in Lisbon.",
         "  UserMessage: Where am I going?",
     ]
+
+
+def test_approvals(capsys):
+    out = run_example("approvals.py", capsys)
+    assert out.splitlines() == [
+        "asked about send_money({'amount': 900, 'to': 'Ann'})",
+        "Sent 300 EUR to Ann; 900 EUR left.",
+        "waiting for: ['send_money']",
+        "Done: 50 EUR went to Bob.",
+        "The turn was cancelled: the user pressed stop.",
+    ]

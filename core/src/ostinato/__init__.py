@@ -86,6 +86,14 @@ from ostinato.tools import (
 
 if TYPE_CHECKING:
     from ostinato.config import AutoConfiguration, chat_client
+    from ostinato.runtime import CancelScope
+    from ostinato.tools import (
+        ApprovalDecision,
+        ApprovalPolicy,
+        ApprovalRequest,
+        Approver,
+        PendingToolCalls,
+    )
 
 __version__ = "0.1.0"
 
@@ -93,11 +101,16 @@ __all__ = [
     "Advisor",
     "AdvisorChain",
     "AdvisorParams",
+    "ApprovalDecision",
+    "ApprovalPolicy",
+    "ApprovalRequest",
+    "Approver",
     "AssistantMessage",
     "AutoConfiguration",
     "BaseAdvisor",
     "CallAdvisor",
     "CallResponseSpec",
+    "CancelScope",
     "ChatClient",
     "ChatClientBuilder",
     "ChatClientRequest",
@@ -117,6 +130,7 @@ __all__ = [
     "MessageAggregator",
     "Ordered",
     "OstinatoError",
+    "PendingToolCalls",
     "Prompt",
     "StreamAdvisor",
     "StreamResponseSpec",
@@ -147,6 +161,17 @@ __all__ = [
 
 # Auto-configuration imports dependency-injector and pydantic-settings (~100 ms): only on
 # use (PEP 562; only __getattr__: dir() stays the default).
+# The approval values load with their module, on first use, too.
 __getattr__ = lazy_exports(
-    __name__, {"AutoConfiguration": "ostinato.config", "chat_client": "ostinato.config"}
+    __name__,
+    {
+        "AutoConfiguration": "ostinato.config",
+        "chat_client": "ostinato.config",
+        "ApprovalDecision": "ostinato.tools._approval",
+        "ApprovalPolicy": "ostinato.tools._approval",
+        "ApprovalRequest": "ostinato.tools._approval",
+        "Approver": "ostinato.tools._approval",
+        "CancelScope": "ostinato.runtime._cancel_scope",
+        "PendingToolCalls": "ostinato.tools._pending",
+    },
 )[0]

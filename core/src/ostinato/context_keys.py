@@ -18,8 +18,12 @@ from __future__ import annotations
 from typing import Final
 
 __all__ = [
+    "APPROVAL_SETTINGS",
+    "CANCEL_SCOPE",
     "CONVERSATION_ID",
     "OUTPUT_FORMAT",
+    "PENDING_TOOL_CALLS",
+    "RESUMED_TURN",
     "SENT_OPTIONS",
     "TOOL_CALLING_ADVISOR_AUTO_REGISTER",
     "TOOL_LOOP_ROUND",
@@ -42,3 +46,19 @@ SENT_OPTIONS: Final = "ostinato.model.sent_options"
 #: Set by the tool loop on each streamed chunk: the model round (from 1) it belongs to, so
 #: that stream aggregators can keep the final round's answer only.
 TOOL_LOOP_ROUND: Final = "ostinato.tool_loop.round"
+
+#: Set by the ``ChatClient`` from ``.approver(...)``/``.approval_policy(...)``: the
+#: request's ``ApprovalSettings``, read by the tool loop.
+APPROVAL_SETTINGS: Final = "ostinato.tool_loop.approval_settings"
+
+#: Set by the tool loop on the answer of a turn that stopped for approvals: its
+#: ``PendingToolCalls`` (memory advisors store nothing for such a turn).
+PENDING_TOOL_CALLS: Final = "ostinato.tool_loop.pending_tool_calls"
+
+#: Set by ``ChatClientRequestSpec.resume(...)``: the ``ResumedTurn`` the tool loop
+#: continues (memory advisors store the whole turn once it ends).
+RESUMED_TURN: Final = "ostinato.tool_loop.resumed_turn"
+
+#: Set by ``ChatClientRequestSpec.cancel_scope(...)``: the ``CancelScope`` whose
+#: ``cancel()`` ends the turn with reason ``cancelled``.
+CANCEL_SCOPE: Final = "ostinato.tool_loop.cancel_scope"

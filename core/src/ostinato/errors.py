@@ -9,6 +9,8 @@
     │                               two tool advisors)
     ├── SyncFromLoopError           a sync face was called on ostinato's private event loop
     ├── OutputParsingError          the model's answer could not be converted to the asked type
+    ├── ApprovalError               an approver raised, timed out or returned no decision
+    ├── ResumeError                 a pending value or its decisions cannot resume a turn
     ├── EventSchemaError            a loop event's JSON form could not be read
     ├── UsageLimitExceeded          a turn reached a usage limit and was asked to raise
     ├── ToolError                   something went wrong running a tool (tool_name)
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AdvisorChainError",
+    "ApprovalError",
     "AuthenticationError",
     "BadRequestError",
     "ConfigurationError",
@@ -60,6 +63,7 @@ __all__ = [
     "PermissionDeniedError",
     "PluginError",
     "RateLimitError",
+    "ResumeError",
     "ServerError",
     "StreamInterruptedError",
     "SyncFromLoopError",
@@ -109,6 +113,28 @@ class OutputParsingError(OstinatoError, ValueError):
     def __init__(self, message: str, *, text: str | None) -> None:
         super().__init__(message)
         self.text = text
+
+
+class ApprovalError(OstinatoError):
+    """An approver raised, ran past its timeout, or returned something that is not an
+    approval decision. The turn ends; no call that waited for a decision ran.
+
+    Attributes:
+        tool_name: the tool whose call was being decided.
+        call_id: the id of that call.
+    """
+
+    def __init__(self, message: str, *, tool_name: str, call_id: str) -> None:
+        super().__init__(message)
+        self.tool_name = tool_name
+        self.call_id = call_id
+
+
+class ResumeError(OstinatoError, ValueError):
+    """A pending value (or the decisions given with it) cannot resume a turn: it is not
+    valid JSON of the expected shape, of another schema version, names tools the request
+    does not have, or the decisions do not match the calls waiting for one. Raised before
+    any model call or tool run."""
 
 
 class EventSchemaError(OstinatoError, ValueError):

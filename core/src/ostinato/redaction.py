@@ -71,11 +71,12 @@ _CREDENTIAL_WORDS: Final = frozenset(
 _CREDENTIAL_SUFFIXES: Final = ("apikey", "secret", "password", "token", "accesskey", "secretkey")
 _WORD: Final = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
-#: ``name: value`` / ``name=value`` / ``"name": "value"``; the name decides.
+#: ``name: value`` / ``name=value`` / ``"name": "value"``; the name decides. A quoted
+#: value the text cuts off (``{"api-key": "sk-…`` in malformed JSON) runs to the end.
 _PAIR: Final = re.compile(
     r"""(?P<name>"[A-Za-z][\w.-]*"|'[A-Za-z][\w.-]*'|\b[A-Za-z][\w.-]*)"""
     r"""(?P<sep>\s*[:=](?!//)\s*)"""
-    r"""(?P<value>"(?:[^"\\]|\\.)*"|'[^']*'"""
+    r"""(?P<value>"(?:[^"\\]|\\.)*(?:"|\Z)|'[^']*(?:'|\Z)"""
     r"""|(?:(?i:bearer|basic|token)\s+)?[^\s"',;&}<>)\]@?]+)"""
 )
 #: A bare ``Bearer``/``Basic`` token, long enough not to be a word.
@@ -86,6 +87,10 @@ _SCHEME_TOKEN: Final = re.compile(
 _USERINFO: Final = re.compile(
     r"(?P<prefix>\b[A-Za-z][A-Za-z0-9+.-]*://[^:/@\s]*:)(?P<password>[^@/\s]+)(?=@)"
 )
+
+
+#: ``user:password@host`` with no scheme (a base URL missing its ``https://``).
+_SCHEMELESS_USERINFO: Final = re.compile(r"^(?P<user>[^:/@\s]+:)[^\s]*@(?=[^@\s]*$)")
 
 
 def is_credential_name(name: str) -> bool:
@@ -136,9 +141,14 @@ def mask_url(url: str) -> str:
     """``url`` fit to show: its userinfo password and key-like query parameters masked.
 
     ``https://user:pw@host/v1?api-version=1&key=abc`` →
-    ``https://user:***@host/v1?api-version=1&key=***``. A text that is not a URL comes
+    ``https://user:***@host/v1?api-version=1&key=***``; ``user:pw@host`` (no scheme) →
+    ``user:***@host``. A text that is not a URL comes
     back with its credential-looking content masked (:func:`mask_credentials`).
     """
+    if "://" not in url:
+        # ``user:password@host`` without a scheme: everything between the first ':' and
+        # the last '@' may be the password.
+        url = _SCHEMELESS_USERINFO.sub(lambda m: f"{m.group('user')}{MASK}@", url)
     try:
         parts = urlsplit(url)
     except ValueError:

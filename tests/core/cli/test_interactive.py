@@ -2,12 +2,21 @@
 
 The command runs in a child process whose controlling terminal is the pty, so Ctrl-C is
 a real ``\\x03`` typed at the terminal: the kernel turns it into SIGINT for the child.
+
+A Ctrl-C is pressed only once the child waits (:func:`wait_until_waiting`), never as soon
+as its output appears: Python runs a signal handler only between bytecodes or when a
+blocking call is interrupted, so a SIGINT that lands after the child wrote its prompt (or
+a piece of the answer) but before it blocked in ``select`` (readline) or ``epoll_wait``
+(the event loop) trips the handler's flag and then waits, unseen, for the next input or
+event — the hint never appears. A person cannot press Ctrl-C within those microseconds;
+a test reacting to the output can, under CPU load.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import platform
 import pty
 import re
 import select
@@ -30,6 +39,35 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pty")
 
 
+#: The system calls a process waiting for input or events blocks in, by machine.
+_WAITING_SYSCALLS = {
+    # select, poll, epoll_wait, pselect6, ppoll, epoll_pwait, epoll_pwait2
+    "x86_64": {"23", "7", "232", "270", "271", "281", "441"},
+    # pselect6, ppoll, epoll_pwait, epoll_pwait2
+    "aarch64": {"72", "73", "22", "441"},
+}
+
+
+def wait_until_waiting(pid: int, timeout: float = 20.0) -> None:
+    """Return once process ``pid`` is blocked waiting for input or events.
+
+    Read from ``/proc/<pid>/syscall`` (Linux); where it cannot be read, or the machine's
+    system call numbers are not listed, this returns at once.
+    """
+    waiting = _WAITING_SYSCALLS.get(platform.machine())
+    path = Path(f"/proc/{pid}/syscall")
+    deadline = time.monotonic() + timeout
+    while waiting is not None:
+        try:
+            call = path.read_text().split(maxsplit=1)[0]
+        except (OSError, IndexError):
+            return
+        if call in waiting:
+            return
+        assert time.monotonic() < deadline, f"process {pid} never waited (in {call!r})"
+        time.sleep(0.001)  # polling a condition, not waiting for one to happen by itself
+
+
 class Terminal:
     """The master side of a pty the child runs on: type into it, wait for output."""
 
@@ -40,6 +78,11 @@ class Terminal:
 
     def type(self, text: str) -> None:
         os.write(self.master, text.encode())
+
+    def interrupt(self) -> None:
+        """Press Ctrl-C once the child waits for input or events (see the module docstring)."""
+        wait_until_waiting(self.process.pid)
+        self.type("\x03")
 
     def _read(self, timeout: float) -> None:
         ready, _, _ = select.select([self.master], [], [], timeout)
@@ -113,8 +156,7 @@ def test_a_session_answers_cancels_a_turn_with_ctrl_c_and_goes_on(terminal, tmp_
 
     terminal.type("tell me a slow story\n")
     terminal.expect(r"Once upon a time")
-    time.sleep(0.3)
-    terminal.type("\x03")  # Ctrl-C: SIGINT from the terminal
+    terminal.interrupt()  # Ctrl-C: SIGINT from the terminal
     terminal.expect(r"\ncancelled")
     terminal.expect(r"\n> ")
 
@@ -139,10 +181,10 @@ def test_the_progress_indicator_shows_while_the_model_thinks(terminal):
     terminal.type("slow one\n")
     terminal.expect(r"thinking [0-9.]+ s")
     terminal.expect(r"Once upon a time")
-    terminal.type("\x03")
+    terminal.interrupt()
     terminal.expect(r"cancelled")
     terminal.expect(r"\n> ")
-    terminal.type("\x03")  # Ctrl-C at the prompt: a hint, not an exit
+    terminal.interrupt()  # Ctrl-C at the prompt: a hint, not an exit
     terminal.expect(r"\(Ctrl-D or /exit quits\)")
     terminal.type("/exit\n")
     assert terminal.process.wait(timeout=20) == 0
@@ -170,6 +212,7 @@ def test_ctrl_c_during_a_one_shot_turn_exits_130(scripted, tmp_path):
     try:
         assert process.stdout is not None
         assert process.stdout.read(len("Once upon a time")) == b"Once upon a time"
+        wait_until_waiting(process.pid)
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=20)
     finally:

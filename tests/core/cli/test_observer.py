@@ -135,3 +135,23 @@ def test_it_sits_inside_the_tool_loop():
     described = client.prompt("hi").advisors(ToolCallObserver(Recorder())).describe()
     line = next(line for line in described.splitlines() if "observer" in line)
     assert "inside the tool loop" in line
+
+
+class RaisesItsOwnCancelledError:
+    """A tool callback (not a function tool) that raises ``CancelledError`` itself."""
+
+    tool_definition = tool_callbacks(double)[0].tool_definition
+    tool_metadata = tool_callbacks(double)[0].tool_metadata
+
+    async def call(self, arguments: str, context: object = None) -> str:
+        raise asyncio.CancelledError("the tool's own")
+
+
+async def test_a_tools_own_cancelled_error_is_reported_as_its_error_not_as_cancelled(mode):
+    model = ScriptedChatModel([tool_call_response(("double", {"x": 1})), "noted"])
+    recorder = Recorder()
+    async with asyncio.timeout(10):
+        assert await run(model, recorder, mode, RaisesItsOwnCancelledError()) == "noted"
+    assert [e.error for e in recorder.finished()] == ["CancelledError: the tool's own"]
+    said = model.prompts[1].messages[-1].responses[0].response_data
+    assert said == "Error: tool 'double' failed: CancelledError: the tool's own"

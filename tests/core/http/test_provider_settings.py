@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import pytest
 from pydantic import Field, SecretStr
@@ -14,6 +16,7 @@ from ostinato.http import (
     DEFAULT_FIRST_EVENT_TIMEOUT,
     ProviderSettings,
     connection_arguments,
+    model_factory,
     provider_env,
 )
 from ostinato.transport import DEFAULT_MAX_RESPONSE_BYTES, RetryPolicy
@@ -141,3 +144,33 @@ def test_connection_arguments() -> None:
     assert (arguments["call_deadline"], arguments["first_event_timeout"]) == (11, 12)
     policy = RetryPolicy(max_retries=0)
     assert connection_arguments(settings, policy)["retry_policy"] is policy
+
+
+def test_model_factory_builds_the_model_from_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[dict[str, Any]] = []
+
+    def model(**arguments: Any) -> str:
+        built.append(arguments)
+        return "model"
+
+    def options(settings: DemoSettings, name: str | None) -> str:
+        return f"options for {name or 'the default'}"
+
+    create = model_factory(model, DemoSettings, options, lambda s: {"own": s.api_key})
+    settings = DemoSettings(api_key="k", max_retries=4)
+    assert create("big", settings) == "model"
+    (arguments,) = built
+    assert arguments["default_options"] == "options for big"
+    assert arguments["base_url"] == "https://api.demo.example/v1"
+    assert arguments["own"] == settings.api_key
+    assert arguments["retry_policy"] == RetryPolicy(max_retries=4, max_total_time=120.0)
+    policy = RetryPolicy(max_retries=0)
+    create(settings=settings, retry_policy=policy)
+    assert built[1]["default_options"] == "options for the default"
+    assert built[1]["retry_policy"] is policy
+    assert "DemoSettings" in (create.__doc__ or "")
+
+    monkeypatch.setenv("OSTINATO_DEMO_BASE_URL", "http://localhost:9")
+    model_factory(model, DemoSettings, options)()
+    assert built[2]["base_url"] == "http://localhost:9"
+    assert "own" not in built[2]

@@ -26,6 +26,9 @@ HEAVY = (
     "requests",
     "mcp",
     "anyio",
+    "psycopg",
+    "psycopg_pool",
+    "redis",
 )
 
 _PROBE = f"""

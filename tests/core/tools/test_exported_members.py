@@ -5,6 +5,14 @@ import ostinato.tools
 
 TOOLS_PUBLIC = {
     "DONE_RESULT",
+    "ApprovalDecision",
+    "ApprovalKind",
+    "ApprovalPolicy",
+    "ApprovalRequest",
+    "ApprovalSettings",
+    "Approver",
+    "PendingToolCalls",
+    "ResumedTurn",
     "TOOL_SPEC_ATTRIBUTE",
     "DefaultToolCallingManager",
     "DefaultToolCallingManagerBuilder",

@@ -160,3 +160,46 @@ async def test_twenty_conversations_share_one_session(demo_url):
         assert len(server._connections) == 1, "one session on this loop"
     finally:
         await server.aclose()
+
+
+async def test_require_approval_lists_the_tools_whose_calls_wait_for_a_decision(demo_url):
+    from ostinato.tools import ApprovalDecision, PendingToolCalls
+
+    server = McpServer(name="demo", url=demo_url, require_approval=["add"])
+    try:
+        tools = {t.tool_definition.name: t for t in await server.list_tools()}
+        assert tools["add"].tool_metadata.requires_approval
+        assert not tools["pid"].tool_metadata.requires_approval
+        asked: list[str] = []
+
+        def deny(request):
+            asked.append(request.call.name)
+            return ApprovalDecision.deny("not today")
+
+        model = ScriptedChatModel([tool_call_response(("add", {"a": 1, "b": 2})), echo_tool_answer])
+        client = ChatClient.builder(model, tool_advisor=ToolCallingAdvisor()).build()
+        answer = await client.prompt("1+2").tools(*tools.values()).approver(deny).call().acontent()
+        assert asked == ["add"] and "not today" in (answer or "")
+
+        model = ScriptedChatModel([tool_call_response(("add", {"a": 1, "b": 2}))])
+        client = ChatClient.builder(model, tool_advisor=ToolCallingAdvisor()).build()
+        response = await client.prompt("1+2").tools(*tools.values()).call().achat_client_response()
+        assert PendingToolCalls.of(response) is not None, "without an approver the turn stops"
+    finally:
+        await server.aclose()
+
+
+def test_always_and_never_cover_every_tool_or_none():
+    from ostinato_mcp import McpServerConfig
+
+    always = McpServer(McpServerConfig(name="a", url="http://h/mcp", require_approval="always"))
+    never = McpServer(McpServerConfig(name="n", url="http://h/mcp"))
+    listed = mcp_tool("x")
+    assert always._tool(listed, "").tool_metadata.requires_approval
+    assert not never._tool(listed, "").tool_metadata.requires_approval
+
+
+def mcp_tool(name: str):
+    from mcp import types
+
+    return types.Tool(name=name, input_schema={"type": "object"})

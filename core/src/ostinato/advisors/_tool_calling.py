@@ -29,6 +29,7 @@ from ostinato.advisors._tool_calling_settings import (
 )
 from ostinato.advisors._tool_loop import (
     LoopExit,
+    NextRound,
     RoundMarker,
     ToolLoopTurn,
     with_previous_usage,
@@ -36,6 +37,7 @@ from ostinato.advisors._tool_loop import (
 from ostinato.messages import Message
 from ostinato.model import FinishReason
 from ostinato.prompt import ToolCallingChatOptions
+from ostinato.runtime._cancel_scope import TurnCancelled
 from ostinato.tools import ToolCallingManager, ToolExecutionResult
 
 if TYPE_CHECKING:
@@ -293,10 +295,17 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         if not isinstance(options, ToolCallingChatOptions):
             return await chain.next_call(request)
         turn = await ToolLoopTurn.start(self, request, chain, options, stream=False)
+        resumed = await turn.resume()
+        if isinstance(resumed, LoopExit):
+            return await self.do_finalize_loop(resumed.response, chain)
         while True:
             round_request = await turn.begin_round()
-            response = await turn.inner_chain().next_call(round_request)
-            step = await turn.decide(round_request, response)
+            try:
+                response = await turn.guard(turn.inner_chain().next_call(round_request))
+            except TurnCancelled:
+                step: NextRound | LoopExit = await turn.cancelled(round_request)
+            else:
+                step = await turn.decide(round_request, response)
             if isinstance(step, LoopExit):
                 return await self.do_finalize_loop(step.response, chain)
 
@@ -322,16 +331,26 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         # Chunks of tool rounds are hidden; the others are shown as they arrive, with the
         # usage of earlier rounds added and stamped with their round number.
         turn = await ToolLoopTurn.start(self, request, chain, options, stream=True)
+        resumed = await turn.resume()
+        if isinstance(resumed, LoopExit):
+            tail = turn.stream_tail(resumed)
+            if tail is not None:
+                yield tail
+            return
         while True:
             round_request = await turn.begin_round()
             previous = turn.usage.total
             aggregator = ChatClientMessageAggregator()
             marker = RoundMarker(turn.rounds + 1)
-            async with closing_stream(turn.inner_chain().next_stream(round_request)) as chunks:
-                async for chunk in chunks:
-                    aggregator.add(chunk)
-                    if not turn.is_tool_round(chunk.chat_response):
-                        yield with_previous_usage(marker.mark(chunk), previous)
+            try:
+                async with closing_stream(turn.inner_chain().next_stream(round_request)) as chunks:
+                    async for chunk in turn.guard_stream(chunks):
+                        aggregator.add(chunk)
+                        if not turn.is_tool_round(chunk.chat_response):
+                            yield with_previous_usage(marker.mark(chunk), previous)
+            except TurnCancelled:
+                yield (await turn.cancelled(round_request)).response
+                return
             aggregate = aggregator.result()
             if aggregate is None:
                 return

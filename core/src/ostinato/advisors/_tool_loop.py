@@ -23,10 +23,19 @@ from typing import TYPE_CHECKING, Any
 
 from ostinato._frozen import FrozenDict
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._loop_answers import approval_required_generation, cancelled_generation
 from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit, notify_loop_exit
-from ostinato.context_keys import SENT_OPTIONS, TOOL_LOOP_ROUND
+from ostinato.context_keys import (
+    APPROVAL_SETTINGS,
+    CANCEL_SCOPE,
+    CONVERSATION_ID,
+    PENDING_TOOL_CALLS,
+    RESUMED_TURN,
+    SENT_OPTIONS,
+    TOOL_LOOP_ROUND,
+)
 from ostinato.errors import ToolCallLimitExceeded
-from ostinato.messages import AssistantMessage, Message, ToolResponseMessage
+from ostinato.messages import AssistantMessage, Message, ToolResponse, ToolResponseMessage
 from ostinato.model import (
     ChatGenerationMetadata,
     ChatResponse,
@@ -35,11 +44,20 @@ from ostinato.model import (
     cumulative_usage,
 )
 from ostinato.prompt import Prompt, ToolCallingChatOptions
+from ostinato.runtime._cancel_scope import (
+    CancelScope,
+    TurnCancelled,
+    until_cancelled,
+    until_cancelled_each,
+)
 from ostinato.tools import ToolExecutionResult, tool_call_limit_generation
 
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Awaitable
+
     from ostinato.advisors._chain import AdvisorChain
     from ostinato.advisors._tool_calling import ToolCallingAdvisor
+    from ostinato.tools import PendingToolCalls
 
 __all__ = [
     "LoopExit",
@@ -97,6 +115,7 @@ class ToolLoopTurn:
         "_chain",
         "_checker",
         "_next",
+        "_scope",
         "history",
         "instructions",
         "options",
@@ -133,6 +152,8 @@ class ToolLoopTurn:
         self.history: Sequence[Message] = self.instructions
         self.usage = UsageAccumulator()
         self.rounds = 0
+        scope = request.context.get(CANCEL_SCOPE)
+        self._scope = scope if isinstance(scope, CancelScope) else None
 
     @classmethod
     async def start(
@@ -190,14 +211,123 @@ class ToolLoopTurn:
             )
         run_options = sent if isinstance(sent, ToolCallingChatOptions) else self.options
         try:
-            result = await advisor.tool_calling_manager.execute_tool_calls(
-                Prompt(self.history, run_options), asked
+            result = await self.guard(self._run_tools(Prompt(self.history, run_options), asked))
+        except TurnCancelled:
+            return await self._cancelled_tools(request, response, asked)
+        except ToolCallLimitExceeded as breach:
+            limited = asked.copy(generations=[tool_call_limit_generation(breach)])
+            return await self._exit(
+                LoopExitReason.TOOL_CALL_LIMIT, request, response.copy(chat_response=limited), asked
+            )
+        if not isinstance(result, ToolExecutionResult):  # stopped for approvals
+            waiting = asked.copy(generations=[approval_required_generation(result)])
+            held = response.copy(chat_response=waiting).with_context({PENDING_TOOL_CALLS: result})
+            return await self._exit(LoopExitReason.APPROVAL_REQUIRED, request, held, asked)
+        return await self._after_tools(request, response, asked, result)
+
+    def guard(self, work: Awaitable[Any]) -> Awaitable[Any]:
+        """``work``, raced against the request's cancel scope (``work`` itself without
+        one); raises :class:`TurnCancelled` once the scope is cancelled."""
+        return work if self._scope is None else until_cancelled(self._scope, work)
+
+    def guard_stream(self, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        """``chunks``, each raced against the request's cancel scope (see :meth:`guard`)."""
+        return chunks if self._scope is None else until_cancelled_each(self._scope, chunks)
+
+    async def cancelled(self, request: ChatClientRequest) -> LoopExit:
+        """The ending of a turn cancelled during a model round (nothing is asked of the
+        tools, so no listener is told: no round of this turn is open)."""
+        answer = ChatResponse([cancelled_generation(self._scope)])
+        response = ChatClientResponse(self.usage.apply(answer), self.request.context)
+        if self.stream:
+            response = mark_round(response, self.rounds + 1)
+        return LoopExit(LoopExitReason.CANCELLED, request, response, None)
+
+    async def _cancelled_tools(
+        self, request: ChatClientRequest, response: ChatClientResponse, asked: ChatResponse
+    ) -> LoopExit:
+        # Every call of the interrupted batch is answered, so the kept conversation has no
+        # call without its response (providers refuse those).
+        assistant = next(g.output for g in asked.generations if g.output.has_tool_calls)
+        text = "Cancelled: the turn was cancelled before this call finished."
+        answered = ToolResponseMessage(
+            tuple(ToolResponse(c.id, c.name, text) for c in assistant.tool_calls)
+        )
+        self.history = (*self.history, assistant, answered)
+        ending = asked.copy(generations=[cancelled_generation(self._scope)])
+        return await self._exit(
+            LoopExitReason.CANCELLED, request, response.copy(chat_response=ending), asked, answered
+        )
+
+    async def resume(self) -> NextRound | LoopExit | None:
+        """On a request that resumes a pending turn (``RESUMED_TURN``): run the decided
+        calls and say whether the loop goes on; ``None`` for any other request."""
+        resumed = self.request.context.get(RESUMED_TURN)
+        if resumed is None:
+            return None
+        from ostinato.tools._approval_batch import complete_batch
+        from ostinato.tools._pending import ResumedTurn
+
+        if not isinstance(resumed, ResumedTurn):
+            raise TypeError(f"{RESUMED_TURN} must hold a ResumedTurn, got {resumed!r}")
+
+        pending = resumed.pending
+        self.rounds = pending.rounds
+        prompt = Prompt(pending.messages, self.options)
+        asked = ChatResponse([Generation(pending.assistant)])
+        request = ChatClientRequest(prompt, self.request.context)
+        response = ChatClientResponse(asked, self.request.context)
+        try:
+            result = await complete_batch(
+                self._advisor.tool_calling_manager,
+                prompt,
+                pending.assistant,
+                pending.responses,
+                pending.return_direct or not pending.responses,
+                resumed.decisions,
             )
         except ToolCallLimitExceeded as breach:
             limited = asked.copy(generations=[tool_call_limit_generation(breach)])
             return await self._exit(
                 LoopExitReason.TOOL_CALL_LIMIT, request, response.copy(chat_response=limited), asked
             )
+        return await self._after_tools(request, response, asked, result)
+
+    async def _run_tools(
+        self, prompt: Prompt, asked: ChatResponse
+    ) -> ToolExecutionResult | PendingToolCalls:
+        manager = self._advisor.tool_calling_manager
+        settings = self.request.context.get(APPROVAL_SETTINGS)
+        options = prompt.options
+        if settings is None and not (
+            isinstance(options, ToolCallingChatOptions)
+            and any(t.tool_metadata.requires_approval for t in options.tool_callbacks)
+        ):
+            return await manager.execute_tool_calls(prompt, asked)
+        from ostinato.tools._approval import ApprovalSettings
+        from ostinato.tools._approval_batch import execute_with_approvals, needs_approvals
+
+        if not isinstance(settings, ApprovalSettings):
+            settings = None
+        if not needs_approvals(settings, prompt):
+            return await manager.execute_tool_calls(prompt, asked)
+        conversation = self.request.context.get(CONVERSATION_ID)
+        return await execute_with_approvals(
+            manager,
+            prompt,
+            asked,
+            settings or ApprovalSettings(),
+            rounds=self.rounds,
+            conversation_id=conversation if isinstance(conversation, str) else None,
+        )
+
+    async def _after_tools(
+        self,
+        request: ChatClientRequest,
+        response: ChatClientResponse,
+        asked: ChatResponse,
+        result: ToolExecutionResult,
+    ) -> NextRound | LoopExit:
         self.history = result.conversation_history
         if result.return_direct:
             direct = asked.copy(generations=ToolExecutionResult.build_generations(result))

@@ -72,6 +72,11 @@ def add_chat_command(subparsers: Any) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print the final ChatResponse as JSON on stdout"
     )
+    parser.add_argument(
+        "--approve",
+        action="store_true",
+        help="ask before each tool call runs: y runs it, n denies it, e edits its arguments",
+    )
     parser.set_defaults(handler=run_chat)
 
 
@@ -129,6 +134,7 @@ def _open(args: argparse.Namespace, context: CliContext, choice: ModelChoice) ->
         system=args.system,
         conversation_id=args.conversation,
         stream=not args.no_stream,
+        approve=args.approve,
     )
 
 

@@ -15,6 +15,7 @@ one, memory does, under the conversation id.
 
 from __future__ import annotations
 
+import sys
 import time
 import uuid
 from collections.abc import Sequence
@@ -62,6 +63,7 @@ class ChatSession:
         conversation_id: the memory conversation (with a memory advisor).
         remember: keep the conversation in the session (when no memory advisor does).
         stream: stream the answer (``--no-stream``: one blocking call).
+        approve: ask on the terminal before each tool call runs (``--approve``).
     """
 
     def __init__(
@@ -75,6 +77,7 @@ class ChatSession:
         conversation_id: str | None = None,
         remember: bool = True,
         stream: bool = True,
+        approve: bool = False,
     ) -> None:
         self.client = client
         self.model = model
@@ -84,6 +87,7 @@ class ChatSession:
         self.conversation_id = conversation_id
         self.remember = remember
         self.stream = stream
+        self.approve = approve
         self.history: list[Message] = []
 
     async def ask(self, question: str, renderer: TerminalRenderer) -> TurnResult:
@@ -98,6 +102,11 @@ class ChatSession:
         spec.user(question).tools(*self.tools).advisors(observer)
         if self.conversation_id is not None:
             spec.advisors(AdvisorParams.conversation_id(self.conversation_id))
+        if self.approve:
+            from ostinato.cli._approval_prompt import TerminalApprover, approve_every_call
+
+            spec.approval_policy(approve_every_call)
+            spec.approver(TerminalApprover(renderer, sys.stdin, sys.stderr))
         started = time.perf_counter()
         try:
             if self.stream:
@@ -159,6 +168,7 @@ def open_session(
     system: str | None = None,
     conversation_id: str | None = None,
     stream: bool = True,
+    approve: bool = False,
 ) -> ChatSession:
     """Build the client for ``choice`` through auto-configuration (see the module).
 
@@ -190,4 +200,5 @@ def open_session(
         conversation_id=conversation_id,
         remember=not has_memory,
         stream=stream,
+        approve=approve,
     )

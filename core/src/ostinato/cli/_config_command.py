@@ -8,17 +8,28 @@ from typing import Any
 from pydantic_settings import BaseSettings
 
 from ostinato.cli._context import CliContext
-from ostinato.cli._output import print_json, render_table
-from ostinato.plugins import Registry
+from ostinato.cli._output import print_error, print_json, render_table
+from ostinato.errors import ConfigurationError, OstinatoError
+from ostinato.plugins import Registry, collect_registry
 from ostinato.settings import (
     Settings,
     SettingValue,
     describe_settings,
+    describe_unloaded,
     load_plugin_settings,
+    load_settings,
 )
 from ostinato.settings._plugin_settings import warn_about_unknown_variables
 
-__all__ = ["add_config_command", "config_report", "run_config"]
+#: The exit code when settings have bad values (the report is still shown).
+_EXIT_BAD_SETTINGS = 2
+
+__all__ = [
+    "add_config_command",
+    "config_report",
+    "degraded_report",
+    "run_config",
+]
 
 
 def add_config_command(subparsers: Any) -> None:
@@ -35,7 +46,7 @@ def add_config_command(subparsers: Any) -> None:
     parser.set_defaults(handler=run_config)
 
 
-def _values(values: list[SettingValue]) -> list[dict[str, Any]]:
+def _values(values: list[SettingValue], bad: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     return [
         {
             "variable": v.field.env_name,
@@ -44,6 +55,7 @@ def _values(values: list[SettingValue]) -> list[dict[str, Any]]:
             "source": v.source,
             "from": v.variable,
             "secret": v.field.secret,
+            **({"bad": True} if v.variable in bad or v.field.env_name in bad else {}),
         }
         for v in values
     ]
@@ -77,22 +89,81 @@ def _table(entries: list[dict[str, Any]]) -> str:
         source = entry["source"]
         if entry["from"] and entry["from"] != entry["variable"]:
             source = f"{source} ({entry['from']})"
-        rows.append([entry["variable"], entry["value"] or "(unset)", source])
+        value = entry["value"] or "(unset)"
+        rows.append(
+            [entry["variable"], f"{value} (bad value)" if entry.get("bad") else value, source]
+        )
     return render_table(["VARIABLE", "VALUE", "SOURCE"], rows, indent="  ")
 
 
+def _described(settings_class: type[BaseSettings]) -> list[SettingValue]:
+    """The class's settings, loaded; as set (bad values included) when they do not load."""
+    try:
+        return describe_settings(load_settings(settings_class))
+    except ConfigurationError:
+        return describe_unloaded(settings_class)
+
+
+def degraded_report(error: ConfigurationError, registry: Registry | None) -> dict[str, Any]:
+    """The report of ``ostinato config`` when settings have bad values: every setting as
+    set, the bad ones marked, and the problems of ``error`` (one per variable).
+
+    ``registry`` is the plugins' registry (``None``: the plugins are loaded here, as
+    ``OSTINATO_LOAD_PLUGINS`` / ``OSTINATO_DISABLE_PLUGINS`` select them).
+    """
+    from ostinato.config._boot import create_plugin_manager, plugin_selection
+
+    problems = [line.strip() for line in str(error).splitlines() if line.startswith("  ")]
+    bad = frozenset(line.partition("=")[0] for line in problems)
+    if registry is None:
+        try:
+            registry = collect_registry(create_plugin_manager(plugin_selection()))
+        except OstinatoError:
+            registry = None  # a broken plugin: core's settings are still shown
+    plugins = {}
+    for prefix, registration in (registry.settings if registry is not None else {}).items():
+        plugins[registration.plugin.name] = {
+            "prefix": prefix,
+            "distribution": registration.plugin.distribution,
+            "version": registration.plugin.version,
+            "settings": _values(_described(registration.value), bad),
+        }
+    return {
+        "core": {"prefix": "OSTINATO_", "settings": _values(_described(Settings), bad)},
+        "plugins": plugins,
+        "problems": problems,
+    }
+
+
 def run_config(args: argparse.Namespace, context: CliContext) -> int:
-    """Print the settings report; exit code 0."""
+    """Print the settings report; exit code 0, or 2 when settings have bad values (the
+    problems are printed first, then every setting as set, the bad ones marked)."""
+    if isinstance(context.error, ConfigurationError):
+        return _print(args, degraded_report(context.error, None), [], context.error)
     settings, _, registry = context.loaded()
-    report = config_report(settings, registry)
-    unknown = warn_about_unknown_variables(registry)
+    try:
+        report = config_report(settings, registry)
+    except ConfigurationError as error:  # a plugin's settings
+        return _print(args, degraded_report(error, registry), [], error)
+    return _print(args, report, warn_about_unknown_variables(registry), None)
+
+
+def _print(
+    args: argparse.Namespace,
+    report: dict[str, Any],
+    unknown: list[str],
+    error: ConfigurationError | None,
+) -> int:
+    if error is not None:
+        print_error(str(error))
+    code = 0 if error is None else _EXIT_BAD_SETTINGS
     if args.json:
         print_json({**report, "unknown_variables": unknown})
-        return 0
+        return code
     print(f"core (prefix {report['core']['prefix']})")
     print(_table(report["core"]["settings"]))
     for name, plugin in report["plugins"].items():
         where = f"{plugin['distribution']} {plugin['version'] or ''}".strip()
         print(f"\n{name} ({where or 'explicit'}; prefix {plugin['prefix']})")
         print(_table(plugin["settings"]))
-    return 0
+    return code

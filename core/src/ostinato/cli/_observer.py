@@ -29,6 +29,7 @@ from ostinato.messages import Message, ToolCall, ToolResponseMessage
 from ostinato.model import ChatResponse, MessageAggregator
 from ostinato.prompt import Prompt, ToolCallingChatOptions
 from ostinato.tools import ToolCallback, ToolContext, ToolDefinition, ToolMetadata
+from ostinato.tools._tool_failure import current_task, tool_failure
 
 if TYPE_CHECKING:
     from ostinato.advisors import AdvisorChain
@@ -113,10 +114,16 @@ class ObservedToolCallback:
         name = self._delegate.tool_definition.name
         self._events.tool_started(name, arguments)
         started = time.perf_counter()
+        task = current_task()
         try:
             result = await self._delegate.call(arguments, context)
-        except asyncio.CancelledError:
+        except asyncio.CancelledError as exc:
             elapsed = time.perf_counter() - started
+            if tool_failure(exc, task) is not None:  # raised by the tool, not a cancellation
+                self._events.tool_finished(
+                    ToolCallEvent(name, arguments, elapsed, error=_error_text(exc))
+                )
+                raise
             timeout = self._delegate.tool_metadata.timeout
             # The manager enforces timeouts by cancelling the call.
             timed_out = timeout is not None and elapsed >= timeout * 0.99

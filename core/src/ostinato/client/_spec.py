@@ -23,7 +23,12 @@ from ostinato.advisors import (
     check_tool_advisors,
 )
 from ostinato.client._params import AdvisorParams
-from ostinato.context_keys import TOOL_CALLING_ADVISOR_AUTO_REGISTER
+from ostinato.context_keys import (
+    APPROVAL_SETTINGS,
+    CANCEL_SCOPE,
+    RESUMED_TURN,
+    TOOL_CALLING_ADVISOR_AUTO_REGISTER,
+)
 from ostinato.messages import Media, Message, SystemMessage, UserMessage
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 from ostinato.tools import FunctionToolCallback, ToolCallback, ToolCallbackProvider
@@ -31,6 +36,8 @@ from ostinato.tools import FunctionToolCallback, ToolCallback, ToolCallbackProvi
 if TYPE_CHECKING:
     from ostinato.client._client import ChatClient
     from ostinato.client._responses import CallResponseSpec, StreamResponseSpec
+    from ostinato.runtime import CancelScope
+    from ostinato.tools import ApprovalPolicy, Approver, PendingToolCalls, ResumedTurn
 
 __all__ = ["ChatClientRequestSpec", "OptionsCache", "SpecState"]
 
@@ -62,6 +69,8 @@ class SpecState:
     tool_context: dict[str, Any] = field(default_factory=dict)
     options: ChatOptions | None = None
     advisor_params: dict[str, Any] = field(default_factory=dict)
+    approval: dict[str, Any] = field(default_factory=dict)
+    resume: ResumedTurn | None = None
 
     def copy(self) -> SpecState:
         """An independent copy (lists and dicts copied)."""
@@ -75,6 +84,8 @@ class SpecState:
             dict(self.tool_context),
             self.options,
             dict(self.advisor_params),
+            dict(self.approval),
+            self.resume,
         )
 
     def add_tools(self, items: Iterable[Any]) -> None:
@@ -179,6 +190,59 @@ class ChatClientRequestSpec:
         self._state.add_advisors(advisors)
         return self
 
+    def approval_policy(self, policy: ApprovalPolicy | None) -> ChatClientRequestSpec:
+        """Decide per call whether it needs approval: ``policy(call, tool) -> bool``
+        (replaces the tools' own ``requires_approval``; ``None``: back to those)."""
+        if policy is not None and not callable(policy):
+            raise TypeError(f"an approval policy must be callable, got {policy!r}")
+        self._state.approval["policy"] = policy
+        return self
+
+    def approver(
+        self, approver: Approver | None, *, timeout: float | None = None
+    ) -> ChatClientRequestSpec:
+        """Decide calls that need approval inline: ``approver(request)`` returns an
+        ``ApprovalDecision`` (or a bool), sync or async, within ``timeout`` seconds.
+        Without an approver such a turn ends with ``PendingToolCalls``."""
+        if approver is not None and not callable(approver):
+            raise TypeError(f"an approver must be callable, got {approver!r}")
+        if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
+            raise ValueError(f"approver timeout must be positive seconds or None, got {timeout!r}")
+        self._state.approval["approver"] = approver
+        self._state.approval["timeout"] = timeout
+        return self
+
+    def cancel_scope(self, scope: CancelScope) -> ChatClientRequestSpec:
+        """Let ``scope.cancel()`` (from any thread) end this request's turn: the model
+        request and running tools are cancelled and the turn ends with reason
+        ``cancelled``, every call of an interrupted batch answered ``cancelled``."""
+        from ostinato.runtime._cancel_scope import CancelScope
+
+        if not isinstance(scope, CancelScope):
+            raise TypeError(f"cancel_scope() takes a CancelScope, got {type(scope).__name__}")
+        self._state.advisor_params[CANCEL_SCOPE] = scope
+        return self
+
+    def resume(
+        self,
+        pending: PendingToolCalls | Mapping[str, Any] | str,
+        decisions: Mapping[str, Any],
+    ) -> ChatClientRequestSpec:
+        """Continue a turn that stopped for approvals: ``pending`` (the value, its
+        ``to_dict()`` or its JSON) and one decision per awaited call id
+        (``ApprovalDecision``, ``True``/``False``, or a decision's ``to_dict()``).
+
+        Give the request the same tools (``.tools(...)``); the conversation is the
+        pending one (set no user text). Everything is checked before any model call.
+
+        Raises:
+            ResumeError: the pending value or the decisions are not valid.
+        """
+        from ostinato.client._resume import resumed_turn
+
+        self._state.resume = resumed_turn(pending, decisions)
+        return self
+
     # -- results ------------------------------------------------------------------------
 
     def call(self) -> CallResponseSpec:
@@ -232,6 +296,14 @@ class ChatClientRequestSpec:
         ctx = dict(state.advisor_params)
         if context:
             ctx.update(context)
+        if state.approval or state.resume is not None:
+            from ostinato.client._resume import approval_settings, check_resume
+
+            if state.approval:
+                ctx[APPROVAL_SETTINGS] = approval_settings(state.approval)
+            if state.resume is not None:
+                messages, options = check_resume(state.resume, state.user, options, ctx)
+                ctx[RESUMED_TURN] = state.resume
         return ChatClientRequest(Prompt(messages, options), ctx)
 
     def _options(self) -> ChatOptions:

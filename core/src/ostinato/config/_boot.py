@@ -18,7 +18,12 @@ from ostinato.settings._plugin_settings import warn_about_unknown_variables
 from ostinato.settings._problems import problems_message
 from ostinato.settings._settings import split_commas
 
-__all__ = ["create_plugin_manager", "create_registry", "load_core_settings"]
+__all__ = [
+    "create_plugin_manager",
+    "create_registry",
+    "load_core_settings",
+    "plugin_selection",
+]
 
 
 def _plugin_name(plugin: object) -> str:
@@ -57,21 +62,27 @@ def _plugin_setting_problems(
     plugins: Iterable[object] | Mapping[str, object] | None, entry_points: bool | None
 ) -> list[str]:
     """The plugins' bad setting values, with core's settings unreadable (best effort)."""
-    environ = environment()
-    load = environ.get("OSTINATO_LOAD_PLUGINS")
-    selection = Settings.model_construct(
-        load_plugins=None if load is None else split_commas(load),
-        disable_plugins=split_commas(environ.get("OSTINATO_DISABLE_PLUGINS", "")),
-        strict_plugins=False,
-    )
     try:
-        manager = create_plugin_manager(selection, plugins, entry_points)
+        manager = create_plugin_manager(plugin_selection(), plugins, entry_points)
         load_plugin_settings(collect_registry(manager))
     except ConfigurationError as error:
         return _problem_lines(error)
     except Exception:
         return []
     return []
+
+
+def plugin_selection() -> Settings:
+    """Core settings holding only which plugins to load (``OSTINATO_LOAD_PLUGINS``,
+    ``OSTINATO_DISABLE_PLUGINS``), read as text: what loads the plugins when core's
+    settings have bad values, to report the plugins' too."""
+    environ = environment()
+    load = environ.get("OSTINATO_LOAD_PLUGINS")
+    return Settings.model_construct(
+        load_plugins=None if load is None else split_commas(load),
+        disable_plugins=split_commas(environ.get("OSTINATO_DISABLE_PLUGINS", "")),
+        strict_plugins=False,
+    )
 
 
 def create_plugin_manager(

@@ -7,7 +7,7 @@
 * :class:`ProviderSettings`: the connection settings every provider plugin reads from
   ``OSTINATO_<PROVIDER>_*`` (base URL, key, timeouts, retries, pool, extra headers and
   query, size limit, deadlines); :func:`connection_arguments` turns them into the model's
-  keyword arguments.
+  keyword arguments, and :func:`model_factory` makes an adapter's ``create_chat_model``.
 * :func:`error_from_transport`, :func:`error_payload`, :func:`redirect_error`: a failed
   exchange, an error body and a 3xx as typed :class:`~ostinato.errors.ModelError` s.
 * :func:`check_base_url`: a base URL refused early, with what was expected.
@@ -19,8 +19,9 @@ importing a settings class does not import httpx.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ostinato._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ostinato.http._base_url import check_base_url
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
         reason_phrase,
         redirect_error,
     )
-    from ostinato.http._factory import connection_arguments
+    from ostinato.http._factory import ModelFactory, connection_arguments, model_factory
     from ostinato.http._framing import Framing, NDJSONFraming, SSEFraming
     from ostinato.http._model import HttpxChatModel
     from ostinato.http._pool import LinearConnectionPool, use_linear_pool
@@ -68,6 +69,7 @@ __all__ = [
     "Framing",
     "HttpxChatModel",
     "LinearConnectionPool",
+    "ModelFactory",
     "NDJSONFraming",
     "ProviderSettings",
     "SSEFraming",
@@ -82,6 +84,7 @@ __all__ = [
     "json_text",
     "make_client",
     "model_error",
+    "model_factory",
     "plain",
     "provider_env",
     "reason_phrase",
@@ -91,49 +94,41 @@ __all__ = [
     "use_linear_pool",
 ]
 
-_LAZY = {
-    "DEFAULT_CALL_DEADLINE": "_settings",
-    "DEFAULT_FIRST_EVENT_TIMEOUT": "_settings",
-    "DEFAULT_LIMITS": "_client",
-    "DEFAULT_TIMEOUT": "_client",
-    "Connection": "_contract",
-    "ErrorReport": "_error_report",
-    "EventParser": "_contract",
-    "Framing": "_framing",
-    "HttpxChatModel": "_model",
-    "LinearConnectionPool": "_pool",
-    "NDJSONFraming": "_framing",
-    "ProviderSettings": "_settings",
-    "SSEFraming": "_framing",
-    "StreamParserBase": "_wire",
-    "arguments_object": "_wire",
-    "error_object": "_wire",
-    "plain": "_wire",
-    "tool_schema": "_wire",
-    "unexpected_reply": "_wire",
-    "check_base_url": "_base_url",
-    "connection_arguments": "_factory",
-    "error_from_transport": "_errors",
-    "error_payload": "_errors",
-    "httpx_timeout": "_client",
-    "json_text": "_error_report",
-    "model_error": "_error_report",
-    "make_client": "_client",
-    "provider_env": "_settings",
-    "reason_phrase": "_errors",
-    "redirect_error": "_errors",
-    "use_linear_pool": "_pool",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ostinato.http' has no attribute {name!r}")
-    value = getattr(import_module(f"ostinato.http.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "DEFAULT_CALL_DEADLINE": "ostinato.http._settings",
+        "DEFAULT_FIRST_EVENT_TIMEOUT": "ostinato.http._settings",
+        "DEFAULT_LIMITS": "ostinato.http._client",
+        "DEFAULT_TIMEOUT": "ostinato.http._client",
+        "Connection": "ostinato.http._contract",
+        "ErrorReport": "ostinato.http._error_report",
+        "EventParser": "ostinato.http._contract",
+        "Framing": "ostinato.http._framing",
+        "HttpxChatModel": "ostinato.http._model",
+        "LinearConnectionPool": "ostinato.http._pool",
+        "ModelFactory": "ostinato.http._factory",
+        "NDJSONFraming": "ostinato.http._framing",
+        "ProviderSettings": "ostinato.http._settings",
+        "SSEFraming": "ostinato.http._framing",
+        "StreamParserBase": "ostinato.http._wire",
+        "arguments_object": "ostinato.http._wire",
+        "error_object": "ostinato.http._wire",
+        "plain": "ostinato.http._wire",
+        "tool_schema": "ostinato.http._wire",
+        "unexpected_reply": "ostinato.http._wire",
+        "check_base_url": "ostinato.http._base_url",
+        "connection_arguments": "ostinato.http._factory",
+        "error_from_transport": "ostinato.http._errors",
+        "error_payload": "ostinato.http._errors",
+        "httpx_timeout": "ostinato.http._client",
+        "json_text": "ostinato.http._error_report",
+        "model_error": "ostinato.http._error_report",
+        "make_client": "ostinato.http._client",
+        "model_factory": "ostinato.http._factory",
+        "provider_env": "ostinato.http._settings",
+        "reason_phrase": "ostinato.http._errors",
+        "redirect_error": "ostinato.http._errors",
+        "use_linear_pool": "ostinato.http._pool",
+    },
+)

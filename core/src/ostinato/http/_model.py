@@ -17,7 +17,6 @@ per-read timeout and ``max_response_bytes`` only (an answer streams as long as i
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack, aclosing
 from functools import partial
@@ -26,19 +25,15 @@ from typing import Any, ClassVar, TypeVar, cast
 import httpx
 
 from ostinato.errors import (
-    MalformedResponseError,
-    ModelError,
-    ModelTimeoutError,
     StreamInterruptedError,
 )
 from ostinato.http._base_url import check_base_url
-from ostinato.http._bounds import bound_hit, check_bound, within
+from ostinato.http._bounds import check_bound, within
 from ostinato.http._client import DEFAULT_LIMITS, encode_body, httpx_timeout, make_client
 from ostinato.http._contract import EventParser
-from ostinato.http._error_report import ErrorReport, model_error
-from ostinato.http._errors import error_from_transport, error_payload, reason_phrase, redirect_error
 from ostinato.http._framing import NDJSONFraming, SSEFraming
 from ostinato.http._read_loop import read_stream
+from ostinato.http._replies import FINAL, ReplyHandling
 from ostinato.http._settings import DEFAULT_CALL_DEADLINE, DEFAULT_FIRST_EVENT_TIMEOUT
 from ostinato.model import ChatResponse
 from ostinato.prompt import ChatOptions, Prompt
@@ -46,16 +41,12 @@ from ostinato.redaction import Redactor
 from ostinato.transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     AttemptFailed,
-    HttpChatModelBase,
     LoopClients,
     RetryPolicy,
     SecretLike,
-    can_decompress,
-    decompressed,
     excerpt,
     header_api_key,
     header_value,
-    read_body,
     read_error_body,
     retry_call,
     retry_stream,
@@ -67,11 +58,8 @@ __all__ = ["HttpxChatModel"]
 OptionsT = TypeVar("OptionsT", bound=ChatOptions)
 T = TypeVar("T")
 
-#: Headers of a failure the retry policy must not retry (a bound the user set was hit).
-_FINAL: Mapping[str, str] = {"x-should-retry": "false"}
 
-
-class HttpxChatModel(HttpChatModelBase[OptionsT]):
+class HttpxChatModel(ReplyHandling[OptionsT]):
     """A chat model behind an HTTP JSON API, over httpx.
 
     A subclass sets the class attributes below and implements :meth:`request_body`,
@@ -109,22 +97,12 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
 
     #: The ``user-agent`` header (``ostinato-openai/0.1.0``).
     user_agent: ClassVar[str] = "ostinato"
-    #: Appended to the base URL to make the endpoint (``/chat/completions``).
-    path: ClassVar[str] = ""
-    #: The prefix of the provider's settings, named in errors (``OSTINATO_OPENAI_``).
-    env_prefix: ClassVar[str] = "OSTINATO_"
     #: How a stream's bytes split into items.
     stream_format: ClassVar[type[SSEFraming] | type[NDJSONFraming]] = SSEFraming
     #: The ``accept`` header of a stream.
     stream_accept: ClassVar[str] = "text/event-stream"
     #: What a stream that stopped early did (``ended without [DONE]``).
     stream_end: ClassVar[str] = "ended without its last event"
-    #: Appended to a timeout's and a failed connection's message.
-    timeout_hint: ClassVar[str] = ""
-    connect_hint: ClassVar[str] = ""
-    #: Reads the provider's error body: ``read_error(payload, status, headers, fallback)
-    #: -> ErrorReport`` (set with ``staticmethod``).
-    read_error: ClassVar[Callable[..., ErrorReport]]
 
     def __init__(
         self,
@@ -202,38 +180,6 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
         """A parser for the items of the stream ``response`` carries."""
         raise NotImplementedError
 
-    def _read_error(
-        self,
-        payload: Any,
-        status: int | None,
-        headers: Mapping[str, str],
-        fallback: str | None,
-        body: Mapping[str, Any],
-    ) -> ErrorReport:
-        """What an error body ``payload`` (JSON, else text already masked; ``None`` when
-        empty) says; ``status`` is ``None`` for an error body sent with a 2xx status.
-        By default :attr:`read_error`'s reading."""
-        return type(self).read_error(payload, status, headers, fallback)
-
-    def _error_from_payload(
-        self,
-        payload: Any,
-        *,
-        status: int | None,
-        headers: Mapping[str, str],
-        fallback_message: str | None,
-        body: Mapping[str, Any],
-    ) -> ModelError:
-        report = self._read_error(payload, status, headers, fallback_message, body)
-        return model_error(report, provider=self._provider, headers=headers, secret=self._redactor)
-
-    def _error_in_reply(self, payload: Any, response: httpx.Response) -> AttemptFailed:
-        """The failure of an error body a gateway sent with a 2xx status."""
-        error = self._error_from_payload(
-            payload, status=None, headers=response.headers, fallback_message=None, body={}
-        )
-        return AttemptFailed(error, response.headers)
-
     def _stream_ended(self, answered: bool) -> None:
         """Called when a stream completed; ``answered``: some chunk held a generation."""
 
@@ -265,82 +211,6 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
         if self._params:  # an empty mapping still makes httpx re-parse the URL
             arguments["params"] = self._params
         return arguments
-
-    def _pieces(self, response: httpx.Response) -> AsyncIterator[bytes]:
-        """The body's bytes; gzip and deflate undone in bounded pieces (httpx would undo
-        each network read whole, a thousandfold for a compression bomb)."""
-        encoding = response.headers.get("content-encoding")
-        if can_decompress(encoding) and not response.is_stream_consumed:  # else held already
-            return decompressed(response.aiter_raw(), encoding, provider=self._provider)
-        return response.aiter_bytes()
-
-    async def _body(self, response: httpx.Response) -> bytes:
-        length = response.headers.get("content-length")
-        return await read_body(self._pieces(response), self._budget(), length)
-
-    async def _failure(self, response: httpx.Response, body: Mapping[str, Any]) -> AttemptFailed:
-        """The failure of a reply with a 3xx, 4xx or 5xx status."""
-        status = response.status_code
-        if status < 400:
-            error = redirect_error(
-                response,
-                provider=self._provider,
-                path=self.path,
-                variable=f"{self.env_prefix}BASE_URL",
-            )
-            return AttemptFailed(error, _FINAL)
-        content = await read_error_body(self._pieces(response))
-        error = self._error_from_payload(
-            error_payload(content, self._redactor),
-            status=status,
-            headers=response.headers,
-            fallback_message=reason_phrase(status),
-            body=body,
-        )
-        return AttemptFailed(error, response.headers)
-
-    def _transport_failure(self, exc: httpx.RequestError) -> AttemptFailed:
-        return AttemptFailed(
-            error_from_transport(
-                exc,
-                provider=self._provider,
-                url=self._url,
-                secret=self._redactor,
-                timeout_hint=self.timeout_hint,
-                connect_hint=self.connect_hint,
-            )
-        )
-
-    def _malformed(self, what: str) -> MalformedResponseError:
-        """A reply that does not say what the protocol says, described by ``what``."""
-        return MalformedResponseError(f"{self._provider}: {what}", provider=self._provider)
-
-    def _not_json(self, content: bytes | str) -> MalformedResponseError:
-        return self._malformed(f"the reply is not JSON: {excerpt(content, self._redactor)}")
-
-    def _json(self, content: bytes) -> Any:
-        """``content`` parsed as JSON.
-
-        Raises:
-            MalformedResponseError: it is not JSON (quoted, the key masked).
-        """
-        try:
-            return json.loads(content)
-        except ValueError:
-            pass
-        # Raised outside the except block: the decoding error (which holds the whole
-        # body, key echoes included) does not ride along as the error's context.
-        raise self._not_json(content)
-
-    def _bound_hit(self, setting: str, seconds: float, what: str) -> ModelTimeoutError:
-        return bound_hit(
-            provider=self._provider,
-            url=self._url,
-            setting=setting,
-            seconds=seconds,
-            what=what,
-            env_prefix=self.env_prefix,
-        )
 
     # -- the drivers -------------------------------------------------------------------
 
@@ -404,7 +274,7 @@ class HttpxChatModel(HttpChatModelBase[OptionsT]):
             return await step
         seconds = self._first_event_timeout or 0.0
         error = lambda: AttemptFailed(  # noqa: E731 - built only if the bound is hit
-            self._bound_hit("first_event_timeout", seconds, "no event arrived"), _FINAL
+            self._bound_hit("first_event_timeout", seconds, "no event arrived"), FINAL
         )
         return await within(first_by, step, error)
 

@@ -7,6 +7,7 @@ use, never at import time.
 
 from __future__ import annotations
 
+from ostinato.runtime._cancel_scope import CancelScope
 from ostinato.runtime._loop import get_private_loop, is_private_loop_thread, run_sync
 from ostinato.runtime._sync_stream import DEFAULT_STREAM_BUFFER, SyncStream, iterate_sync
 from ostinato.runtime._tool_pool import (
@@ -19,6 +20,7 @@ from ostinato.runtime._tool_pool import (
 __all__ = [
     "DEFAULT_STREAM_BUFFER",
     "DEFAULT_TOOL_THREADS",
+    "CancelScope",
     "SyncStream",
     "get_private_loop",
     "is_private_loop_thread",

@@ -13,6 +13,7 @@ from ostinato.settings._fields import (
     SettingField,
     SettingValue,
     describe_settings,
+    describe_unloaded,
     setting_fields,
 )
 from ostinato.settings._loading import (
@@ -47,6 +48,7 @@ __all__ = [
     "UnknownSettingWarning",
     "check_settings_class",
     "describe_settings",
+    "describe_unloaded",
     "known_setting_fields",
     "load_plugin_settings",
     "load_settings",

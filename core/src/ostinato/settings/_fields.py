@@ -21,7 +21,7 @@ from pydantic import AliasChoices, BaseModel, SecretBytes, SecretStr
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings
 
-from ostinato.redaction import is_credential_name, mask_url
+from ostinato.redaction import is_credential_name, mask_credentials, mask_url
 
 __all__ = [
     "SECRET_MASK",
@@ -29,8 +29,10 @@ __all__ = [
     "SettingValue",
     "Source",
     "describe_settings",
+    "describe_unloaded",
     "env_file_values",
     "environment",
+    "masked_text",
     "setting_fields",
 ]
 
@@ -157,21 +159,40 @@ def env_file_values(settings_class: type[BaseSettings], env_file: Any = None) ->
     return found
 
 
+def masked_text(text: str) -> str:
+    """A value's text with its credentials masked: a URL's password and key-like query
+    parameters, and whatever looks like a credential (``api_key=...``, ``Bearer ...``)."""
+    return mask_credentials(mask_url(text) if "://" in text or "@" in text else text)
+
+
+def _masked(value: Any) -> Any:
+    """``value`` (a mapping, list or scalar) with credential-like entries masked."""
+    if isinstance(value, Mapping):
+        return {
+            k: SECRET_MASK if is_credential_name(str(k)) else _masked(v) for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [_masked(v) for v in value]
+    if isinstance(value, str):
+        return masked_text(value)
+    return value
+
+
 def _display(value: Any, secret: bool) -> str:
     if value is None:
         return ""
     if secret:
         return SECRET_MASK
     if isinstance(value, list | tuple | set | frozenset):
-        return ",".join(str(v) for v in value)
+        return ",".join(masked_text(str(v)) for v in value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Mapping):
-        # Headers may carry a credential (Azure's ``api-key``): masked like a secret.
-        shown = {k: SECRET_MASK if is_credential_name(str(k)) else v for k, v in value.items()}
-        return json.dumps(shown, default=str)
-    text = str(value)
-    return mask_url(text) if "://" in text else text  # a URL's user:password@ is masked
+        # Headers and query parameters may carry a credential (Azure's ``api-key``).
+        return json.dumps(_masked(value), default=str)
+    if isinstance(value, BaseModel):
+        return json.dumps(_masked(value.model_dump(mode="json")), default=str)
+    return masked_text(str(value))  # a URL's user:password@ and ?key= are masked
 
 
 def describe_settings(
@@ -202,4 +223,37 @@ def describe_settings(
                 source = typing.cast(Source, origin)
                 break
         described.append(SettingValue(field, _display(value, field.secret), source, variable))
+    return described
+
+
+def describe_unloaded(
+    settings_class: type[BaseSettings],
+    *,
+    environ: Mapping[str, str] | None = None,
+    dotenv: Mapping[str, str] | None = None,
+) -> list[SettingValue]:
+    """Every field of ``settings_class`` as set, for a class that cannot be loaded.
+
+    A variable's value is its text as set (secrets masked, credentials inside masked);
+    an unset field shows its default. ``ostinato config`` shows this next to the
+    problems that stopped loading.
+    """
+    environ = environment() if environ is None else environ
+    dotenv = env_file_values(settings_class) if dotenv is None else dotenv
+    defaults = settings_class.model_construct()
+    described = []
+    for field in setting_fields(settings_class):
+        for origin, variables in (("env", environ), (".env", dotenv)):
+            variable = next((n for n in field.env_names if n in variables), None)
+            if variable is not None:
+                raw = variables[variable]
+                shown = SECRET_MASK if field.secret and raw else masked_text(raw)
+                source = typing.cast(Source, origin)
+                described.append(SettingValue(field, shown, source, variable))
+                break
+        else:
+            value: Any = defaults
+            for part in field.path:
+                value = getattr(value, part, None)
+            described.append(SettingValue(field, _display(value, field.secret), "default", None))
     return described

@@ -15,11 +15,11 @@ from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from ostinato.errors import ConfigurationError
 from ostinato.settings._fields import SettingField, env_file_values, environment
-from ostinato.settings._problems import problems_message, validation_problems
+from ostinato.settings._problems import json_problems, problems_message, validation_problems
 
 __all__ = [
     "PluginSettings",
@@ -65,8 +65,9 @@ def load_settings(settings_class: type[S], *, env_file: Any = _UNSET) -> S:
         env_file: the ``.env`` file(s) to read instead of the class's own (``None``: none).
 
     Raises:
-        ConfigurationError: one or more variables have bad values; the message lists
-            each by variable name, with its value (masked for secrets) and what was
+        ConfigurationError: one or more variables have bad values (not valid JSON where
+            JSON is read, or invalid); the message lists each by variable name, with its
+            value (a secret's masked, and credentials inside any value) and what was
             expected.
     """
     try:
@@ -76,6 +77,13 @@ def load_settings(settings_class: type[S], *, env_file: Any = _UNSET) -> S:
     except ValidationError as exc:
         dotenv = env_file_values(settings_class, None if env_file is _UNSET else env_file)
         problems = validation_problems(settings_class, exc, environ=environment(), dotenv=dotenv)
+        raise ConfigurationError(problems_message(problems, _owner(settings_class))) from None
+    except SettingsError as exc:
+        # Raised while decoding a JSON value, before validation; it names only the field.
+        dotenv = env_file_values(settings_class, None if env_file is _UNSET else env_file)
+        problems = json_problems(settings_class, environ=environment(), dotenv=dotenv) or [
+            f"  {settings_class.__name__}: {str(exc).partition(chr(10))[0]}"
+        ]
         raise ConfigurationError(problems_message(problems, _owner(settings_class))) from None
 
 

@@ -1,5 +1,8 @@
 """Tools: the ``@tool`` decorator, tool callbacks, schemas, and the tool calling manager."""
 
+from typing import TYPE_CHECKING
+
+from ostinato._lazy import lazy_exports
 from ostinato.tools._callback import (
     ToolCallback,
     ToolCallbackProvider,
@@ -36,9 +39,26 @@ from ostinato.tools._result import (
 )
 from ostinato.tools._schema import json_schema_for
 
+if TYPE_CHECKING:
+    from ostinato.tools._approval import (
+        ApprovalDecision,
+        ApprovalKind,
+        ApprovalPolicy,
+        ApprovalRequest,
+        ApprovalSettings,
+        Approver,
+    )
+    from ostinato.tools._pending import PendingToolCalls, ResumedTurn
+
 __all__ = [
     "DONE_RESULT",
     "TOOL_SPEC_ATTRIBUTE",
+    "ApprovalDecision",
+    "ApprovalKind",
+    "ApprovalPolicy",
+    "ApprovalRequest",
+    "ApprovalSettings",
+    "Approver",
     "DefaultToolCallingManager",
     "DefaultToolCallingManagerBuilder",
     "DefaultToolExecutionExceptionProcessor",
@@ -46,6 +66,8 @@ __all__ = [
     "FunctionToolCallback",
     "LimitBehavior",
     "LimitBreach",
+    "PendingToolCalls",
+    "ResumedTurn",
     "StaticToolCallbackResolver",
     "ToolCallLimits",
     "ToolCallback",
@@ -67,3 +89,23 @@ __all__ = [
     "tool_result_to_text",
     "tool_spec_of",
 ]
+
+# Approvals load on first use (they need json; ``import ostinato`` stays light).
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        **dict.fromkeys(
+            (
+                "ApprovalDecision",
+                "ApprovalKind",
+                "ApprovalPolicy",
+                "ApprovalRequest",
+                "ApprovalSettings",
+                "Approver",
+            ),
+            "ostinato.tools._approval",
+        ),
+        "PendingToolCalls": "ostinato.tools._pending",
+        "ResumedTurn": "ostinato.tools._pending",
+    },
+)

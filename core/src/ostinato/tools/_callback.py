@@ -53,11 +53,13 @@ class ToolMetadata:
             the model (only when every call of the batch is return-direct).
         sequential: run alone, never concurrently with other calls of the batch.
         timeout: seconds after which a call is abandoned and reported to the model.
+        requires_approval: a person (or an approver) decides before each call runs.
     """
 
     return_direct: bool = False
     sequential: bool = False
     timeout: float | None = None
+    requires_approval: bool = False
 
 
 class ToolContext(Mapping[str, Any]):

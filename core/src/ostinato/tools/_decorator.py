@@ -56,6 +56,7 @@ class ToolSpec:
         return_direct: hand the result to the caller instead of back to the model.
         sequential: never run concurrently with other calls of the same batch.
         timeout: seconds after which a call is abandoned (``None``: no limit).
+        requires_approval: each call waits for an approval decision before it runs.
         localns: the namespace the function was defined in, to resolve type hints that
             name local types (not part of equality).
     """
@@ -66,11 +67,12 @@ class ToolSpec:
     sequential: bool = False
     timeout: float | None = None
     localns: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
+    requires_approval: bool = False
 
     def __post_init__(self) -> None:
         _check_text("name", self.name)
         _check_text("description", self.description)
-        for flag in ("return_direct", "sequential"):
+        for flag in ("return_direct", "sequential", "requires_approval"):
             if not isinstance(getattr(self, flag), bool):
                 raise ConfigurationError(
                     f"@tool({flag}=...) must be True or False, got {getattr(self, flag)!r}"
@@ -99,6 +101,7 @@ def tool(
     return_direct: bool = False,
     sequential: bool = False,
     timeout: float | None = None,
+    requires_approval: bool = False,
 ) -> Callable[[_F], _F]: ...
 
 
@@ -111,6 +114,7 @@ def tool(
     return_direct: bool = False,
     sequential: bool = False,
     timeout: float | None = None,
+    requires_approval: bool = False,
 ) -> Any:
     """Mark a function or method as a tool; use it bare (``@tool``) or with arguments.
 
@@ -127,6 +131,8 @@ def tool(
         sequential: run alone: never concurrently with other calls of the same batch.
         timeout: seconds after which a call is abandoned and reported to the model as
             timed out.
+        requires_approval: each call waits for a decision (an approver on the request,
+            or the turn ends with :class:`~ostinato.tools.PendingToolCalls`) before it runs.
     """
     if function is not None and not callable(function) and not _is_method_wrapper(function):
         raise ConfigurationError(
@@ -135,7 +141,9 @@ def tool(
         )
     frame = sys._getframe(1)
     localns = None if frame.f_locals is frame.f_globals else frame.f_locals
-    spec = ToolSpec(name, description, return_direct, sequential, timeout, localns)
+    spec = ToolSpec(
+        name, description, return_direct, sequential, timeout, localns, requires_approval
+    )
 
     def decorate(fn: _F) -> _F:
         target: Any = fn.__func__ if _is_method_wrapper(fn) else fn  # type: ignore[attr-defined]

@@ -115,6 +115,7 @@ class FunctionToolCallback:
             return_direct=spec.return_direct if return_direct is None else return_direct,
             sequential=spec.sequential if sequential is None else sequential,
             timeout=spec.timeout if timeout is None else timeout,
+            requires_approval=spec.requires_approval,
         )
 
     @classmethod

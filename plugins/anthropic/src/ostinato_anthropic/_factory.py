@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ostinato.http import connection_arguments
-from ostinato.transport import RetryPolicy
+from typing import Any
+
+from ostinato.http import model_factory
 from ostinato_anthropic._model import AnthropicChatModel
 from ostinato_anthropic._options import AnthropicChatOptions
 from ostinato_anthropic._settings import AnthropicSettings
@@ -30,25 +31,14 @@ def default_options_from(
     )
 
 
-def create_chat_model(
-    model_name: str | None = None,
-    settings: AnthropicSettings | None = None,
-    *,
-    retry_policy: RetryPolicy | None = None,
-) -> AnthropicChatModel:
-    """An :class:`AnthropicChatModel` for ``model_name`` configured by ``settings``.
+def _arguments(settings: AnthropicSettings) -> dict[str, Any]:
+    """The ``anthropic-version`` and ``anthropic-beta`` headers' values."""
+    return {"api_version": settings.api_version, "betas": settings.betas}
 
-    Without ``settings`` they are read from the environment (and ``.env``).
 
-    Raises:
-        ConfigurationError: a setting has a bad value, or the base URL is Anthropic's and
-            no API key is set.
-    """
-    settings = AnthropicSettings.resolve(settings)
-    return AnthropicChatModel(
-        default_options=default_options_from(settings, model_name),
-        base_url=settings.base_url,
-        api_version=settings.api_version,
-        betas=settings.betas,
-        **connection_arguments(settings, retry_policy),
-    )
+#: ``create_chat_model(model_name=None, settings=None, *, retry_policy=None)``: an
+#: :class:`AnthropicChatModel` for ``model_name`` (empty: the settings' model) configured by
+#: ``settings`` (read from the environment and ``.env`` when not given).
+create_chat_model = model_factory(
+    AnthropicChatModel, AnthropicSettings, default_options_from, _arguments
+)

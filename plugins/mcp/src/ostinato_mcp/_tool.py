@@ -25,14 +25,15 @@ class McpToolMetadata(ToolMetadata):
         tool_name: the tool's name on the server (the model may see it prefixed).
         output_schema: the JSON schema of its structured result, if it declares one.
         annotations: its hints (``readOnlyHint``, ``destructiveHint``...), as sent.
-        requires_approval: whether the server's ``requireApproval`` covers it.
+
+    ``requires_approval`` (of :class:`~ostinato.tools.ToolMetadata`) is set when the
+    server's ``requireApproval`` covers the tool, so each call waits for a decision.
     """
 
     server: str = ""
     tool_name: str = ""
     output_schema: Mapping[str, Any] | None = field(default=None, compare=False)
     annotations: Mapping[str, Any] | None = field(default=None, compare=False)
-    requires_approval: bool = False
 
 
 class McpTool:

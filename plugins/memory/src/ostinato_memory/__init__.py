@@ -17,17 +17,25 @@ from typing import TYPE_CHECKING
 
 from ostinato.plugins import lazy_exports
 from ostinato_memory._advisor import ChatMemoryAdvisor, ChatMemoryAdvisorBuilder
+from ostinato_memory._codec import decode_message, encode_message
 from ostinato_memory._errors import (
     ChatMemoryRepositoryError,
+    ChatMemoryStoreUnavailableError,
     DatabaseLockedError,
     MissingConversationIdError,
     NewerSchemaError,
     NotAMemoryDatabaseError,
 )
 from ostinato_memory._in_memory import InMemoryChatMemoryRepository
+from ostinato_memory._listing import (
+    ConversationSummary,
+    RecentConversationsRepository,
+    recent_conversations,
+)
 from ostinato_memory._message_advisor import MessageChatMemoryAdvisor
 from ostinato_memory._prompt_advisor import DEFAULT_SYSTEM_PROMPT_TEMPLATE, PromptChatMemoryAdvisor
 from ostinato_memory._repository import ConversationChange, UpdatableChatMemoryRepository
+from ostinato_memory._validation import check_conversation_id, check_messages
 from ostinato_memory._window import MessageWindowChatMemory, apply_window, pair_tool_messages
 
 if TYPE_CHECKING:
@@ -48,7 +56,9 @@ __all__ = [
     "ChatMemoryAdvisor",
     "ChatMemoryAdvisorBuilder",
     "ChatMemoryRepositoryError",
+    "ChatMemoryStoreUnavailableError",
     "ConversationChange",
+    "ConversationSummary",
     "DatabaseLockedError",
     "InMemoryChatMemoryRepository",
     "MemorySettings",
@@ -58,15 +68,21 @@ __all__ = [
     "NewerSchemaError",
     "NotAMemoryDatabaseError",
     "PromptChatMemoryAdvisor",
+    "RecentConversationsRepository",
     "SQLiteChatMemoryRepository",
     "UpdatableChatMemoryRepository",
     "__version__",
     "apply_window",
+    "check_conversation_id",
+    "check_messages",
     "create_chat_memory_repository",
     "create_memory_advisor",
+    "decode_message",
     "default_sqlite_path",
+    "encode_message",
     "load_memory_settings",
     "pair_tool_messages",
+    "recent_conversations",
 ]
 
 __getattr__, __dir__ = lazy_exports(

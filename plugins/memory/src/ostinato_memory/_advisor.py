@@ -11,7 +11,8 @@ is stored with its input. When the turn ends without another round (return-direc
 a limit breach, the iteration cap) the tool advisor says so
 (:class:`~ostinato.advisors.ToolLoopExitListener`) and the open round is stored with
 the turn's answer. A failed run stores nothing, nor does a run whose response
-holds no generation (there is no answer to pair the input with).
+holds no generation (there is no answer to pair the input with), nor a turn that stopped
+for approvals: it is stored whole once resumed (``_resumed``).
 
 Subclasses decide only how remembered messages reach the model
 (:meth:`ChatMemoryAdvisor.apply_history`).
@@ -42,6 +43,7 @@ from ostinato.messages import AssistantMessage, Message
 from ostinato_memory._answer import StreamedAnswer, outputs_of
 from ostinato_memory._history import resolve_conversation_id
 from ostinato_memory._open_rounds import OpenRounds
+from ostinato_memory._resumed import is_pending, resumed_of, stopped_round, turn_input
 
 __all__ = ["ChatMemoryAdvisor", "ChatMemoryAdvisorBuilder"]
 
@@ -175,8 +177,15 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
     async def _begin(self, request: ChatClientRequest, chain: AdvisorChain) -> _Run:
         conversation_id = self.conversation_id(request.context)
         outside = _loop_inside(self, chain)
+        resumed = resumed_of(request.context)
+        if resumed is not None and outside:
+            # The resumed conversation already holds the history: store the turn's user
+            # message with the final answer, once the turn ends.
+            return _Run(conversation_id, request, turn_input(resumed), outside)
         history = await self._chat_memory.get(conversation_id)
         completed = self._open_rounds.take(conversation_id, request.prompt.messages)
+        if completed is None and resumed is not None:
+            completed = stopped_round(resumed, request.prompt.messages)
         if completed is None:
             prepared = self.apply_history(request, history, ())
             inputs: tuple[Message, ...] = (request.prompt.last_user_or_tool_response_message,)
@@ -211,6 +220,12 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
         (the user message, in a first round) are stored with the answer text.
         """
         conversation_id = self.conversation_id(ending.request.context)
+        if is_pending(ending.response.context):
+            # Stopped for approvals: the round is stored whole when the turn is resumed.
+            asking = next((o for o in outputs_of(ending.asked) if o.has_tool_calls), None)
+            if asking is not None:
+                self._open_rounds.close(conversation_id, (c.id for c in asking.tool_calls))
+            return
         asking = next((o for o in outputs_of(ending.asked) if o.has_tool_calls), None)
         if asking is None:
             return
@@ -234,7 +249,8 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
         """Apply the history, call the rest of the chain, store the run once it succeeded."""
         run = await self._begin(request, chain)
         response = await chain.next_call(run.request)
-        await self._end(run, outputs_of(response.chat_response))
+        if not is_pending(response.context):
+            await self._end(run, outputs_of(response.chat_response))
         return response
 
     async def advise_stream(
@@ -245,15 +261,18 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
         run = await self._begin(request, chain)
         answer = StreamedAnswer()
         stream = chain.next_stream(run.request)
+        pending = False
         try:
             async for chunk in stream:
                 answer.add(chunk)
+                pending = pending or is_pending(chunk.context)
                 yield chunk
         finally:
             aclose = getattr(stream, "aclose", None)
             if aclose is not None:
                 await aclose()
-        await self._end(run, answer.outputs())
+        if not pending:  # a turn stopped for approvals is stored when it is resumed
+            await self._end(run, answer.outputs())
 
     def __repr__(self) -> str:
         return f"<{self.name} order={self._order} memory={self._chat_memory!r}>"

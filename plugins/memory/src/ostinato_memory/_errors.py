@@ -10,8 +10,10 @@
         │                               changed
         ├── NotAMemoryDatabaseError     the SQLite file is corrupt, not a database, or
         │                               belongs to another application
-        ├── NewerSchemaError            the SQLite file was written by a newer
-        │                               ostinato-memory
+        ├── NewerSchemaError            the database was written by a newer version
+        ├── ChatMemoryStoreUnavailableError
+        │                               the store (a database or Redis server) could
+        │                               not be reached, or the connection broke
         └── DatabaseLockedError         another connection held the database past the busy
                                         timeout
 
@@ -25,6 +27,7 @@ from ostinato.errors import ConfigurationError, OstinatoError
 
 __all__ = [
     "ChatMemoryRepositoryError",
+    "ChatMemoryStoreUnavailableError",
     "DatabaseLockedError",
     "MissingConversationIdError",
     "NewerSchemaError",
@@ -57,6 +60,12 @@ class NotAMemoryDatabaseError(ChatMemoryRepositoryError):
 class NewerSchemaError(ChatMemoryRepositoryError):
     """The database was written by a newer ostinato-memory, whose schema this version
     does not know. It was left untouched."""
+
+
+class ChatMemoryStoreUnavailableError(ChatMemoryRepositoryError):
+    """The store (a database or Redis server) could not be reached, or the connection broke,
+    before the operation completed. A write was not applied: the next operation, once the
+    store is back, finds the conversation as it was before."""
 
 
 class DatabaseLockedError(ChatMemoryRepositoryError):

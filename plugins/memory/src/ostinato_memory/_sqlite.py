@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextvars
 import functools
-import json
 import os
 import sqlite3
 import threading
@@ -24,8 +23,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import ClassVar, Final, TypeVar
 
-from ostinato.messages import Message, message_from_dict
-from ostinato_memory._errors import ChatMemoryRepositoryError
+from ostinato.messages import Message
+from ostinato_memory._codec import decode_message, encode_message
 from ostinato_memory._repository import ConversationChange
 from ostinato_memory._sqlite_schema import (
     MESSAGES_TABLE,
@@ -87,41 +86,19 @@ _IDS = f"SELECT DISTINCT conversation_id FROM {MESSAGES_TABLE} ORDER BY conversa
 
 
 def _encode(conversation_id: str, messages: Sequence[Message]) -> list[tuple[str, int, str, str]]:
-    rows = []
-    for position, message in enumerate(messages):
-        try:
-            text = json.dumps(message.to_dict(), ensure_ascii=False, separators=(",", ":"))
-        except (TypeError, ValueError) as exc:
-            raise ChatMemoryRepositoryError(
-                f"cannot store message {position} of conversation {conversation_id!r} "
-                f"({message!r}): its JSON form failed: {exc}; nothing was changed\n"
-                "fix: keep message metadata to JSON values (str, numbers, booleans, None, "
-                "lists and dicts of them)"
-            ) from exc
-        if not text.isascii():
-            try:
-                text.encode("utf-8")
-            except UnicodeEncodeError:
-                # A lone surrogate has no UTF-8 form, so SQLite cannot take it as text;
-                # escaped (\ud800) it is valid JSON and reads back as the same string.
-                text = json.dumps(message.to_dict(), separators=(",", ":"))
-        rows.append((conversation_id, position, message.message_type.value, text))
-    return rows
+    return [
+        (
+            conversation_id,
+            position,
+            message.message_type.value,
+            encode_message(conversation_id, position, message),
+        )
+        for position, message in enumerate(messages)
+    ]
 
 
 def _decode(conversation_id: str, rows: Sequence[tuple[int, str]], path: Path) -> list[Message]:
-    messages = []
-    for position, text in rows:
-        try:
-            messages.append(message_from_dict(json.loads(text)))
-        except (TypeError, ValueError, KeyError) as exc:
-            raise ChatMemoryRepositoryError(
-                f"message {position} of conversation {conversation_id!r} in {path} cannot be "
-                f"read: {exc}\n"
-                "fix: delete the conversation (delete_by_conversation_id) or repair the row",
-                path=str(path),
-            ) from exc
-    return messages
+    return [decode_message(conversation_id, position, text, str(path)) for position, text in rows]
 
 
 class SQLiteChatMemoryRepository:

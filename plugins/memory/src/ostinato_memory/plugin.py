@@ -1,10 +1,11 @@
 """The ``memory`` plugin's hook implementations (entry point ``ostinato: memory``).
 
 Registers the repositories ``in-memory`` and ``sqlite``, the settings under
-``OSTINATO_MEMORY_``, and the advisor ``memory`` (``None`` unless
-``OSTINATO_MEMORY_ENABLED=true``). Import-light on purpose: neither ``sqlite3`` nor
-pydantic-settings is imported until a factory runs, because every installed plugin's
-hook module is imported whenever ostinato loads its plugins.
+``OSTINATO_MEMORY_``, the advisor ``memory`` (``None`` unless
+``OSTINATO_MEMORY_ENABLED=true``) and the command ``ostinato logs``. Import-light on
+purpose: neither ``sqlite3`` nor pydantic-settings is imported until a factory runs,
+because every installed plugin's hook module is imported whenever ostinato loads its
+plugins.
 """
 
 from __future__ import annotations
@@ -19,12 +20,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ADVISOR_NAME",
+    "LOGS_COMMAND",
     "SETTINGS_PREFIX",
     "in_memory_repository",
     "memory_advisor",
     "register_advisors",
     "register_chat_memory_repositories",
+    "register_commands",
     "register_settings",
+    "run_logs",
     "sqlite_repository",
 ]
 
@@ -32,6 +36,8 @@ __all__ = [
 SETTINGS_PREFIX: Final = "OSTINATO_MEMORY_"
 #: The name the memory advisor is registered under.
 ADVISOR_NAME: Final = "memory"
+#: The command listing and showing stored conversations (``ostinato logs``).
+LOGS_COMMAND: Final = "logs"
 
 
 def in_memory_repository(context: FactoryContext | None = None) -> ChatMemoryRepository:
@@ -93,3 +99,20 @@ def register_settings(register: Any) -> None:
     from ostinato_memory._settings import MemorySettings
 
     register(SETTINGS_PREFIX, MemorySettings)
+
+
+def run_logs(argv: list[str]) -> int:
+    """``ostinato logs ...``: list recent conversations, or ``show ID`` one (``--json``)."""
+    from ostinato_memory._logs_command import run_logs_command
+
+    return run_logs_command(argv)
+
+
+@hookimpl
+def register_commands(register: Any) -> None:
+    """Register ``ostinato logs`` (the configured repository's conversations)."""
+    register(
+        LOGS_COMMAND,
+        "stored conversations: `ostinato logs` lists recent ones, `ostinato logs show ID` one",
+        run_logs,
+    )

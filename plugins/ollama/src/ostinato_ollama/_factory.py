@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ostinato.http import connection_arguments
-from ostinato.transport import RetryPolicy
+from ostinato.http import model_factory
 from ostinato_ollama._model import OllamaChatModel
 from ostinato_ollama._options import OllamaChatOptions
 from ostinato_ollama._settings import OllamaSettings
@@ -29,22 +28,7 @@ def default_options_from(settings: OllamaSettings, model: str | None = None) -> 
     )
 
 
-def create_chat_model(
-    model_name: str | None = None,
-    settings: OllamaSettings | None = None,
-    *,
-    retry_policy: RetryPolicy | None = None,
-) -> OllamaChatModel:
-    """An :class:`OllamaChatModel` for ``model_name`` configured by ``settings``.
-
-    Without ``settings`` they are read from the environment (and ``.env``).
-
-    Raises:
-        ConfigurationError: a setting has a bad value.
-    """
-    settings = OllamaSettings.resolve(settings)
-    return OllamaChatModel(
-        default_options=default_options_from(settings, model_name),
-        base_url=settings.base_url,
-        **connection_arguments(settings, retry_policy),
-    )
+#: ``create_chat_model(model_name=None, settings=None, *, retry_policy=None)``: an
+#: :class:`OllamaChatModel` for ``model_name`` (empty: the settings' model) configured by
+#: ``settings`` (read from the environment and ``.env`` when not given).
+create_chat_model = model_factory(OllamaChatModel, OllamaSettings, default_options_from)

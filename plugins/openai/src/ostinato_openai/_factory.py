@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ostinato.http import connection_arguments
-from ostinato.transport import RetryPolicy
+from ostinato.http import model_factory
 from ostinato_openai._model import OpenAIChatModel
 from ostinato_openai._options import OpenAIChatOptions
 from ostinato_openai._settings import OpenAISettings
@@ -29,25 +28,12 @@ def default_options_from(settings: OpenAISettings, model: str | None = None) -> 
     )
 
 
-def create_chat_model(
-    model_name: str | None = None,
-    settings: OpenAISettings | None = None,
-    *,
-    retry_policy: RetryPolicy | None = None,
-) -> OpenAIChatModel:
-    """An :class:`OpenAIChatModel` for ``model_name`` configured by ``settings``.
+def _arguments(settings: OpenAISettings) -> dict[str, str | None]:
+    """The organisation and project headers' values."""
+    return {"organization": settings.organization, "project": settings.project}
 
-    Without ``settings`` they are read from the environment (and ``.env``).
 
-    Raises:
-        ConfigurationError: a setting has a bad value, or the base URL is OpenAI's and no
-            API key is set.
-    """
-    settings = OpenAISettings.resolve(settings)
-    return OpenAIChatModel(
-        default_options=default_options_from(settings, model_name),
-        base_url=settings.base_url,
-        organization=settings.organization,
-        project=settings.project,
-        **connection_arguments(settings, retry_policy),
-    )
+#: ``create_chat_model(model_name=None, settings=None, *, retry_policy=None)``: an
+#: :class:`OpenAIChatModel` for ``model_name`` (empty: the settings' model) configured by
+#: ``settings`` (read from the environment and ``.env`` when not given).
+create_chat_model = model_factory(OpenAIChatModel, OpenAISettings, default_options_from, _arguments)

@@ -1,0 +1,219 @@
+"""Running one batch of tool calls when some of them need an approval decision.
+
+The calls that need no decision run first (through the tool calling manager, as a batch
+of their own). Then either an approver decides the others inline, or the batch stops as
+a :class:`~ostinato.tools.PendingToolCalls`; :func:`complete_batch` runs the decided
+calls later (same process or another). Approved and edited calls run through the manager
+too, so limits, lookup, concurrency and error handling are the manager's; a denied call
+is answered with the denial's reason. The result is one assistant message (edited
+arguments in place) and one tool response per call, in call order.
+
+This module decides nothing about the loop: the tool loop calls it instead of the
+manager when a request carries approval settings or a tool requires approval.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import inspect
+from collections.abc import Mapping, Sequence
+
+from ostinato.errors import ApprovalError
+from ostinato.messages import AssistantMessage, Message, ToolCall, ToolResponse, ToolResponseMessage
+from ostinato.model import ChatResponse, Generation
+from ostinato.prompt import Prompt, ToolCallingChatOptions
+from ostinato.tools._approval import (
+    ApprovalDecision,
+    ApprovalKind,
+    ApprovalRequest,
+    ApprovalSettings,
+    Approver,
+)
+from ostinato.tools._callback import ToolCallback
+from ostinato.tools._pending import PendingToolCalls
+from ostinato.tools._result import ToolCallingManager, ToolExecutionResult
+
+__all__ = ["complete_batch", "execute_with_approvals", "needs_approvals"]
+
+
+def _tools(prompt: Prompt) -> tuple[ToolCallback, ...]:
+    options = prompt.options
+    return options.tool_callbacks if isinstance(options, ToolCallingChatOptions) else ()
+
+
+def _asking(response: ChatResponse) -> AssistantMessage | None:
+    return next((g.output for g in response.generations if g.output.has_tool_calls), None)
+
+
+def needs_approvals(settings: ApprovalSettings | None, prompt: Prompt) -> bool:
+    """Whether a batch under ``settings`` may need decisions (cheap: no call looked at)."""
+    if settings is not None and settings.policy is not None:
+        return True
+    return any(getattr(t.tool_metadata, "requires_approval", False) for t in _tools(prompt))
+
+
+async def execute_with_approvals(
+    manager: ToolCallingManager,
+    prompt: Prompt,
+    response: ChatResponse,
+    settings: ApprovalSettings,
+    *,
+    rounds: int,
+    conversation_id: str | None,
+) -> ToolExecutionResult | PendingToolCalls:
+    """Run ``response``'s calls: the free ones first, then the decided ones; without an
+    approver, stop with the pending calls.
+
+    Raises:
+        ApprovalError: the approver raised, timed out or returned no decision (no call
+            that waited for a decision ran).
+        ToolCallLimitExceeded: as the manager raises it.
+    """
+    assistant = _asking(response)
+    if assistant is None:
+        return await manager.execute_tool_calls(prompt, response)
+    by_name = {t.tool_definition.name: t for t in _tools(prompt)}
+    gated = [c for c in assistant.tool_calls if settings.needs_decision(c, by_name.get(c.name))]
+    if not gated:
+        return await manager.execute_tool_calls(prompt, response)
+    gated_ids = {c.id for c in gated}
+    free = [c for c in assistant.tool_calls if c.id not in gated_ids]
+    done: tuple[ToolResponse, ...] = ()
+    direct = True
+    if free:
+        first = await manager.execute_tool_calls(prompt, _asking_for(assistant, free))
+        done = _responses(first)
+        direct = first.return_direct
+    if settings.approver is None:
+        return PendingToolCalls(
+            tuple(prompt.messages),
+            assistant,
+            done,
+            tuple(c.id for c in gated),
+            tuple(by_name),
+            PendingToolCalls.plain_options(prompt.options),
+            rounds,
+            conversation_id,
+            bool(free) and direct,
+        )
+    from ostinato.events import ApprovalRequired, current_event_sink
+
+    sink = current_event_sink()
+    if sink is not None:  # an approver decides inline: the turn goes on after this event
+        await sink.emit(ApprovalRequired(sink.round, tuple(gated)))
+    decisions = {}
+    for call in gated:
+        tool = by_name.get(call.name)
+        request = ApprovalRequest(call, None if tool is None else tool.tool_definition)
+        decisions[call.id] = await _ask(settings, request)
+    return await complete_batch(manager, prompt, assistant, done, direct, decisions)
+
+
+async def complete_batch(
+    manager: ToolCallingManager,
+    prompt: Prompt,
+    assistant: AssistantMessage,
+    done: Sequence[ToolResponse],
+    done_direct: bool,
+    decisions: Mapping[str, ApprovalDecision],
+) -> ToolExecutionResult:
+    """Run the decided calls of ``assistant`` (``done`` answers the others) and return the
+    batch's whole result: ``prompt``'s messages, the assistant message with edited
+    arguments, one tool response per call in call order."""
+    calls: list[ToolCall] = []
+    for call in assistant.tool_calls:
+        decision = decisions.get(call.id)
+        if decision is not None and decision.kind is ApprovalKind.EDIT:
+            assert decision.arguments is not None
+            call = dataclasses.replace(call, arguments=decision.arguments)
+        calls.append(call)
+    edited = dataclasses.replace(assistant, tool_calls=tuple(calls))
+    texts = {r.id: r for r in done}
+    to_run = [
+        c for c in calls if c.id in decisions and decisions[c.id].kind is not ApprovalKind.DENY
+    ]
+    denied = False
+    for call in calls:
+        decision = decisions.get(call.id)
+        if decision is not None and decision.kind is ApprovalKind.DENY:
+            denied = True
+            texts[call.id] = ToolResponse(call.id, call.name, decision.denial_text(call))
+    direct = done_direct and not denied
+    if to_run:
+        ran_ids = {r.id for r in done}
+        counted: list[Message] = list(prompt.messages)
+        if done:
+            # The calls that ran already count towards the limits of this batch.
+            counted += [_only(edited, ran_ids), ToolResponseMessage(tuple(done))]
+        second = await manager.execute_tool_calls(
+            prompt.copy(messages=counted), _asking_for(edited, to_run)
+        )
+        texts.update((r.id, r) for r in _responses(second))
+        direct = direct and second.return_direct
+    responses = tuple(texts[c.id] for c in calls if c.id in texts)
+    return ToolExecutionResult(
+        (*prompt.messages, edited, ToolResponseMessage(responses)), return_direct=direct
+    )
+
+
+async def _ask(settings: ApprovalSettings, request: ApprovalRequest) -> ApprovalDecision:
+    approver = settings.approver
+    assert approver is not None
+    call = request.call
+    try:
+        async with asyncio.timeout(settings.timeout):
+            answer = await _decide(approver, request)
+    except TimeoutError as e:
+        raise ApprovalError(
+            f"the approver did not decide on call {call.id!r} to tool '{call.name}' within "
+            f"{settings.timeout} s; no call waiting for a decision ran",
+            tool_name=call.name,
+            call_id=call.id,
+        ) from e
+    except Exception as e:
+        raise ApprovalError(
+            f"the approver raised {type(e).__name__}: {e} while deciding call {call.id!r} to "
+            f"tool '{call.name}'; no call waiting for a decision ran",
+            tool_name=call.name,
+            call_id=call.id,
+        ) from e
+    if isinstance(answer, bool):
+        return ApprovalDecision.approve() if answer else ApprovalDecision.deny()
+    if not isinstance(answer, ApprovalDecision):
+        raise ApprovalError(
+            f"the approver returned {answer!r} for call {call.id!r} to tool '{call.name}'; "
+            "expected an ApprovalDecision (approve(), deny(reason), edit(arguments)) or a bool",
+            tool_name=call.name,
+            call_id=call.id,
+        )
+    return answer
+
+
+async def _decide(approver: Approver, request: ApprovalRequest) -> object:
+    if inspect.iscoroutinefunction(approver) or inspect.iscoroutinefunction(
+        getattr(approver, "__call__", None)  # noqa: B004  # async callable objects
+    ):
+        return await approver(request)  # type: ignore[misc]  # a coroutine function
+    from ostinato.runtime import run_in_tool_thread
+
+    # A sync approver may block (a terminal prompt): it runs on the tool thread pool.
+    answer: object = await run_in_tool_thread(approver, request)
+    if inspect.isawaitable(answer):
+        answer = await answer
+    return answer
+
+
+def _asking_for(assistant: AssistantMessage, calls: Sequence[ToolCall]) -> ChatResponse:
+    return ChatResponse([Generation(dataclasses.replace(assistant, tool_calls=tuple(calls)))])
+
+
+def _only(assistant: AssistantMessage, ids: set[str]) -> AssistantMessage:
+    return dataclasses.replace(
+        assistant, tool_calls=tuple(c for c in assistant.tool_calls if c.id in ids)
+    )
+
+
+def _responses(result: ToolExecutionResult) -> tuple[ToolResponse, ...]:
+    message = result.tool_response_message
+    return () if message is None else message.responses

@@ -1,0 +1,78 @@
+"""One psycopg connection pool per event loop, opened on first use.
+
+An async pool belongs to the loop it runs on; ostinato's blocking faces run on its
+private loop while async callers bring their own, so the repository keeps one pool per
+loop (:class:`~ostinato.transport.LoopClients`). A connection taken from the pool whose
+socket has something to read while idle (the server said goodbye, or closed it) is
+checked with a round trip and replaced if dead, so one the server dropped does not fail
+the next operation; a healthy idle connection costs no round trip. This module imports
+psycopg; only the repository imports it.
+"""
+
+from __future__ import annotations
+
+import select
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from psycopg import AsyncConnection
+from psycopg_pool import AsyncConnectionPool
+
+__all__ = ["LoopPool", "check_if_suspect"]
+
+
+async def check_if_suspect(connection: AsyncConnection[Any]) -> None:
+    """Check ``connection`` with a round trip only if its idle socket is readable (an idle
+    connection has nothing to read unless the server ended it); raise if it is dead."""
+    if _readable(connection.pgconn.socket):
+        await AsyncConnectionPool.check_connection(connection)
+
+
+def _readable(fd: int) -> bool:
+    if hasattr(select, "poll"):  # poll takes any descriptor; select() only those < 1024
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(0))
+    readable, _, _ = select.select([fd], [], [], 0)
+    return bool(readable)
+
+
+class LoopPool:
+    """A pool of autocommit connections, opened lazily on the running loop."""
+
+    __slots__ = ("_closed", "_opened", "pool")
+
+    def __init__(self, url: str, *, min_size: int, max_size: int, timeout: float) -> None:
+        self.pool: AsyncConnectionPool[AsyncConnection[Any]] = AsyncConnectionPool(
+            url,
+            min_size=min(min_size, max_size),
+            max_size=max_size,
+            timeout=timeout,
+            open=False,
+            check=check_if_suspect,
+            kwargs={"autocommit": True, "connect_timeout": max(1, round(timeout))},
+            name="ostinato-memory-postgres",
+        )
+        self._opened = False
+        self._closed = False
+
+    @property
+    def is_closed(self) -> bool:
+        """Whether :meth:`aclose` ran."""
+        return self._closed
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[AsyncConnection[Any]]:
+        """A checked connection, returned to the pool on the way out."""
+        if not self._opened:
+            self._opened = True
+            await self.pool.open(wait=False)
+        async with self.pool.connection() as connection:
+            yield connection
+
+    async def aclose(self) -> None:
+        """Close the pool and its connections."""
+        self._closed = True
+        if self._opened:
+            await self.pool.close()

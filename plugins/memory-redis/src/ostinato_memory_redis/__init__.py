@@ -1,0 +1,40 @@
+"""ostinato-memory-redis: conversation memory in Redis, for many processes and machines.
+
+:class:`RedisChatMemoryRepository` keeps ostinato-memory's turn atomicity across processes
+(each write is one ``MULTI``/``EXEC`` transaction; ``update`` watches and retries), with an
+optional time to live per conversation. Registered as the chat memory repository
+``redis``: ``OSTINATO_MEMORY_REPOSITORY=redis`` with ``OSTINATO_MEMORY_REDIS_URL``.
+Everything is imported on first access (PEP 562), so loading the plugin does not import
+redis-py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ostinato.plugins import lazy_exports
+
+if TYPE_CHECKING:
+    from ostinato_memory_redis._repository import DEFAULT_KEY_PREFIX, RedisChatMemoryRepository
+    from ostinato_memory_redis._settings import RedisMemorySettings
+    from ostinato_memory_redis.plugin import create_redis_repository
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_KEY_PREFIX",
+    "RedisChatMemoryRepository",
+    "RedisMemorySettings",
+    "__version__",
+    "create_redis_repository",
+]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "DEFAULT_KEY_PREFIX": "ostinato_memory_redis._repository",
+        "RedisChatMemoryRepository": "ostinato_memory_redis._repository",
+        "RedisMemorySettings": "ostinato_memory_redis._settings",
+        "create_redis_repository": "ostinato_memory_redis.plugin",
+    },
+)

@@ -1,0 +1,171 @@
+"""``ostinato logs``: the conversations of the configured repository, listed or shown.
+
+``ostinato logs`` lists recent conversations (most recently changed first where the
+repository records it, else by id); ``ostinato logs show ID`` prints one, message by
+message, with tool calls, tool results and usage when recorded; ``--json`` prints the
+same as JSON (messages in their ``to_dict`` form). The repository is the one
+``OSTINATO_MEMORY_REPOSITORY`` names (or ``--repository``), found among every installed
+plugin's, so it works on SQLite, PostgreSQL and Redis alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, Final, TextIO
+
+from ostinato.errors import ConfigurationError, OstinatoError
+from ostinato.memory import ChatMemoryRepository
+from ostinato.messages import AssistantMessage, Message, ToolResponseMessage, UserMessage
+from ostinato_memory._listing import ConversationSummary, recent_conversations
+
+__all__ = ["DEFAULT_COUNT", "run_logs_command"]
+
+#: Conversations listed when ``--count`` is not given.
+DEFAULT_COUNT: Final = 20
+EXIT_ERROR: Final = 1
+EXIT_CONFIGURATION: Final = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ostinato logs",
+        description="Conversations stored by the memory repository "
+        "(OSTINATO_MEMORY_REPOSITORY): list the recent ones, or show one.",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("-r", "--repository", help="the repository by name (default: setting)")
+    parser.add_argument(
+        "-n", "--count", type=int, default=DEFAULT_COUNT, help="conversations to list"
+    )
+    sub = parser.add_subparsers(dest="action", metavar="ACTION")
+    sub.add_parser("list", help="list recent conversations (the default)")
+    show = sub.add_parser("show", help="show one conversation")
+    show.add_argument("conversation_id", metavar="ID")
+    show.add_argument("--json", action="store_true", dest="show_json", help="print JSON")
+    return parser
+
+
+def _repository(name: str | None) -> ChatMemoryRepository:
+    from ostinato.config import create_plugin_manager, create_registry
+    from ostinato.settings import Settings, load_settings
+    from ostinato_memory._factories import create_chat_memory_repository, load_memory_settings
+
+    settings = load_memory_settings()
+    registry = create_registry(create_plugin_manager(load_settings(Settings)))
+    return create_chat_memory_repository(name or settings.repository, settings, registry)
+
+
+async def _close(repository: ChatMemoryRepository) -> None:
+    for name in ("aclose", "close"):
+        closer = getattr(repository, name, None)
+        if callable(closer):
+            result = closer()
+            if inspect.isawaitable(result):
+                await result
+            return
+
+
+def _summary_json(summary: ConversationSummary) -> dict[str, Any]:
+    updated = summary.updated_at.isoformat() if summary.updated_at is not None else None
+    return {
+        "conversation_id": summary.conversation_id,
+        "message_count": summary.message_count,
+        "updated_at": updated,
+    }
+
+
+def _print_list(summaries: Sequence[ConversationSummary], out: TextIO) -> None:
+    if not summaries:
+        print("no conversations stored", file=out)
+        return
+    rows = [("conversation", "messages", "last change")]
+    for s in summaries:
+        when = s.updated_at.strftime("%Y-%m-%d %H:%M:%S %Z") if s.updated_at else "-"
+        rows.append((s.conversation_id, str(s.message_count), when))
+    widths = [max(len(row[i]) for row in rows) for i in range(2)]
+    for row in rows:
+        print(f"{row[0].ljust(widths[0])}  {row[1].rjust(widths[1])}  {row[2]}".rstrip(), file=out)
+
+
+def _usage(message: Message) -> str | None:
+    usage = message.metadata.get("usage")
+    if not isinstance(usage, dict) or not usage:
+        return None
+    return ", ".join(f"{key} {value}" for key, value in usage.items())
+
+
+def _print_message(message: Message, out: TextIO) -> None:
+    print(f"## {message.message_type.value}", file=out)
+    if isinstance(message, ToolResponseMessage):
+        for response in message.responses:
+            print(f"{response.name} [{response.id}] -> {response.response_data}", file=out)
+    else:
+        if message.text:
+            print(message.text, file=out)
+        if isinstance(message, UserMessage | AssistantMessage):
+            for media in message.media:
+                print(
+                    f"[media {media.mime_type} {media.name or media.url or ''}]".rstrip(), file=out
+                )
+    if isinstance(message, AssistantMessage):
+        reasoning = message.metadata.get("reasoning")
+        if isinstance(reasoning, str) and reasoning:
+            print(f"reasoning: {reasoning}", file=out)
+        for call in message.tool_calls:
+            print(f"tool call {call.name}({call.arguments}) [{call.id}]", file=out)
+        usage = _usage(message)
+        if usage:
+            print(f"usage: {usage}", file=out)
+    print(file=out)
+
+
+async def _logs(args: argparse.Namespace, out: TextIO) -> int:
+    repository = _repository(args.repository)
+    try:
+        if args.action == "show":
+            messages = await repository.find_by_conversation_id(args.conversation_id)
+            if args.json or args.show_json:
+                document = {
+                    "conversation_id": args.conversation_id,
+                    "messages": [m.to_dict() for m in messages],
+                }
+                print(json.dumps(document, ensure_ascii=False, indent=2), file=out)
+                return 0
+            if not messages:
+                print(
+                    f"ostinato: error: no conversation {args.conversation_id!r} is stored",
+                    file=sys.stderr,
+                )
+                return EXIT_ERROR
+            for message in messages:
+                _print_message(message, out)
+            return 0
+        summaries = await recent_conversations(repository, max(args.count, 0))
+        if args.json:
+            print(
+                json.dumps([_summary_json(s) for s in summaries], ensure_ascii=False, indent=2),
+                file=out,
+            )
+        else:
+            _print_list(summaries, out)
+        return 0
+    finally:
+        await _close(repository)
+
+
+def run_logs_command(argv: list[str], out: TextIO | None = None) -> int:
+    """``ostinato logs [--json] [-n N] [-r NAME] [list | show ID]``; returns the exit code."""
+    args = _parser().parse_args(argv)
+    try:
+        return asyncio.run(_logs(args, out or sys.stdout))
+    except ConfigurationError as exc:
+        print(f"ostinato: error: {exc}", file=sys.stderr)
+        return EXIT_CONFIGURATION
+    except OstinatoError as exc:
+        print(f"ostinato: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR

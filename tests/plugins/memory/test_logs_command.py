@@ -1,0 +1,95 @@
+"""``ostinato logs``: list the configured repository's conversations, show one, ``--json``."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from ostinato.testing.memory_conformance import every_message_type, turn
+from ostinato_memory import SQLiteChatMemoryRepository
+from ostinato_memory._logs_command import run_logs_command
+
+
+def logs(*argv: str) -> tuple[int, str]:
+    """Run ``ostinato logs argv`` in this process; its exit code and standard output."""
+    out = io.StringIO()
+    code = run_logs_command(list(argv), out)
+    return code, out.getvalue()
+
+
+@pytest.fixture
+def sqlite_store(tmp_path, monkeypatch):
+    path = tmp_path / "m.sqlite3"
+    with SQLiteChatMemoryRepository(path) as repository:
+        repository.save_all_sync("u-42", every_message_type())
+        repository.save_all_sync("u-7", turn("x"))
+    monkeypatch.setenv("OSTINATO_MEMORY_REPOSITORY", "sqlite")
+    monkeypatch.setenv("OSTINATO_MEMORY_SQLITE_PATH", str(path))
+    return path
+
+
+def test_it_lists_the_conversations(sqlite_store):
+    code, out = logs()
+    assert code == 0
+    assert out.splitlines() == [
+        "conversation  messages  last change",
+        "u-42                 5  -",
+        "u-7                  2  -",
+    ]
+
+
+def test_it_lists_as_json_and_obeys_the_count(sqlite_store):
+    code, out = logs("--json", "-n", "1")
+    assert code == 0
+    assert json.loads(out) == [{"conversation_id": "u-42", "message_count": 5, "updated_at": None}]
+
+
+def test_show_prints_messages_tool_calls_results_and_usage(sqlite_store):
+    code, out = logs("show", "u-42")
+    assert code == 0
+    for line in (
+        "## user",
+        "[media image/png chart.png]",
+        "reasoning: two cities: two calls",
+        'tool call weather({"city": "Paris"}) [call_1]',
+        'weather [call_1] -> {"temp": 18}',
+        "Paris 18°C; Tokyo unknown.",
+        "usage: prompt_tokens 12, completion_tokens 7",
+    ):
+        assert line in out.splitlines(), line
+
+
+def test_show_as_json_round_trips_the_messages(sqlite_store):
+    from ostinato.messages import message_from_dict
+
+    code, out = logs("show", "u-42", "--json")
+    document = json.loads(out)
+    assert code == 0 and document["conversation_id"] == "u-42"
+    assert [message_from_dict(m) for m in document["messages"]] == every_message_type()
+
+
+def test_showing_an_unknown_conversation_is_an_error(sqlite_store, capsys):
+    assert logs("show", "nope") == (1, "")
+    assert "no conversation 'nope'" in capsys.readouterr().err
+
+
+def test_a_repository_that_needs_a_setting_is_a_configuration_error(monkeypatch, capsys):
+    monkeypatch.setenv("OSTINATO_MEMORY_REPOSITORY", "postgres")
+    assert logs()[0] == 2
+    assert "OSTINATO_MEMORY_POSTGRES_URL" in capsys.readouterr().err
+
+
+def test_the_command_is_registered_with_the_cli(sqlite_store):
+    proc = subprocess.run(
+        [sys.executable, "-m", "ostinato.cli", "logs", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert [c["conversation_id"] for c in json.loads(proc.stdout)] == ["u-42", "u-7"]

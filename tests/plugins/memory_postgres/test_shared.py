@@ -1,0 +1,64 @@
+"""PostgreSQL as the memory of many processes: four worker processes on the same 50
+conversations, the server stopped mid-turn, a connection dropped from the pool."""
+
+from __future__ import annotations
+
+import psycopg
+
+from ostinato import AdvisorParams
+from ostinato.messages import AssistantMessage, UserMessage
+from ostinato_memory import ChatMemoryStoreUnavailableError
+from ostinato_memory_postgres import PostgresChatMemoryRepository
+from tests.fakes.shared_memory import (
+    StoreSpec,
+    check_every_turn_once,
+    conversation_ids,
+    run_workers,
+    turn_with_the_store_stopped,
+)
+from tests.servers import PostgresServer
+
+
+async def test_four_processes_continue_the_same_conversations_every_turn_once(postgres_url):
+    run_workers(StoreSpec("postgres", postgres_url))
+    repository = PostgresChatMemoryRepository(postgres_url)
+    assert sorted(await repository.find_conversation_ids()) == sorted(conversation_ids())
+    for conversation in conversation_ids():
+        check_every_turn_once(conversation, await repository.find_by_conversation_id(conversation))
+    await repository.aclose()
+
+
+async def test_the_server_stopped_mid_turn_fails_the_turn_and_stores_none_of_it(
+    postgres_server: PostgresServer, postgres_url
+):
+    repository = PostgresChatMemoryRepository(postgres_url, timeout=1)
+    try:
+        client = await turn_with_the_store_stopped(
+            repository, postgres_server.stop, ChatMemoryStoreUnavailableError
+        )
+    finally:
+        postgres_server.start()
+    # The server is back: the next turn works, and the failed one left nothing.
+    await client.prompt("third").advisors(AdvisorParams.conversation_id("faulty")).call().acontent()
+    assert await repository.find_by_conversation_id("faulty") == [
+        UserMessage("first"),
+        AssistantMessage("first answer"),
+        UserMessage("third"),
+        AssistantMessage("third answer"),
+    ]
+    await repository.aclose()
+
+
+async def test_a_connection_dropped_from_the_pool_is_replaced(postgres_server, postgres_url):
+    repository = PostgresChatMemoryRepository(postgres_url, pool_min_size=1, pool_max_size=1)
+    await repository.save_all("c", [UserMessage("kept")])
+    with psycopg.connect(postgres_server.url, autocommit=True) as admin:
+        killed = admin.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'"
+        ).fetchone()
+    assert killed is not None and killed[0] >= 1
+    assert await repository.find_by_conversation_id("c") == [UserMessage("kept")]
+    await repository.save_all("c", [UserMessage("changed")])
+    assert await repository.find_by_conversation_id("c") == [UserMessage("changed")]
+    await repository.aclose()
