@@ -2,7 +2,7 @@
 
 Loading plugins happens on every ``ostinato.chat_client()`` and every ``ostinato`` command,
 so a plugin module must hold hook implementations only; httpx and provider SDKs are
-imported inside factories (DESIGN.md §5). Each module is imported in a fresh interpreter.
+imported inside factories. Each module is imported in a fresh interpreter.
 """
 
 from __future__ import annotations

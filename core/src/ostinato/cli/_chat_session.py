@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ostinato.advisors import ChatClientMessageAggregator, MemoryAdvisor
 from ostinato.cli._model_choice import ModelChoice
-from ostinato.cli._observer import ToolCallObserver
+from ostinato.cli._observer import ToolCallListener
 from ostinato.client import AdvisorParams, ChatClient
 from ostinato.errors import ConfigurationError
 from ostinato.messages import AssistantMessage, Message, UserMessage
@@ -98,13 +98,13 @@ class ChatSession:
     async def ask(self, question: str, renderer: TerminalRenderer) -> TurnResult:
         """Run one turn, showing it on ``renderer``; the conversation grows only when the
         turn succeeds (a cancelled or failed turn leaves it as it was)."""
-        observer = ToolCallObserver(renderer)
+        listener = ToolCallListener(renderer)
         spec = self.client.prompt()
         if self.system is not None:
             spec.system(self.system)
         if self.remember:
             spec.messages(list(self.history))
-        spec.user(question).tools(*self.tools).advisors(observer)
+        spec.user(question).tools(*self.tools).listener(listener)
         if self.conversation_id is not None:
             spec.advisors(AdvisorParams.conversation_id(self.conversation_id))
         if self.approve:
@@ -126,12 +126,15 @@ class ChatSession:
                 response = await spec.call().achat_response()
                 if response is not None and response.text:
                     renderer.answer(response.text)
+        except BaseException:
+            listener.cancel_running()  # tools the turn left running never finish
+            raise
         finally:
             renderer.stop()
         if self.remember:
             answer = response.text if response is not None else None
             self.history += [UserMessage(question), AssistantMessage(answer or "")]
-        return TurnResult(response, observer.rounds, time.perf_counter() - started)
+        return TurnResult(response, listener.rounds, time.perf_counter() - started)
 
     async def aclose(self) -> None:
         """Close the model (its HTTP clients, a local server it started)."""
