@@ -9,6 +9,7 @@ import os
 import pytest
 
 from ostinato.cli import main
+from ostinato_mcp import McpTool
 from tests.fakes import scripted_provider
 from tests.fakes.distributions import FakeDistributions, clean_environment, fake_distributions
 
@@ -36,8 +37,8 @@ def test_chat_mcp_offers_the_servers_tools(installed, capsys, tmp_path, demo_url
     tools = scripted_provider.CREATED[-1].prompts[0].options.tool_names  # type: ignore[union-attr]
     assert "add" in tools
     # The session the tool set opened on ostinato's private loop, closed before the server stops.
-    observed = scripted_provider.CREATED[-1].prompts[0].options.tool_callbacks[0]  # type: ignore[union-attr]
-    observed._delegate.server.close_all()
+    offered = scripted_provider.CREATED[-1].prompts[0].options.tool_callbacks  # type: ignore[union-attr]
+    next(t for t in offered if isinstance(t, McpTool)).server.close_all()
 
 
 def test_chat_mcp_without_the_plugin_says_what_to_install(installed, capsys, tmp_path):
