@@ -155,7 +155,7 @@ def create_chat_client(
 
     With ``OSTINATO_CHAT_CLIENT__TOOL_CALLING__ENABLED=false`` the client's default
     advisor params turn auto-registration off (a call can turn it back on with
-    ``AdvisorParams.tool_calling_advisor_auto_register(True)``), as the reference does.
+    ``AdvisorParams.tool_calling_advisor_auto_register(True)``), as Spring AI does.
     """
     from ostinato.client import AdvisorParams, ChatClient
 
