@@ -111,7 +111,7 @@ def ask_once(
         return EXIT_CANCELLED
     except ModelError as exc:
         renderer.stop()
-        print_error(describe_model_error(exc, session.choice), err)
+        print_error(describe_model_error(exc, session.choice), err, error=exc)
         return 1
     renderer.finish(result.response, result.rounds, result.seconds)
     if as_json:
@@ -150,7 +150,9 @@ def run_chat(args: argparse.Namespace, context: CliContext) -> int:
     settings, _, registry = context.loaded()
     choice = choose_model(args.model, settings.model, registry)
     if args.conversation is not None and not args.conversation.strip():
-        print_error("--conversation needs a non-blank ID\nfix: e.g. --conversation trip-2025")
+        print_error(
+            "--conversation needs a non-blank ID\nfix: e.g. --conversation trip-2025", exit_code=2
+        )
         return 2
     question = _question(args)
     session = _open(args, context, choice)
