@@ -182,6 +182,26 @@ def history_overheads(view: _View) -> list[tuple[int, float]]:
     return rows
 
 
+def _event_cost(view: _View) -> list[str]:
+    """One line: ostinato's time and CPU per model call with one event listener over
+    without (CPU is the steadier measure on a busy machine)."""
+    plain = view.find("per-call", "ostinato", "async")
+    watched = view.find("per-call", "ostinato", "async-listener")
+    if plain is None or watched is None:
+        return []
+    without, with_one = view.samples(plain), view.samples(watched)
+    wall, cpu = _median(without.per_call_s), _median(without.cpu_per_call_s)
+    if not wall or not cpu:
+        return []
+    wall_one, cpu_one = _median(with_one.per_call_s), _median(with_one.cpu_per_call_s)
+    return [
+        "",
+        f"Loop events: with one listener, ostinato's `async` path takes {wall_one / wall:.2f}× "
+        f"the time ({_us(wall_one)} vs {_us(wall)} µs) and {cpu_one / cpu:.2f}× the CPU "
+        f"({_us(cpu_one)} vs {_us(cpu)} µs) per model call.",
+    ]
+
+
 def _machine() -> str:
     model = platform.processor() or platform.machine()
     try:
@@ -238,7 +258,9 @@ def render(results: Results) -> str:
     out += [
         "",
         "`async-sync-tool` writes `add` as a plain function: frameworks run it on a thread "
-        "pool (the floor too, with `run_in_executor`).",
+        "pool (the floor too, with `run_in_executor`). `async-listener` is `async` with one "
+        "loop-event listener on each request.",
+        *_event_cost(view),
         "",
         f"## {s.concurrent} concurrent conversations",
         "",

@@ -149,6 +149,10 @@ def build_cells(settings: Settings) -> list[Cell]:
         floor = cells[-1].key
         cells.append(Cell("per-call", "ostinato", mode, MAIN_MODEL, n, baseline=floor))
     floor_async = "per-call/floor/async"
+    # What watching the loop costs: the async cell with one event listener.
+    cells.append(
+        Cell("per-call", "ostinato", "async-listener", MAIN_MODEL, n, baseline=floor_async)
+    )
     cells.extend(
         Cell("per-call", peer, "async", MAIN_MODEL, n, baseline=floor_async)
         for peer in settings.peers

@@ -129,7 +129,11 @@ class _Server:
         shutil.rmtree(self.directory, ignore_errors=True)
 
     def __enter__(self) -> Self:
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            self.close()
+            raise
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -169,6 +173,7 @@ class PostgresServer(_Server):
             check=False,
         )
         if result.returncode != 0:
+            shutil.rmtree(self.directory, ignore_errors=True)
             raise ServerStartError(f"initdb failed ({result.returncode}):\n{result.stderr}")
 
     @property

@@ -3,6 +3,8 @@
 One client per scenario model (built once, like an application builds its client), with
 the two tools as defaults; the conversation is ``prompt().messages(history).user(...)``
 through ``call().acontent()``, ``stream().acontent()`` or the sync ``call().content()``.
+Mode ``async-listener`` is ``async`` with one loop-event listener on the request (a
+function counting the events): what watching the loop costs.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ class Ostinato(Contender):
     """ostinato's ChatClient over the OpenAI-compatible adapter."""
 
     name = "ostinato"
-    modes: ClassVar[frozenset[str]] = frozenset({"async", "stream", "sync", "async-sync-tool"})
+    modes: ClassVar[frozenset[str]] = frozenset(
+        {"async", "stream", "sync", "async-sync-tool", "async-listener"}
+    )
     supports_history = True
 
     async def setup(self, base_url: str) -> None:
@@ -49,6 +53,9 @@ class Ostinato(Contender):
             )
             self._clients[(model, sync_tool)] = client
         return client
+
+    def _count(self, event: object) -> None:
+        self.events_seen = getattr(self, "events_seen", 0) + 1
 
     def _history(self, count: int) -> list[Message]:
         history = self._histories.get(count)
@@ -74,6 +81,8 @@ class Ostinato(Contender):
     async def converse(self, scenario: Scenario, mode: str, history: int) -> str:
         client = self._client(scenario.model, sync_tool=mode == "async-sync-tool")
         spec = client.prompt().messages(self._history(history)).user(QUESTION)
+        if mode == "async-listener":
+            spec.listener(self._count)
         if mode == "stream":
             return "".join([piece async for piece in spec.stream().acontent()])
         return await spec.call().acontent() or ""

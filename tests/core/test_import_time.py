@@ -1,4 +1,4 @@
-"""``import ostinato`` stays cheap (DESIGN.md §9): fast, and without the heavy libraries."""
+"""``import ostinato`` stays cheap: fast, and without the heavy libraries."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import tempfile
 BUDGET_SECONDS = 0.150
 RUNS = 5
 
-# Only their own layers may import these (DESIGN.md §2): never the package itself.
+# Only their own layers may import these: never the package itself.
 HEAVY_MODULES = ("httpx", "pluggy", "dependency_injector", "pydantic_settings")
 
 _PROBE = f"""

@@ -49,6 +49,7 @@ TOP_LEVEL = {
     "Media",
     "MemoryAdvisor",
     "MessageAggregator",
+    "NoProgressAction",
     "Ordered",
     "OstinatoError",
     "PendingToolCalls",
@@ -68,12 +69,13 @@ TOP_LEVEL = {
     "ToolResponse",
     "ToolResponseMessage",
     "Usage",
+    "UsageLimits",
     "UserMessage",
     "__version__",
     "tool",
     "tool_callbacks",
 }
-LAZY_TOP_LEVEL = {"AutoConfiguration", "chat_client"}
+LAZY_TOP_LEVEL = {"AutoConfiguration", "LoopEvent", "chat_client"}
 
 
 def all_modules() -> list[str]:

@@ -95,6 +95,24 @@ def test_memory_across_turns_in_sqlite(capsys):
     ]
 
 
+def test_events(capsys):
+    out = run_example("events.py", capsys)
+    lines = out.splitlines()
+    assert lines[:5] == [
+        "call, with a listener:",
+        '  round 1: temperature({"city": "Lisbon"}) ...',
+        "  round 1: temperature -> 21",
+        "  ended: answered, 2 rounds, 62 tokens",
+        "Lisbon is at 21 °C.",
+    ]
+    assert "  5 text pieces: 'Lisbon is at 21 °C.'" in lines
+    assert any(
+        line.startswith('  as JSON: {"schema_version": 1, "kind": "loop_ended"') for line in lines
+    )
+    assert "usage limit total_tokens=20 (used 25)" in out
+    assert "temperature with the same arguments 3 times in a row" in out
+
+
 def test_approvals(capsys):
     out = run_example("approvals.py", capsys)
     assert out.splitlines() == [

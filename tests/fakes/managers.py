@@ -1,7 +1,7 @@
 """A tool calling manager that returns scripted results and records what it was given.
 
 Used where a test is about the *advisor* and wants to pin the manager's answers exactly
-(as the reference's tests do with a mocked manager).
+(as Spring AI's tests do with a mocked manager).
 """
 
 from __future__ import annotations

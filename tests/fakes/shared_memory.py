@@ -114,9 +114,10 @@ def check_every_turn_once(conversation: str, messages: list[Message]) -> None:
 
 async def turn_with_the_store_stopped(
     repository: ChatMemoryRepository, stop: Callable[[], Any], error: type[Exception]
-) -> None:
+) -> ChatClient:
     """Turn 1 is stored; during turn 2 a tool stops the store: the turn fails with
-    ``error`` and is not stored. The caller restarts the store and checks turn 3."""
+    ``error`` and is not stored. Returns the client (its model answers turn 3 with
+    ``third answer``): the caller restarts the store and runs turn 3 of ``faulty``."""
 
     @tool(description="Stops the memory store")
     def stop_the_store() -> str:
@@ -128,6 +129,7 @@ async def turn_with_the_store_stopped(
             "first answer",
             tool_call_response(ToolCall("call-1", "stop_the_store", "{}")),
             "second answer",
+            "third answer",
         ]
     )
     memory = MessageWindowChatMemory(repository, max_messages=50)
@@ -137,5 +139,5 @@ async def turn_with_the_store_stopped(
     try:
         await client.prompt("second").advisors(conversation).tools(stop_the_store).call().acontent()
     except error:
-        return
+        return client
     raise AssertionError(f"the turn with the store stopped did not raise {error.__name__}")

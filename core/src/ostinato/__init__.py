@@ -34,6 +34,7 @@ from ostinato.advisors import (
     ChatClientResponse,
     LoopExitReason,
     MemoryAdvisor,
+    NoProgressAction,
     Ordered,
     StreamAdvisor,
     ToolAdvisor,
@@ -42,6 +43,7 @@ from ostinato.advisors import (
     ToolCallingAdvisorSettings,
     ToolLoopExit,
     ToolLoopExitListener,
+    UsageLimits,
 )
 from ostinato.client import (
     AdvisorParams,
@@ -86,6 +88,7 @@ from ostinato.tools import (
 
 if TYPE_CHECKING:
     from ostinato.config import AutoConfiguration, chat_client
+    from ostinato.events import LoopEvent
     from ostinato.runtime import CancelScope
     from ostinato.tools import (
         ApprovalDecision,
@@ -124,10 +127,12 @@ __all__ = [
     "DefaultToolCallingManager",
     "FinishReason",
     "Generation",
+    "LoopEvent",
     "LoopExitReason",
     "Media",
     "MemoryAdvisor",
     "MessageAggregator",
+    "NoProgressAction",
     "Ordered",
     "OstinatoError",
     "PendingToolCalls",
@@ -152,6 +157,7 @@ __all__ = [
     "ToolResponse",
     "ToolResponseMessage",
     "Usage",
+    "UsageLimits",
     "UserMessage",
     "__version__",
     "chat_client",
@@ -160,13 +166,14 @@ __all__ = [
 ]
 
 # Auto-configuration imports dependency-injector and pydantic-settings (~100 ms): only on
-# use (PEP 562; only __getattr__: dir() stays the default).
-# The approval values load with their module, on first use, too.
+# use (PEP 562; only __getattr__: dir() stays the default). The approval values and the
+# event classes load with their modules, on first use, too.
 __getattr__ = lazy_exports(
     __name__,
     {
         "AutoConfiguration": "ostinato.config",
         "chat_client": "ostinato.config",
+        "LoopEvent": "ostinato.events",
         "ApprovalDecision": "ostinato.tools._approval",
         "ApprovalPolicy": "ostinato.tools._approval",
         "ApprovalRequest": "ostinato.tools._approval",

@@ -16,7 +16,7 @@ async def closing_stream(stream: AsyncIterator[T]) -> AsyncIterator[AsyncIterato
     """Like ``contextlib.aclosing``, for any async iterator: ``aclose()`` it if it can be.
 
     Every stream in the chain is consumed under this, so an early ``break`` releases the
-    HTTP response at once rather than at garbage collection (DESIGN.md §10).
+    HTTP response at once rather than at garbage collection.
     """
     try:
         yield stream

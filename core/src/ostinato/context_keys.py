@@ -21,12 +21,14 @@ __all__ = [
     "APPROVAL_SETTINGS",
     "CANCEL_SCOPE",
     "CONVERSATION_ID",
+    "EVENT_SINK",
     "OUTPUT_FORMAT",
     "PENDING_TOOL_CALLS",
     "RESUMED_TURN",
     "SENT_OPTIONS",
     "TOOL_CALLING_ADVISOR_AUTO_REGISTER",
     "TOOL_LOOP_ROUND",
+    "USAGE_LIMITS",
 ]
 
 #: The conversation memory advisors use (same value as Spring AI's).
@@ -46,6 +48,14 @@ SENT_OPTIONS: Final = "ostinato.model.sent_options"
 #: Set by the tool loop on each streamed chunk: the model round (from 1) it belongs to, so
 #: that stream aggregators can keep the final round's answer only.
 TOOL_LOOP_ROUND: Final = "ostinato.tool_loop.round"
+
+#: Set by the client on a request somebody watches: the run's
+#: :class:`~ostinato.events.EventSink`, which the tool loop emits its events into.
+EVENT_SINK: Final = "ostinato.events.sink"
+
+#: Set by a request's ``.usage_limits(...)`` (or a client's default): the
+#: :class:`~ostinato.advisors.UsageLimits` of each turn, winning over the tool advisor's.
+USAGE_LIMITS: Final = "ostinato.tool_loop.usage_limits"
 
 #: Set by the ``ChatClient`` from ``.approver(...)``/``.approval_policy(...)``: the
 #: request's ``ApprovalSettings``, read by the tool loop.

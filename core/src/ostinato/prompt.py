@@ -2,7 +2,7 @@
 
 Options are immutable. :class:`ToolCallingChatOptions` adds the tools the model may call
 and the tool context handed to them (never sent to the model). Combination rules follow
-the reference: in :meth:`ChatOptions.combine_with` scalars that are set overwrite, stop
+Spring AI: in :meth:`ChatOptions.combine_with` scalars that are set overwrite, stop
 sequences concatenate, tool callbacks append and tool contexts merge (the other side wins).
 
 Provider adapters subclass :class:`ToolCallingChatOptions` to add their own fields; the

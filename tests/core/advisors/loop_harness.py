@@ -23,12 +23,12 @@ MODES = ("call", "stream")
 
 
 def tc(usage: tuple[int, int, int] | None = None, *, name: str = "testTool") -> ChatResponse:
-    """The reference's TC: one tool call, text "response"."""
+    """Spring AI's TC: one tool call, text "response"."""
     return tool_call_response(ToolCall("tool-call-1", name, "{}"), text="response", usage=usage)
 
 
 def final(text: str = "response", usage: tuple[int, int, int] | None = None) -> ChatResponse:
-    """The reference's F: an answer without tool calls."""
+    """Spring AI's F: an answer without tool calls."""
     return text_response(text, usage=usage)
 
 

@@ -1,4 +1,4 @@
-"""AdvisorChain: ordering, walking, copying and rendering (reference §2, §10.5, DESIGN §4.7)."""
+"""AdvisorChain: ordering, walking, copying and rendering (stable order of equal orders, also in copies)."""
 
 from __future__ import annotations
 
@@ -123,7 +123,7 @@ async def test_call_only_and_stream_only_advisors_land_on_their_path():
 
 
 class Tagging(BaseAdvisor):
-    """Writes its name into the context before and after, like the reference's test."""
+    """Writes its name into the context before and after, like Spring AI's test."""
 
     def __init__(self, name: str, order: int) -> None:
         self._name, self._order = name, order

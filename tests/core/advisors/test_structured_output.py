@@ -1,5 +1,5 @@
-"""StructuredOutputValidationAdvisor: construction, the retry loop, usage (reference §8,
-§10.9 items 113-117) and the stream refusal."""
+"""StructuredOutputValidationAdvisor: construction, the retry loop, usage and the stream
+refusal."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""ToolCallingAdvisor: construction, the call path and the stream path (reference §10.1-10.3).
+"""ToolCallingAdvisor: construction, the call path and the stream path.
 
-Every loop scenario runs on both paths (``mode``); DESIGN.md §4's deliberate differences
-have their own tests at the end.
+Every loop scenario runs on both paths (``mode``); the deliberate differences from Spring
+AI have their own tests at the end.
 """
 
 from __future__ import annotations
@@ -477,7 +477,7 @@ async def test_options_set_by_before_hook_are_used_to_run_tools(mode):
     assert manager.prompts[0].options.tool_context["injected"] is injected
 
 
-# -- DESIGN.md §4 differences -----------------------------------------------------------------
+# -- deliberate differences from Spring AI -------------------------------------------------------
 
 
 async def test_finalize_stream_hook_sees_the_whole_stream_on_every_exit(mode):

@@ -1,4 +1,4 @@
-"""``ToolCallObserver``: model rounds and tool calls reported from inside the loop."""
+"""``ToolCallListener``: model rounds and tool calls reported from the loop's events."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from ostinato import ChatClient, tool
-from ostinato.cli._observer import ObservedToolCallback, ToolCallEvent, ToolCallObserver
+from ostinato.cli._observer import ToolCallEvent, ToolCallListener
 from ostinato.testing import ScriptedChatModel, tool_call_response
 from ostinato.tools import tool_callbacks
 
@@ -45,14 +45,20 @@ async def sluggish() -> str:
     return "late"
 
 
-async def run(model: ScriptedChatModel, recorder: Recorder, mode: str, *tools: object) -> str:
-    observer = ToolCallObserver(recorder)
-    spec = ChatClient.create(model).prompt("go").tools(*tools).advisors(observer)
+async def run(
+    model: ScriptedChatModel,
+    recorder: Recorder,
+    mode: str,
+    *tools: object,
+    listener: ToolCallListener | None = None,
+) -> str:
+    listener = listener or ToolCallListener(recorder)
+    spec = ChatClient.create(model).prompt("go").tools(*tools).listener(listener)
     if mode == "call":
         answer = await spec.call().acontent()
     else:
         answer = "".join([piece async for piece in spec.stream().acontent()])
-    assert observer.rounds == model.call_count
+    assert listener.rounds == model.call_count
     return answer or ""
 
 
@@ -90,8 +96,9 @@ async def test_the_model_sees_the_same_tools_and_results(mode):
     await ChatClient.create(plain).prompt("go").tools(double).call().acontent()
     assert [p.messages for p in model.prompts] == [p.messages for p in plain.prompts]
     sent = model.prompts[0].options.tool_callbacks
-    assert [type(cb) for cb in sent] == [ObservedToolCallback]
-    assert sent[0].tool_definition == tool_callbacks(double)[0].tool_definition
+    [original] = tool_callbacks(double)
+    assert [type(cb) for cb in sent] == [type(original)]
+    assert sent[0].tool_definition == original.tool_definition
 
 
 async def test_failures_timeouts_and_unknown_tools(mode):
@@ -122,19 +129,22 @@ async def test_a_cancelled_turn_reports_running_tools_as_cancelled():
 
     model = ScriptedChatModel([tool_call_response(("wait", {})), "never"])
     recorder = Recorder()
-    task = asyncio.create_task(run(model, recorder, "call", wait))
+    listener = ToolCallListener(recorder)
+    task = asyncio.create_task(run(model, recorder, "call", wait, listener=listener))
     await started.wait()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+    listener.cancel_running()  # what the chat session does when a turn is cancelled
     assert [e.error for e in recorder.finished()] == ["cancelled"]
+    listener.cancel_running()
+    assert len(recorder.finished()) == 1  # reported once
 
 
-def test_it_sits_inside_the_tool_loop():
+def test_it_adds_no_advisor_to_the_chain():
     client = ChatClient.create(ScriptedChatModel())
-    described = client.prompt("hi").advisors(ToolCallObserver(Recorder())).describe()
-    line = next(line for line in described.splitlines() if "observer" in line)
-    assert "inside the tool loop" in line
+    plain = client.prompt("hi").describe()
+    assert client.prompt("hi").listener(ToolCallListener(Recorder())).describe() == plain
 
 
 class RaisesItsOwnCancelledError:
@@ -152,6 +162,9 @@ async def test_a_tools_own_cancelled_error_is_reported_as_its_error_not_as_cance
     recorder = Recorder()
     async with asyncio.timeout(10):
         assert await run(model, recorder, mode, RaisesItsOwnCancelledError()) == "noted"
-    assert [e.error for e in recorder.finished()] == ["CancelledError: the tool's own"]
+    # Reported as the model reads it (the tool failed), never as "cancelled".
+    assert [e.error for e in recorder.finished()] == [
+        "tool 'double' failed: CancelledError: the tool's own"
+    ]
     said = model.prompts[1].messages[-1].responses[0].response_data
     assert said == "Error: tool 'double' failed: CancelledError: the tool's own"

@@ -1,5 +1,5 @@
 """ChatClient: auto-registration of the tool advisor and the single-ToolAdvisor invariant
-(reference §4.2-4.4, §10.4), through ``call()`` and ``stream()``."""
+(as Spring AI does), through ``call()`` and ``stream()``."""
 
 from __future__ import annotations
 

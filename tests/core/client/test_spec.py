@@ -1,5 +1,5 @@
 """ChatClientRequestSpec: how one ``client.prompt(...)`` becomes a request and a chain
-(request assembly, reference §4.5), and what it refuses."""
+(request assembly), and what it refuses."""
 
 from __future__ import annotations
 

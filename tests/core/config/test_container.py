@@ -174,6 +174,27 @@ class TestSettingsReachThePieces:
         advisor = build_container(plugins=[]).tool_advisor()
         assert advisor.max_iterations == 3
 
+    def test_the_loop_endings_reach_the_default_tool_advisor(self, monkeypatch):
+        from ostinato.advisors import NoProgressAction, UsageLimits
+
+        monkeypatch.setenv("OSTINATO_TOOLS__FINAL_ANSWER_ON_LIMIT", "true")
+        monkeypatch.setenv("OSTINATO_TOOLS__NO_PROGRESS_REPEATS", "4")
+        monkeypatch.setenv("OSTINATO_TOOLS__NO_PROGRESS_ACTION", "end")
+        monkeypatch.setenv("OSTINATO_TOOLS__MAX_MODEL_REQUESTS", "9")
+        monkeypatch.setenv("OSTINATO_TOOLS__MAX_TOTAL_TOKENS", "5000")
+        settings = build_container(plugins=[]).tool_advisor().tool_calling_settings
+        assert settings.final_answer_on_limit is True
+        assert settings.no_progress_repeats == 4
+        assert settings.no_progress_action is NoProgressAction.END
+        assert settings.usage_limits == UsageLimits(model_requests=9, total_tokens=5000)
+
+    def test_no_progress_detection_turns_off_and_usage_is_unlimited_by_default(self, monkeypatch):
+        monkeypatch.setenv("OSTINATO_TOOLS__NO_PROGRESS_REPEATS", "off")
+        settings = build_container(plugins=[]).tool_advisor().tool_calling_settings
+        assert settings.no_progress_repeats is None
+        assert settings.usage_limits is None
+        assert settings.final_answer_on_limit is False
+
     def test_limits_reach_the_tool_calling_manager(self, monkeypatch):
         monkeypatch.setenv("OSTINATO_TOOLS__MAX_CALLS_PER_TOOL", "2")
         manager = build_container(plugins=[]).tool_calling_manager()

@@ -1,4 +1,4 @@
-"""Core settings: every variable of DESIGN.md §7, lists, ``.env``, and errors by variable."""
+"""Core settings: every documented variable, lists, ``.env``, and errors by variable."""
 
 from __future__ import annotations
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 import httpx
 import pytest
 from pydantic import Field, SecretStr
@@ -14,6 +17,7 @@ from ostinato.http import (
     DEFAULT_FIRST_EVENT_TIMEOUT,
     ProviderSettings,
     connection_arguments,
+    model_factory,
     provider_env,
 )
 from ostinato.transport import DEFAULT_MAX_RESPONSE_BYTES, RetryPolicy
@@ -141,3 +145,37 @@ def test_connection_arguments() -> None:
     assert (arguments["call_deadline"], arguments["first_event_timeout"]) == (11, 12)
     policy = RetryPolicy(max_retries=0)
     assert connection_arguments(settings, policy)["retry_policy"] is policy
+
+
+@dataclasses.dataclass(frozen=True)
+class DemoOptions:
+    model: str | None = None
+    timeout: float | None = None  # named like a settings field: taken from it
+    tags: tuple[str, ...] = ()
+
+
+class DemoModel:
+    def __init__(self, *, model: str | None = None, base_url: str = "", **rest: Any) -> None:
+        self.base_url = base_url
+        self.rest = rest
+
+
+def test_model_factory_builds_the_model_from_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    create = model_factory(DemoModel, DemoSettings, DemoOptions)
+    settings = DemoSettings(api_key="k", max_retries=4, timeout=7)
+    model = create("big", settings)
+    assert model.base_url == "https://api.demo.example/v1"
+    assert model.rest["default_options"] == DemoOptions(model="big", timeout=7)
+    assert model.rest["api_key"] == settings.api_key
+    assert model.rest["retry_policy"] == RetryPolicy(max_retries=4, max_total_time=120.0)
+    assert "model" not in model.rest
+    policy = RetryPolicy(max_retries=0)
+    default = create(settings=settings, retry_policy=policy)
+    assert default.rest["default_options"] == DemoOptions(timeout=7)
+    assert default.rest["retry_policy"] is policy
+    assert "DemoModel" in (create.__doc__ or "") and "DemoSettings" in (create.__doc__ or "")
+
+    monkeypatch.setenv("OSTINATO_DEMO_BASE_URL", "http://localhost:9")
+    tagged = model_factory(DemoModel, DemoSettings, DemoOptions, lambda s: {"tags": ("t",)})()
+    assert tagged.base_url == "http://localhost:9"
+    assert tagged.rest["default_options"] == DemoOptions(timeout=600, tags=("t",))

@@ -21,6 +21,8 @@ def test_members_are_their_wire_strings():
         "RETURN_DIRECT": "returnDirect",
         "TOOL_CALL_LIMIT_EXCEEDED": "toolCallLimitExceeded",
         "MAX_ITERATIONS_EXCEEDED": "maxIterationsExceeded",
+        "USAGE_LIMIT_EXCEEDED": "usageLimitExceeded",
+        "NO_PROGRESS": "noProgress",
     }
     assert FinishReason.STOP == "stop" and isinstance(FinishReason.STOP, str)
     assert FinishReason("toolCallLimitExceeded") is FinishReason.TOOL_CALL_LIMIT_EXCEEDED

@@ -1,4 +1,4 @@
-"""Usage and its algebra across rounds (reference §3.7 and §10.9 behaviours 119-120)."""
+"""Usage and its algebra across rounds (summed per turn, as Spring AI does)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The hook specifications: the seven hooks of DESIGN.md §5, each taking ``register``."""
+"""The hook specifications: every declared hook, each taking ``register``."""
 
 from __future__ import annotations
 

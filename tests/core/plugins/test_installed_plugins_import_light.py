@@ -2,7 +2,7 @@
 
 Loading plugins happens on every ``ostinato.chat_client()`` and every ``ostinato`` command,
 so a plugin module must hold hook implementations only; httpx and provider SDKs are
-imported inside factories (DESIGN.md §5). Each module is imported in a fresh interpreter.
+imported inside factories. Each module is imported in a fresh interpreter.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import pytest
 
 HEAVY = (
     "httpx",
+    "httpx2",
     "httpcore",
     "openai",
     "anthropic",
@@ -23,6 +24,8 @@ HEAVY = (
     "llama_cpp",
     "aiohttp",
     "requests",
+    "mcp",
+    "anyio",
     "psycopg",
     "psycopg_pool",
     "redis",

@@ -95,3 +95,34 @@ def test_a_path_that_names_no_attribute_is_refused(path):
         provider_plugin(
             provider="acme", settings_prefix="OSTINATO_ACME_", settings=path, factory="m:f"
         )
+
+
+def test_the_prefix_and_the_factory_default_to_the_provider_name():
+    plugin = provider_plugin("acme", settings="acme_provider_impl:AcmeSettings")
+    assert plugin.settings_prefix == "OSTINATO_ACME_"
+    assert plugin.factory == "ostinato_acme._factory:create_chat_model"
+
+
+def test_module_exports_serve_the_plugin_modules_names(acme, monkeypatch):
+    module = types.ModuleType("acme_provider_plugin")
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    module.__all__, module.__getattr__, module.__dir__ = acme.module_exports(module.__name__)
+    module.register_chat_models = acme.register_chat_models
+    module.register_settings = acme.register_settings
+    assert module.__all__ == [
+        "PLUGIN",
+        "PROVIDER",
+        "SETTINGS_PREFIX",
+        "chat_model_factory",
+        "create_acme_chat_model",
+        "register_chat_models",
+        "register_settings",
+    ]
+    assert module.PLUGIN is acme
+    assert (module.PROVIDER, module.SETTINGS_PREFIX) == ("acme", "OSTINATO_ACME_")
+    assert module.chat_model_factory == acme.create_chat_model
+    assert module.create_acme_chat_model == acme.create_from_environment
+    assert set(module.__all__) <= set(dir(module))
+    with pytest.raises(AttributeError, match="'acme_provider_plugin' has no attribute 'nope'"):
+        module.nope  # noqa: B018
+    assert set(registry_of(module).chat_models) == {"acme"}

@@ -46,7 +46,7 @@ def test_a_failing_tool_reads_as_failed_with_the_exception() -> None:
 
 
 def test_a_custom_execution_error_keeps_its_own_message() -> None:
-    # The reference's test: the cause's message reaches the model.
+    # Spring AI's test: the cause's message reaches the model.
     error = failed(RuntimeError("You failed this city!"), "You failed this city!")
     assert PROCESS(error) == "Error: tool 'toolName' failed: You failed this city!"
 

@@ -1,5 +1,4 @@
-"""ToolCallLimits, turn counting, and the limit behaviours of the manager (reference
-§5.5 and behaviours 77-84)."""
+"""ToolCallLimits, turn counting, and the limit behaviours of the manager."""
 
 from __future__ import annotations
 
@@ -131,7 +130,7 @@ def test_counting_starts_at_the_last_user_message() -> None:
     assert count_prior_tool_calls([]) == {}
 
 
-# --- through the manager (behaviours 77-84) --------------------------------------------
+# --- through the manager -----------------------------------------------------------------
 
 
 def manager(limits: ToolCallLimits, **kwargs: object) -> DefaultToolCallingManager:

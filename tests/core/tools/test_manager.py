@@ -1,4 +1,5 @@
-"""DefaultToolCallingManager: reference §10.6 as adjusted by DESIGN.md §4.1-4.2."""
+"""DefaultToolCallingManager: Spring AI's behaviour, with errors sent back to the model and
+concurrent batches."""
 
 from __future__ import annotations
 
@@ -194,7 +195,7 @@ async def test_return_direct_is_the_and_of_executed_calls(
 
 async def test_return_direct_needs_every_call_of_the_batch_to_run_and_succeed() -> None:
     # The model must read an error response: an unknown tool, a failure or a limit in
-    # the batch turns return-direct off (the reference ignores calls that did not run).
+    # the batch turns return-direct off (Spring AI ignores calls that did not run).
     direct = RecordingCallback("t", return_direct=True)
     assert (await run([direct], *calls("t", "ghost"))).return_direct is False
     assert (await run([], *calls("ghost"))).return_direct is False
@@ -287,7 +288,7 @@ async def test_options_that_cannot_carry_tools_know_no_tool() -> None:
     assert responses_of(result) == [("a", "a", "Error: unknown tool 'a'; no tools are available")]
 
 
-# --- errors go back to the model, classified (DESIGN §4.1) ------------------------------
+# --- errors go back to the model, classified -------------------------------------------
 
 
 @tool
@@ -375,7 +376,7 @@ async def test_a_base_exception_from_a_tool_is_never_turned_into_text() -> None:
         )
 
 
-# --- concurrency (DESIGN §4.2) ------------------------------------------------------------
+# --- concurrency ---------------------------------------------------------------------------
 
 
 async def test_calls_of_a_batch_run_concurrently_sync_and_async() -> None:

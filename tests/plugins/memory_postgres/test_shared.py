@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import psycopg
 
+from ostinato import AdvisorParams
 from ostinato.messages import AssistantMessage, UserMessage
 from ostinato_memory import ChatMemoryStoreUnavailableError
 from ostinato_memory_postgres import PostgresChatMemoryRepository
@@ -32,17 +33,18 @@ async def test_the_server_stopped_mid_turn_fails_the_turn_and_stores_none_of_it(
 ):
     repository = PostgresChatMemoryRepository(postgres_url, timeout=1)
     try:
-        await turn_with_the_store_stopped(
+        client = await turn_with_the_store_stopped(
             repository, postgres_server.stop, ChatMemoryStoreUnavailableError
         )
     finally:
         postgres_server.start()
     # The server is back: the next turn works, and the failed one left nothing.
-    await repository.update("faulty", lambda stored: [*stored, UserMessage("third")])
+    await client.prompt("third").advisors(AdvisorParams.conversation_id("faulty")).call().acontent()
     assert await repository.find_by_conversation_id("faulty") == [
         UserMessage("first"),
         AssistantMessage("first answer"),
         UserMessage("third"),
+        AssistantMessage("third answer"),
     ]
     await repository.aclose()
 

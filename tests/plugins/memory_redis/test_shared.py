@@ -7,6 +7,7 @@ import pytest
 import redis
 import redis.asyncio
 
+from ostinato import AdvisorParams
 from ostinato.messages import AssistantMessage, UserMessage
 from ostinato_memory import ChatMemoryRepositoryError, ChatMemoryStoreUnavailableError
 from ostinato_memory_redis import RedisChatMemoryRepository
@@ -40,14 +41,17 @@ async def test_the_server_stopped_mid_turn_fails_the_turn_and_stores_none_of_it(
     redis_server.start()
     repository = RedisChatMemoryRepository(redis_server.url, key_prefix=fresh_prefix(), timeout=1)
     try:
-        await turn_with_the_store_stopped(
+        client = await turn_with_the_store_stopped(
             repository, redis_server.stop, ChatMemoryStoreUnavailableError
         )
     finally:
         redis_server.start()
     assert await repository.find_by_conversation_id("faulty") == []
-    await repository.update("faulty", lambda stored: [*stored, UserMessage("third")])
-    assert await repository.find_by_conversation_id("faulty") == [UserMessage("third")]
+    await client.prompt("third").advisors(AdvisorParams.conversation_id("faulty")).call().acontent()
+    assert await repository.find_by_conversation_id("faulty") == [
+        UserMessage("third"),
+        AssistantMessage("third answer"),
+    ]
     await repository.aclose()
 
 

@@ -1,4 +1,4 @@
-"""ToolSearchToolCallingAdvisor: the reference behaviours §10.8 #99-#110, call and stream.
+"""ToolSearchToolCallingAdvisor: Spring AI's tool-search behaviours, call and stream.
 
 Each test runs the advisor through a real chain on both paths (``mode``); the index is a
 real keyword index that records its calls. The eviction strategies (#111) and the regex

@@ -1,4 +1,4 @@
-"""ToolSearchToolCallingAdvisor beyond the reference: turns without a conversation id,
+"""ToolSearchToolCallingAdvisor beyond Spring AI: turns without a conversation id,
 requests without tools, robustness, copies, and memory inside the loop. Call and stream."""
 
 from __future__ import annotations

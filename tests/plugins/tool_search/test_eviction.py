@@ -1,4 +1,4 @@
-"""Eviction strategies (reference §7.5, behaviour #111), alone and through the advisor."""
+"""Eviction strategies, alone and through the advisor."""
 
 from __future__ import annotations
 

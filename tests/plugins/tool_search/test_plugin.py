@@ -117,6 +117,17 @@ def test_the_factory_takes_settings_given_in_code_over_the_environment(monkeypat
     assert isinstance(advisor.tool_index, RegexToolIndex)
 
 
+def test_core_loop_endings_reach_the_tool_search_advisor():
+    core = Settings.model_validate(
+        {"tools": {"no_progress_action": "end", "max_total_tokens": 100, "no_progress_repeats": 5}}
+    )
+    advisor = tool_search_plugin.create_tool_advisor(DefaultToolCallingManager(), settings=core)
+    settings = advisor.tool_calling_settings
+    assert (settings.no_progress_action, settings.no_progress_repeats) == ("end", 5)
+    assert settings.usage_limits is not None
+    assert settings.usage_limits.total_tokens == 100
+
+
 def test_the_defaults():
     advisor = create_tool_search_advisor(DefaultToolCallingManager(), ToolSearchSettings())
     assert isinstance(advisor.tool_index, KeywordToolIndex)

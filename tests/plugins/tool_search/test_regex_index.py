@@ -1,4 +1,4 @@
-"""RegexToolIndex and its query patterns (reference §7.6, behaviour #112)."""
+"""RegexToolIndex and its query patterns."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""toolSearchTool: its definition (the reference's names) and what a call does."""
+"""toolSearchTool: its definition (Spring AI's names) and what a call does."""
 
 from __future__ import annotations
 

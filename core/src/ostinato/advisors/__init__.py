@@ -28,6 +28,7 @@ from ostinato.advisors._loop_exit import (
     ToolLoopExitReason,
 )
 from ostinato.advisors._model_advisors import ChatModelCallAdvisor, ChatModelStreamAdvisor
+from ostinato.advisors._no_progress import NoProgressAction
 from ostinato.advisors._order import advisors_inside_tool_loop, check_tool_advisors
 from ostinato.advisors._tool_calling import ToolCallingAdvisor
 from ostinato.advisors._tool_calling_builder import ToolCallingAdvisorBuilder
@@ -36,6 +37,7 @@ from ostinato.advisors._tool_calling_settings import (
     ToolExecutionEligibilityChecker,
     default_eligibility_checker,
 )
+from ostinato.advisors._usage_limits import UsageLimits
 from ostinato.context_keys import OUTPUT_FORMAT, SENT_OPTIONS, TOOL_LOOP_ROUND
 
 __all__ = [
@@ -53,6 +55,7 @@ __all__ = [
     "ChatModelStreamAdvisor",
     "LoopExitReason",
     "MemoryAdvisor",
+    "NoProgressAction",
     "Ordered",
     "SimpleLoggerAdvisor",
     "StreamAdvisor",
@@ -66,6 +69,7 @@ __all__ = [
     "ToolLoopExit",
     "ToolLoopExitListener",
     "ToolLoopExitReason",
+    "UsageLimits",
     "advisors_inside_tool_loop",
     "check_tool_advisors",
     "default_eligibility_checker",

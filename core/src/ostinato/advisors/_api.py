@@ -141,6 +141,16 @@ class ToolAdvisor(Advisor):
     A ``ChatClient`` keeps its tool advisor as a prototype and puts
     ``prototype.copy(conversation_history_enabled=...)`` into every request's chain
     (:meth:`copy` is part of the contract).
+
+    The events are part of the contract too: when the request context carries an
+    :class:`~ostinato.events.EventSink` (under ``ostinato.context_keys.EVENT_SINK``), a
+    tool advisor emits the turn's loop events into it — rounds, deltas on the stream
+    path, tool calls, tool runs (the default tool calling manager emits those when the
+    sink is made current with :func:`~ostinato.events.set_event_sink`), and one
+    :class:`~ostinato.events.LoopEnded` last — the same on the call and the stream path
+    but for the deltas. An advisor built on
+    :class:`~ostinato.advisors.ToolCallingAdvisor` does all of it; the conformance kit
+    :mod:`ostinato.testing.tool_advisor` checks it.
     """
 
     __slots__ = ()

@@ -2,7 +2,7 @@
 
 A chain is built per ``call()``/``stream()`` from the advisors in registration order,
 sorted by order with a *stable* sort, so advisors of equal order keep registration order
-(here and in every copy; the reference reverses them, DESIGN.md §4.7). The model advisors
+(here and in every copy; Spring AI's copies reverse them). The model advisors
 sit innermost at ``LOWEST_PRECEDENCE``. ``next_call``/``next_stream`` hand the request
 to the next advisor; ``copy(after)`` makes a fresh chain of the advisors after one — the
 recursive tool loop calls it once per model round.

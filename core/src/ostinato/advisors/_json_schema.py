@@ -40,7 +40,6 @@ a shared 2-core machine, best of several runs):
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -48,10 +47,17 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote
 
-__all__ = ["check_json_schema", "validate_json_schema"]
+from ostinato.advisors._json_values import (
+    child_path,
+    is_json_type,
+    is_number,
+    json_equal,
+    number_keyword,
+    show,
+    type_list,
+)
 
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_MAX_SHOWN = 60
+__all__ = ["check_json_schema", "validate_json_schema"]
 
 
 def validate_json_schema(instance: Any, schema: Mapping[str, Any] | bool) -> list[str]:
@@ -131,81 +137,6 @@ def _compile(pattern: str) -> re.Pattern[str]:
         raise ValueError(f"JSON schema pattern {pattern!r} is not a valid regex: {e}") from e
 
 
-# -- rendering ------------------------------------------------------------------------------
-
-
-def _show(value: Any) -> str:
-    """A value as it appears in messages: strings quoted like Python, the rest as JSON."""
-    if isinstance(value, str):
-        text = repr(value)
-    else:
-        try:
-            text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-        except (TypeError, ValueError):
-            text = repr(value)
-    if len(text) > _MAX_SHOWN:
-        text = text[: _MAX_SHOWN - 3] + "..."
-    return text
-
-
-def _child(path: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    if _IDENTIFIER.match(key):
-        return f"{path}.{key}"
-    return f"{path}[{key!r}]"
-
-
-def _type_list(names: Sequence[str]) -> str:
-    return ", ".join(repr(n) for n in names)
-
-
-# -- JSON semantics -------------------------------------------------------------------------
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _number(schema: Mapping[str, Any], key: str) -> float | None:
-    value = schema.get(key)
-    return value if _is_number(value) else None
-
-
-def _is_type(value: Any, name: str) -> bool:
-    match name:
-        case "null":
-            return value is None
-        case "boolean":
-            return isinstance(value, bool)
-        case "integer":
-            if isinstance(value, bool):
-                return False
-            return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-        case "number":
-            return _is_number(value)
-        case "string":
-            return isinstance(value, str)
-        case "array":
-            return isinstance(value, list | tuple)
-        case "object":
-            return isinstance(value, Mapping)
-    return False
-
-
-def _json_equal(a: Any, b: Any) -> bool:
-    """Equality as JSON sees it: ``1 == 1.0`` but ``true != 1``."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if _is_number(a) and _is_number(b):
-        return bool(a == b)
-    if isinstance(a, Mapping) and isinstance(b, Mapping):
-        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b))
-    return type(a) is type(b) and bool(a == b)
-
-
 # -- the validator --------------------------------------------------------------------------
 
 
@@ -255,7 +186,7 @@ class _Validator:
         if schema is True or schema == {}:
             return
         if schema is False:
-            yield f"{path}: {_show(value)} is not allowed here (the schema is false)"
+            yield f"{path}: {show(value)} is not allowed here (the schema is false)"
             return
         if not isinstance(schema, Mapping):
             return  # not a schema: ignored like an unknown keyword
@@ -273,20 +204,20 @@ class _Validator:
         types = schema.get("type")
         if types is not None:
             names = [types] if isinstance(types, str) else list(types)
-            if not any(_is_type(value, n) for n in names):
-                yield f"{path}: {_show(value)} is not of type {_type_list(names)}"
+            if not any(is_json_type(value, n) for n in names):
+                yield f"{path}: {show(value)} is not of type {type_list(names)}"
                 # Keywords below assume the declared type; stop rather than pile up noise.
                 return
 
         if "enum" in schema and isinstance(schema["enum"], list):
             options = schema["enum"]
-            if not any(_json_equal(value, o) for o in options):
-                shown = ", ".join(_show(o) for o in options)
-                yield f"{path}: {_show(value)} is not one of [{shown}]"
-        if "const" in schema and not _json_equal(value, schema["const"]):
-            yield f"{path}: {_show(schema['const'])} was expected, got {_show(value)}"
+            if not any(json_equal(value, o) for o in options):
+                shown = ", ".join(show(o) for o in options)
+                yield f"{path}: {show(value)} is not one of [{shown}]"
+        if "const" in schema and not json_equal(value, schema["const"]):
+            yield f"{path}: {show(schema['const'])} was expected, got {show(value)}"
 
-        if _is_number(value):
+        if is_number(value):
             yield from self._number_errors(value, schema, path)
         elif isinstance(value, str):
             yield from self._string_errors(value, schema, path)
@@ -298,40 +229,40 @@ class _Validator:
         yield from self._combinator_errors(value, schema, path)
 
     def _number_errors(self, value: float, schema: Mapping[str, Any], path: str) -> Iterator[str]:
-        shown = _show(value)
-        minimum = _number(schema, "minimum")
-        maximum = _number(schema, "maximum")
-        ex_min = _number(schema, "exclusiveMinimum")
-        ex_max = _number(schema, "exclusiveMaximum")
+        shown = show(value)
+        minimum = number_keyword(schema, "minimum")
+        maximum = number_keyword(schema, "maximum")
+        ex_min = number_keyword(schema, "exclusiveMinimum")
+        ex_max = number_keyword(schema, "exclusiveMaximum")
         # Draft 4 wrote exclusive bounds as booleans beside minimum/maximum.
         if schema.get("exclusiveMinimum") is True:
             ex_min, minimum = minimum, None
         if schema.get("exclusiveMaximum") is True:
             ex_max, maximum = maximum, None
         if minimum is not None and value < minimum:
-            yield f"{path}: {shown} is less than the minimum of {_show(minimum)}"
+            yield f"{path}: {shown} is less than the minimum of {show(minimum)}"
         if maximum is not None and value > maximum:
-            yield f"{path}: {shown} is greater than the maximum of {_show(maximum)}"
+            yield f"{path}: {shown} is greater than the maximum of {show(maximum)}"
         if ex_min is not None and value <= ex_min:
             yield (
-                f"{path}: {shown} is less than or equal to the exclusive minimum of {_show(ex_min)}"
+                f"{path}: {shown} is less than or equal to the exclusive minimum of {show(ex_min)}"
             )
         if ex_max is not None and value >= ex_max:
             yield (
                 f"{path}: {shown} is greater than or equal to the exclusive maximum of "
-                f"{_show(ex_max)}"
+                f"{show(ex_max)}"
             )
-        step = _number(schema, "multipleOf")
+        step = number_keyword(schema, "multipleOf")
         if step is not None and step > 0:
             quotient = value / step
             # Tolerate float noise (0.3 / 0.1 == 2.9999999999999996).
             if not math.isfinite(quotient) or abs(quotient - round(quotient)) > 1e-9 * max(
                 1.0, abs(quotient)
             ):
-                yield f"{path}: {shown} is not a multiple of {_show(step)}"
+                yield f"{path}: {shown} is not a multiple of {show(step)}"
 
     def _string_errors(self, value: str, schema: Mapping[str, Any], path: str) -> Iterator[str]:
-        shown = _show(value)
+        shown = show(value)
         min_length = schema.get("minLength")
         max_length = schema.get("maxLength")
         if isinstance(min_length, int) and len(value) < min_length:
@@ -354,7 +285,7 @@ class _Validator:
             yield f"{path}: expected at most {max_items} item(s), got {count}"
         if schema.get("uniqueItems") is True:
             for j in range(1, count):
-                i = next((i for i in range(j) if _json_equal(value[i], value[j])), None)
+                i = next((i for i in range(j) if json_equal(value[i], value[j])), None)
                 if i is not None:
                     yield f"{path}: items [{i}] and [{j}] are equal but uniqueItems is true"
                     break
@@ -366,7 +297,7 @@ class _Validator:
             prefix, rest_schema = items, schema.get("additionalItems")
         prefix = prefix if isinstance(prefix, list) else []
         for i, item in enumerate(value[: len(prefix)]):
-            yield from self.errors(item, prefix[i], _child(path, i))
+            yield from self.errors(item, prefix[i], child_path(path, i))
         if rest_schema is False and count > len(prefix):
             yield (
                 f"{path}: expected at most {len(prefix)} item(s), got {count} "
@@ -374,7 +305,7 @@ class _Validator:
             )
         elif rest_schema is not None:
             for i in range(len(prefix), count):
-                yield from self.errors(value[i], rest_schema, _child(path, i))
+                yield from self.errors(value[i], rest_schema, child_path(path, i))
 
     def _object_errors(
         self, value: Mapping[str, Any], schema: Mapping[str, Any], path: str
@@ -401,17 +332,17 @@ class _Validator:
             matched = False
             if name in properties:
                 matched = True
-                yield from self.errors(item, properties[name], _child(path, name))
+                yield from self.errors(item, properties[name], child_path(path, name))
             for pattern, sub in patterns.items():
                 if _compile(pattern).search(name):
                     matched = True
-                    yield from self.errors(item, sub, _child(path, name))
+                    yield from self.errors(item, sub, child_path(path, name))
             if matched or additional is None or additional is True:
                 continue
             if additional is False:
                 unexpected.append(name)
             else:
-                yield from self.errors(item, additional, _child(path, name))
+                yield from self.errors(item, additional, child_path(path, name))
         if unexpected:
             names = ", ".join(repr(n) for n in unexpected)
             verb = "was" if len(unexpected) == 1 else "were"
@@ -428,7 +359,7 @@ class _Validator:
             failures = [list(self.errors(value, sub, path)) for sub in any_of]
             if all(failures):
                 yield (
-                    f"{path}: {_show(value)} is not valid under any of the anyOf schemas "
+                    f"{path}: {show(value)} is not valid under any of the anyOf schemas "
                     f"({_branches(failures)})"
                 )
 
@@ -438,18 +369,18 @@ class _Validator:
             passing = [i for i, errs in enumerate(failures) if not errs]
             if not passing:
                 yield (
-                    f"{path}: {_show(value)} is not valid under any of the oneOf schemas "
+                    f"{path}: {show(value)} is not valid under any of the oneOf schemas "
                     f"({_branches(failures)})"
                 )
             elif len(passing) > 1:
                 which = ", ".join(str(i) for i in passing)
                 yield (
-                    f"{path}: {_show(value)} is valid under more than one of the oneOf "
+                    f"{path}: {show(value)} is valid under more than one of the oneOf "
                     f"schemas (options {which}); exactly one must match"
                 )
 
         if "not" in schema and not list(self.errors(value, schema["not"], path)):
-            yield f"{path}: {_show(value)} must not be valid under the 'not' schema"
+            yield f"{path}: {show(value)} must not be valid under the 'not' schema"
 
 
 def _branches(failures: Sequence[Sequence[str]]) -> str:

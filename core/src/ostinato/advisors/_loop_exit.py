@@ -6,7 +6,7 @@ limit was breached, or the iteration cap was reached — the tool advisor builds
 turn's answer itself, without another round. An advisor that must know (a memory
 advisor storing the turn round by round) mixes in :class:`ToolLoopExitListener`; the
 :class:`~ostinato.advisors.ToolCallingAdvisor` calls it with a :class:`ToolLoopExit`
-before it returns (or streams) that answer. This goes beyond the reference, whose
+before it returns (or streams) that answer. This goes beyond Spring AI, whose
 inner advisors never learn of these endings.
 """
 

@@ -3,7 +3,7 @@
 Both sit at ``LOWEST_PRECEDENCE``. Before calling, they add structured-output format
 instructions found in the context to the last user message. Each response's context is
 the request's, plus the options actually sent (under :data:`SENT_OPTIONS`), which the
-tool loop uses to run tools an inner advisor added (DESIGN.md §4.8).
+tool loop uses to run tools an inner advisor added (Spring AI cannot run those).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``StructuredOutputValidationAdvisor``: re-ask the model until its JSON fits a schema.
 
-A recursive call advisor (reference §8): each attempt runs the advisors ordered after it
+A recursive call advisor, as in Spring AI: each attempt runs the advisors ordered after it
 (``chain.copy(self)``) down to the model, validates the first generation's text against
 the JSON schema, and on failure asks again with the reason appended to the last user
 message. Streaming is not supported (a stream cannot be taken back once shown).
@@ -77,7 +77,7 @@ class StructuredOutputValidationAdvisor(CallAdvisor, StreamAdvisor):
     Each call makes at most ``1 + max_repeat_attempts`` model requests. After a failed
     attempt the *original* request is sent again with the last user message extended by
     a line ``"Output JSON validation failed because of: <reason>"`` (reasons do not pile
-    up). A Markdown code fence around the whole answer is ignored. As in the reference, a
+    up). A Markdown code fence around the whole answer is ignored. As in Spring AI, a
     response that asks for tool calls is not validated: it uses up an attempt and the same
     request is sent again (this matters when the advisor sits inside the tool loop, as its
     default order places it). When attempts run out the last response is returned as is.

@@ -2,9 +2,9 @@
 
 Each model round re-runs every advisor ordered after it (``chain.copy(self)``), so those
 advisors are *inside* the loop; advisors ordered before it run once per turn. Behaviour
-follows the reference (spring-ai-behaviour.md §3) with DESIGN.md §4's changes: an
-iteration cap, ``do_finalize_loop_stream`` over the whole stream on every exit, and tools
-added by inner advisors executable.
+follows Spring AI's ``ToolCallingAdvisor``, with three changes: an iteration cap,
+``do_finalize_loop_stream`` over the whole stream on every exit (Spring AI passes it only
+a usage trailer on the normal exit), and tools added by inner advisors are executable.
 
 Subclass it and override hooks; a subclass overriding one hook needs nothing else. The
 loop's decisions (answered, return-direct, limit breach, iteration cap) are made once, in
@@ -22,6 +22,8 @@ from ostinato._aio import closing_stream
 from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor, ToolAdvisor
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._no_progress import NoProgressAction
+from ostinato.advisors._no_progress import no_progress_action as _action
 from ostinato.advisors._tool_calling_settings import (
     ToolCallingAdvisorSettings,
     ToolExecutionEligibilityChecker,
@@ -34,6 +36,7 @@ from ostinato.advisors._tool_loop import (
     ToolLoopTurn,
     with_previous_usage,
 )
+from ostinato.advisors._usage_limits import UsageLimits
 from ostinato.messages import Message
 from ostinato.model import FinishReason
 from ostinato.prompt import ToolCallingChatOptions
@@ -71,6 +74,10 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         max_iterations: the most model rounds one turn may take (default 25); reaching it
             while the model still asks for tools ends the turn with finish reason
             ``maxIterationsExceeded``.
+        final_answer_on_limit, no_progress_repeats, no_progress_action, usage_limits: how
+            a turn ends well (see
+            :class:`~ostinato.advisors.ToolCallingAdvisorSettings`): one last round
+            without tools at a limit, no-progress detection, usage limits per turn.
     """
 
     DEFAULT_ORDER: ClassVar[int] = Ordered.HIGHEST_PRECEDENCE + 300
@@ -88,6 +95,10 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         advisor_order: int = _UNSET,
         conversation_history_enabled: bool = True,
         max_iterations: int = _UNSET,
+        final_answer_on_limit: bool = False,
+        no_progress_repeats: int | None = 3,
+        no_progress_action: NoProgressAction | str = NoProgressAction.TELL,
+        usage_limits: UsageLimits | None = None,
     ) -> None:
         if tool_calling_manager is _UNSET:
             from ostinato.tools import DefaultToolCallingManager
@@ -105,6 +116,10 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
             max_iterations=(
                 self.DEFAULT_MAX_ITERATIONS if max_iterations is _UNSET else max_iterations
             ),
+            final_answer_on_limit=final_answer_on_limit,
+            no_progress_repeats=no_progress_repeats,
+            no_progress_action=no_progress_action,
+            usage_limits=usage_limits,
         )
 
     def _configure(
@@ -115,6 +130,10 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         advisor_order: int,
         conversation_history_enabled: bool,
         max_iterations: int,
+        final_answer_on_limit: bool = False,
+        no_progress_repeats: int | None = 3,
+        no_progress_action: NoProgressAction | str = NoProgressAction.TELL,
+        usage_limits: UsageLimits | None = None,
     ) -> None:
         # The one place the base settings are set: __init__ and copy() come through here,
         # so a subclass taking its own settings out first keeps working.
@@ -124,6 +143,10 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
             advisor_order,
             conversation_history_enabled,
             max_iterations,
+            final_answer_on_limit,
+            no_progress_repeats,
+            _action(no_progress_action),
+            usage_limits,
         )
 
     # -- settings ---------------------------------------------------------------------
@@ -346,7 +369,10 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                 async with closing_stream(turn.inner_chain().next_stream(round_request)) as chunks:
                     async for chunk in turn.guard_stream(chunks):
                         aggregator.add(chunk)
-                        if not turn.is_tool_round(chunk.chat_response):
+                        shown = not turn.is_tool_round(chunk.chat_response)
+                        if turn.events is not None:
+                            await turn.events.chunk(turn.rounds + 1, chunk, shown)
+                        if shown:
                             yield with_previous_usage(marker.mark(chunk), previous)
             except TurnCancelled:
                 yield (await turn.cancelled(round_request)).response

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from ostinato.advisors._api import Ordered
+from ostinato.advisors._no_progress import NoProgressAction, no_progress_action
+from ostinato.advisors._usage_limits import UsageLimits
 from ostinato.model import ChatResponse
 from ostinato.tools import ToolCallingManager
 
@@ -42,6 +44,16 @@ class ToolCallingAdvisorSettings:
         conversation_history_enabled: forward the whole turn each round; when ``False``
             only ``[system message, last tool response]``.
         max_iterations: the most model rounds one turn may take (at least 1).
+        final_answer_on_limit: at the iteration cap, a tool-call limit breach or a turn
+            ended for no progress, ask the model once more, without tools, to answer with
+            what it has (instead of ending with a text saying which limit stopped it).
+            Default ``False``: the turn ends with that text.
+        no_progress_repeats: the same tool with the same arguments asked for this many
+            rounds in a row is no progress (default 3; ``None`` turns detection off).
+        no_progress_action: what then: ``"tell"`` the model the earlier result instead of
+            running the call again (default), or ``"end"`` the turn.
+        usage_limits: what one turn may spend (model requests, tokens, tool calls;
+            default ``None``: no limit). A request's limits win over these.
 
     Raises:
         ValueError: a setting is ``None`` or out of range (the message names it).
@@ -54,6 +66,10 @@ class ToolCallingAdvisorSettings:
     advisor_order: int = Ordered.HIGHEST_PRECEDENCE + 300
     conversation_history_enabled: bool = True
     max_iterations: int = 25
+    final_answer_on_limit: bool = False
+    no_progress_repeats: int | None = 3
+    no_progress_action: NoProgressAction = NoProgressAction.TELL
+    usage_limits: UsageLimits | None = None
 
     def __post_init__(self) -> None:
         if self.tool_calling_manager is None:
@@ -76,6 +92,21 @@ class ToolCallingAdvisorSettings:
         object.__setattr__(
             self, "conversation_history_enabled", bool(self.conversation_history_enabled)
         )
+        object.__setattr__(self, "final_answer_on_limit", bool(self.final_answer_on_limit))
+        repeats = self.no_progress_repeats
+        if repeats is not None and (
+            isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 2
+        ):
+            raise ValueError(
+                f"no_progress_repeats must be an int of at least 2, or None to turn "
+                f"no-progress detection off; got {repeats!r}"
+            )
+        object.__setattr__(self, "no_progress_action", no_progress_action(self.no_progress_action))
+        if self.usage_limits is not None and not isinstance(self.usage_limits, UsageLimits):
+            raise ValueError(
+                f"usage_limits must be a UsageLimits or None, got "
+                f"{type(self.usage_limits).__name__}"
+            )
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

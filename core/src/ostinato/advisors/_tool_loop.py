@@ -24,7 +24,15 @@ from typing import TYPE_CHECKING, Any
 from ostinato._frozen import FrozenDict
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
 from ostinato.advisors._loop_answers import approval_required_generation, cancelled_generation
+from ostinato.advisors._loop_events import TurnEvents, turn_events
 from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit, notify_loop_exit
+from ostinato.advisors._no_progress import (
+    NoProgressAction,
+    NoProgressTracker,
+    no_progress_answer,
+    told_callbacks,
+)
+from ostinato.advisors._usage_limits import UsageLimits, budget_answer, usage_breach
 from ostinato.context_keys import (
     APPROVAL_SETTINGS,
     CANCEL_SCOPE,
@@ -33,9 +41,18 @@ from ostinato.context_keys import (
     RESUMED_TURN,
     SENT_OPTIONS,
     TOOL_LOOP_ROUND,
+    USAGE_LIMITS,
 )
-from ostinato.errors import ToolCallLimitExceeded
-from ostinato.messages import AssistantMessage, Message, ToolResponse, ToolResponseMessage
+from ostinato.errors import ToolCallLimitExceeded, UsageLimitExceeded
+from ostinato.events import reset_event_sink, set_event_sink
+from ostinato.messages import (
+    AssistantMessage,
+    Message,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
 from ostinato.model import (
     ChatGenerationMetadata,
     ChatResponse,
@@ -90,6 +107,9 @@ class LoopExit:
         asked: the last round's model response (after ``do_after_call``/``_stream``).
         tool_responses: the responses of the tools that ran, when they are the answer
             (``RETURN_DIRECT``); otherwise ``None``.
+        model_answered: the answer is the last round's response as the model gave it
+            (``ANSWERED``, or a last round without tools at a limit): on the stream path
+            its chunks were streamed already.
     """
 
     reason: LoopExitReason
@@ -97,6 +117,7 @@ class LoopExit:
     response: ChatClientResponse
     asked: ChatResponse | None
     tool_responses: ToolResponseMessage | None = None
+    model_answered: bool = False
 
 
 class ToolLoopTurn:
@@ -114,14 +135,19 @@ class ToolLoopTurn:
         "_before",
         "_chain",
         "_checker",
+        "_final",
+        "_limits",
         "_next",
+        "_progress",
         "_scope",
+        "events",
         "history",
         "instructions",
         "options",
         "request",
         "rounds",
         "stream",
+        "tool_calls",
         "usage",
     )
 
@@ -154,6 +180,16 @@ class ToolLoopTurn:
         self.rounds = 0
         scope = request.context.get(CANCEL_SCOPE)
         self._scope = scope if isinstance(scope, CancelScope) else None
+        self.tool_calls = 0
+        self.events: TurnEvents | None = turn_events(request)
+        settings = advisor.tool_calling_settings
+        limits = request.context.get(USAGE_LIMITS)
+        self._limits = limits if isinstance(limits, UsageLimits) else settings.usage_limits
+        repeats = settings.no_progress_repeats
+        self._progress = NoProgressTracker(repeats) if repeats is not None else None
+        # Set when the next round is the last, without tools: why, and the answer to give
+        # if the model asks for tools all the same.
+        self._final: tuple[LoopExitReason, ChatResponse] | None = None
 
     @classmethod
     async def start(
@@ -187,6 +223,8 @@ class ToolLoopTurn:
         options = request.prompt.options
         if isinstance(options, ToolCallingChatOptions):
             self.options = options
+        if self.events is not None:
+            await self.events.round_started(self.rounds + 1, request)
         return request
 
     async def decide(
@@ -199,31 +237,91 @@ class ToolLoopTurn:
         self.rounds += 1
         asked = response.chat_response
         self.usage.add(asked)
+        events = self.events
+        if events is not None and asked is not None:
+            await events.round_finished(self.rounds, asked)
+        if self._final is not None:  # the last round, without tools, at a limit
+            reason, fallback = self._final
+            if asked is not None and not self.is_tool_round(asked):
+                return await self._exit(reason, request, response, asked, model_answered=True)
+            answer = fallback if asked is None else asked.copy(generations=fallback.generations)
+            return await self._exit(reason, request, response.copy(chat_response=answer), asked)
         if asked is None or not self.is_tool_round(asked):
             return await self._exit(LoopExitReason.ANSWERED, request, response, asked)
+        if events is not None:
+            await events.tool_calls_requested(self.rounds, asked)
         advisor = self._advisor
         if self.rounds >= advisor.max_iterations:
             capped = iteration_cap(
                 asked, advisor.max_iterations, advisor.MAX_ITERATIONS_FINISH_REASON
             )
-            return await self._exit(
-                LoopExitReason.MAX_ITERATIONS, request, response.copy(chat_response=capped), asked
-            )
+            return await self._limit(LoopExitReason.MAX_ITERATIONS, request, response, capped)
+        calls = _tool_calls(asked)
+        budget = await self._budget(request, response, asked, len(calls))
+        if budget is not None:
+            return budget
         run_options = sent if isinstance(sent, ToolCallingChatOptions) else self.options
+        repeated = self._progress.observe(calls) if self._progress is not None else None
+        if repeated is not None:
+            if advisor.tool_calling_settings.no_progress_action is NoProgressAction.END:
+                answer = no_progress_answer(asked, repeated)
+                return await self._limit(LoopExitReason.NO_PROGRESS, request, response, answer)
+            run_options = run_options.with_tool_callbacks(
+                told_callbacks(run_options.tool_callbacks, repeated)
+            )
+        # The manager finds the sink here to emit the tool events (set and reset within
+        # this one await, so the context of a streaming caller is never left changed).
+        token = set_event_sink(events.sink if events is not None else None)
         try:
             result = await self.guard(self._run_tools(Prompt(self.history, run_options), asked))
         except TurnCancelled:
             return await self._cancelled_tools(request, response, asked)
-        except ToolCallLimitExceeded as breach:
-            limited = asked.copy(generations=[tool_call_limit_generation(breach)])
-            return await self._exit(
-                LoopExitReason.TOOL_CALL_LIMIT, request, response.copy(chat_response=limited), asked
-            )
+        except ToolCallLimitExceeded as breached:
+            limited = asked.copy(generations=[tool_call_limit_generation(breached)])
+            return await self._limit(LoopExitReason.TOOL_CALL_LIMIT, request, response, limited)
+        finally:
+            reset_event_sink(token)
         if not isinstance(result, ToolExecutionResult):  # stopped for approvals
+            if events is not None:
+                await events.approval_required(self.rounds, result)
             waiting = asked.copy(generations=[approval_required_generation(result)])
             held = response.copy(chat_response=waiting).with_context({PENDING_TOOL_CALLS: result})
             return await self._exit(LoopExitReason.APPROVAL_REQUIRED, request, held, asked)
+        self.tool_calls += len(calls)
+        if self._progress is not None:
+            ran = calls if repeated is None else [c for c in calls if c not in repeated.calls]
+            self._progress.record(ran, result.tool_response_message)
         return await self._after_tools(request, response, asked, result)
+
+    async def _budget(
+        self,
+        request: ChatClientRequest,
+        response: ChatClientResponse,
+        asked: ChatResponse,
+        batch: int,
+    ) -> LoopExit | None:
+        """The ending at a usage limit a tool round of ``batch`` calls would break, if any
+        (raising :class:`UsageLimitExceeded` when the limits say so)."""
+        total = self.usage.total
+        breach = usage_breach(
+            self._limits,
+            rounds=self.rounds,
+            total_tokens=total.total_tokens if total is not None else 0,
+            tool_calls=self.tool_calls,
+            batch=batch,
+        )
+        if breach is None:
+            return None
+        if self._limits is not None and self._limits.raise_error:
+            if self.events is not None:
+                await self.events.ended(LoopExitReason.BUDGET, None, total, self.rounds)
+            raise UsageLimitExceeded(
+                breach.message, limit_name=breach.name, limit=breach.limit, used=breach.used
+            )
+        answer = budget_answer(asked, breach)
+        return await self._exit(
+            LoopExitReason.BUDGET, request, response.copy(chat_response=answer), asked
+        )
 
     def guard(self, work: Awaitable[Any]) -> Awaitable[Any]:
         """``work``, raced against the request's cancel scope (``work`` itself without
@@ -238,7 +336,12 @@ class ToolLoopTurn:
         """The ending of a turn cancelled during a model round (nothing is asked of the
         tools, so no listener is told: no round of this turn is open)."""
         answer = ChatResponse([cancelled_generation(self._scope)])
-        response = ChatClientResponse(self.usage.apply(answer), self.request.context)
+        final = self.usage.apply(answer)
+        response = ChatClientResponse(final, self.request.context)
+        if self.events is not None:
+            if self.stream:
+                await self.events.text(self.rounds, final)
+            await self.events.ended(LoopExitReason.CANCELLED, final, self.usage.total, self.rounds)
         if self.stream:
             response = mark_round(response, self.rounds + 1)
         return LoopExit(LoopExitReason.CANCELLED, request, response, None)
@@ -288,9 +391,7 @@ class ToolLoopTurn:
             )
         except ToolCallLimitExceeded as breach:
             limited = asked.copy(generations=[tool_call_limit_generation(breach)])
-            return await self._exit(
-                LoopExitReason.TOOL_CALL_LIMIT, request, response.copy(chat_response=limited), asked
-            )
+            return await self._limit(LoopExitReason.TOOL_CALL_LIMIT, request, response, limited)
         return await self._after_tools(request, response, asked, result)
 
     async def _run_tools(
@@ -341,6 +442,27 @@ class ToolLoopTurn:
         self.instructions = await self._next(request, response, result)
         return NextRound(self.instructions)
 
+    async def _limit(
+        self,
+        reason: LoopExitReason,
+        request: ChatClientRequest,
+        response: ChatClientResponse,
+        answer: ChatResponse,
+    ) -> NextRound | LoopExit:
+        """End at a limit with ``answer``, or (``final_answer_on_limit``) go on to one last
+        round without tools whose answer ends the turn."""
+        asked = response.chat_response
+        if not self._advisor.tool_calling_settings.final_answer_on_limit:
+            return await self._exit(reason, request, response.copy(chat_response=answer), asked)
+        self._final = (reason, answer)
+        self.options = self.options.with_tool_callbacks(())
+        note = (
+            f"{answer.text} Do not call any more tools: answer the user now with what you "
+            "have found so far."
+        )
+        self.instructions = (*self.history, UserMessage(note))
+        return NextRound(self.instructions)
+
     async def _exit(
         self,
         reason: LoopExitReason,
@@ -348,12 +470,20 @@ class ToolLoopTurn:
         response: ChatClientResponse,
         asked: ChatResponse | None,
         tool_responses: ToolResponseMessage | None = None,
+        *,
+        model_answered: bool = False,
     ) -> LoopExit:
+        model_answered = model_answered or reason is LoopExitReason.ANSWERED
         final = self.usage.apply(response.chat_response)
         if final is not response.chat_response:
             response = response.copy(chat_response=final)
-        if reason is LoopExitReason.ANSWERED:
-            return LoopExit(reason, request, response, asked)
+        events = self.events
+        if events is not None:
+            if self.stream and not model_answered:
+                await events.text(self.rounds, final)  # the answer streams as one chunk
+            await events.ended(reason, final, self.usage.total, self.rounds)
+        if model_answered:  # advisors inside the loop saw this round: nothing to tell
+            return LoopExit(reason, request, response, asked, model_answered=True)
         if self.stream:
             # The turn's answer replaces the round's: give it its own round number, so that
             # stream aggregators do not merge it with the text streamed in that round.
@@ -367,7 +497,7 @@ class ToolLoopTurn:
         """What the stream path still yields after ``ending``: the answer the loop built,
         or, for ``ANSWERED``, a trailer with the turn's usage when the last round's chunks
         did not carry it (``None``: nothing)."""
-        if ending.reason is not LoopExitReason.ANSWERED:
+        if not ending.model_answered:
             return ending.response
         accumulated = self.usage.accumulated
         if self.usage.total is None or accumulated is None:
@@ -376,6 +506,14 @@ class ToolLoopTurn:
             return None
         trailer = ChatResponse((), accumulated.metadata)
         return mark_round(ending.response.copy(chat_response=trailer), self.rounds)
+
+
+def _tool_calls(response: ChatResponse) -> tuple[ToolCall, ...]:
+    """The calls of the first generation asking for tools (the ones the manager runs)."""
+    for generation in response.generations:
+        if generation.output.has_tool_calls:
+            return tuple(generation.output.tool_calls)
+    return ()
 
 
 def iteration_cap(response: ChatResponse, max_iterations: int, finish_reason: str) -> ChatResponse:

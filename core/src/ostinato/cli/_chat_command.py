@@ -58,6 +58,12 @@ def add_chat_command(subparsers: Any) -> None:
         metavar="SOURCE",
         help="tools to offer: module:attribute, a module, or a .py file (repeatable)",
     )
+    parser.add_argument(
+        "--mcp",
+        metavar="FILE",
+        help="also offer the tools of the MCP servers of an mcpServers JSON file "
+        "(needs ostinato-mcp)",
+    )
     parser.add_argument("--system", "-s", metavar="TEXT", help="the system message")
     parser.add_argument(
         "--conversation",
@@ -105,7 +111,7 @@ def ask_once(
         return EXIT_CANCELLED
     except ModelError as exc:
         renderer.stop()
-        print_error(describe_model_error(exc, session.choice), err)
+        print_error(describe_model_error(exc, session.choice), err, error=exc)
         return 1
     renderer.finish(result.response, result.rounds, result.seconds)
     if as_json:
@@ -135,6 +141,7 @@ def _open(args: argparse.Namespace, context: CliContext, choice: ModelChoice) ->
         conversation_id=args.conversation,
         stream=not args.no_stream,
         approve=args.approve,
+        mcp_config=args.mcp,
     )
 
 
@@ -143,7 +150,9 @@ def run_chat(args: argparse.Namespace, context: CliContext) -> int:
     settings, _, registry = context.loaded()
     choice = choose_model(args.model, settings.model, registry)
     if args.conversation is not None and not args.conversation.strip():
-        print_error("--conversation needs a non-blank ID\nfix: e.g. --conversation trip-2025")
+        print_error(
+            "--conversation needs a non-blank ID\nfix: e.g. --conversation trip-2025", exit_code=2
+        )
         return 2
     question = _question(args)
     session = _open(args, context, choice)

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TextIO
 
+from ostinato.config._provider_hint import unknown_provider_fix
 from ostinato.errors import (
     AuthenticationError,
     ConfigurationError,
@@ -108,13 +109,13 @@ def choose_model(explicit: str | None, configured: str | None, registry: Registr
             "OSTINATO_MODEL=openai:gpt-4.1-mini), or pip install ostinato-llamacpp for a "
             "local model that needs no key"
         )
-    provider, _ = _parse(value, source)
+    provider, name = _parse(value, source)
     if provider not in providers:
+        flag = "--model " if source == "--model" else "OSTINATO_MODEL="
         raise ConfigurationError(
             f"unknown model provider {provider!r} in {source} {value!r} "
             f"(installed providers: {installed_providers(providers)})\n"
-            f"fix: use an installed provider (`ostinato models` lists them), or install its "
-            f"plugin: pip install ostinato-{provider}"
+            f"fix: {unknown_provider_fix(provider, name, providers, flag)}"
         )
     return ModelChoice(value.strip(), provider, source)
 

@@ -10,9 +10,11 @@ from ostinato.advisors import (
     ChatModelCallAdvisor,
     ChatModelStreamAdvisor,
     ToolAdvisor,
+    UsageLimits,
 )
 from ostinato.client._params import AdvisorParams
 from ostinato.client._spec import ChatClientRequestSpec, OptionsCache, SpecState
+from ostinato.events import EventListener
 from ostinato.model import ChatModel
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 
@@ -177,6 +179,17 @@ class ChatClientBuilder:
         if isinstance(params, AdvisorParams):
             params = params.params
         self._state.advisor_params.update({**(params or {}), **values})
+        return self
+
+    def default_usage_limits(self, limits: UsageLimits | None) -> ChatClientBuilder:
+        """What each turn of every request may spend (a request's limits win)."""
+        self._state.set_usage_limits(limits)
+        return self
+
+    def listener(self, listener: EventListener) -> ChatClientBuilder:
+        """A listener of the loop events of every request (see
+        :meth:`ChatClientRequestSpec.listener <ostinato.client.ChatClientRequestSpec.listener>`)."""
+        self._state.add_listener(listener)
         return self
 
     def tool_advisor(self, advisor: ToolAdvisor | None) -> ChatClientBuilder:

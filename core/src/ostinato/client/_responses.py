@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ostinato._aio import closing_stream
 from ostinato.advisors import ChatClientResponse
-from ostinato.context_keys import OUTPUT_FORMAT, SENT_OPTIONS
+from ostinato.context_keys import EVENT_SINK, OUTPUT_FORMAT, SENT_OPTIONS
 from ostinato.model import ChatResponse
 
 if TYPE_CHECKING:
     from ostinato.client._spec import ChatClientRequestSpec
+    from ostinato.events import LoopEvent
 
 __all__ = ["CallResponseSpec", "StreamResponseSpec"]
 
@@ -26,7 +27,7 @@ T = TypeVar("T")
 
 
 def _clean(response: ChatClientResponse) -> ChatClientResponse:
-    return response.without_context_keys(SENT_OPTIONS)
+    return response.without_context_keys(SENT_OPTIONS, EVENT_SINK)
 
 
 class CallResponseSpec:
@@ -159,7 +160,28 @@ class StreamResponseSpec:
                     if text:
                         yield text
 
+    def aevents(self) -> AsyncIterator[LoopEvent]:
+        """The turn as typed loop events (:mod:`ostinato.events`), as they happen.
+
+        Round started, text and tool-call deltas, round finished, tool call requested,
+        tool started and finished, ... and last the loop ended (with the reason, the
+        final response and the summed usage). The request's listeners hear them too.
+        The loop pauses while the reader lags (a bounded buffer), so a long turn is never
+        held in memory whole; closing the iterator early cancels the turn. Events come
+        from the tool advisor: a request without one emits none.
+        """
+        from ostinato.client._event_stream import run_events
+
+        spec = self._spec
+        return run_events(spec.build_chain(), spec.build_request(), spec.listeners)
+
     # -- sync faces ---------------------------------------------------------------------
+
+    def events(self) -> Iterator[LoopEvent]:
+        """Blocking twin of :meth:`aevents` (close it to stop early)."""
+        from ostinato.runtime import iterate_sync
+
+        return iterate_sync(self.aevents, async_name="aevents")
 
     def chat_client_responses(self) -> Iterator[ChatClientResponse]:
         """Blocking twin of :meth:`achat_client_responses` (close it to stop early)."""

@@ -4,7 +4,7 @@ Per ``call()``/``stream()`` the spec (1) adds the client's tool advisor unless t
 to or another tool advisor is present, (2) checks that at most one tool advisor remains,
 (3) builds the chain (advisors, then the model advisors innermost) and (4) builds the
 request: messages, options merged onto the model's defaults, tools, tool context and the
-advisor context (reference §4.1-4.5).
+advisor context — the steps of Spring AI's ``DefaultChatClient``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from ostinato.advisors import (
     ChatClientRequest,
     MemoryAdvisor,
     ToolAdvisor,
+    UsageLimits,
     advisors_inside_tool_loop,
     check_tool_advisors,
 )
@@ -26,9 +27,12 @@ from ostinato.client._params import AdvisorParams
 from ostinato.context_keys import (
     APPROVAL_SETTINGS,
     CANCEL_SCOPE,
+    EVENT_SINK,
     RESUMED_TURN,
     TOOL_CALLING_ADVISOR_AUTO_REGISTER,
+    USAGE_LIMITS,
 )
+from ostinato.events import EventListener, EventSink
 from ostinato.messages import Media, Message, SystemMessage, UserMessage
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 from ostinato.tools import FunctionToolCallback, ToolCallback, ToolCallbackProvider
@@ -69,6 +73,7 @@ class SpecState:
     tool_context: dict[str, Any] = field(default_factory=dict)
     options: ChatOptions | None = None
     advisor_params: dict[str, Any] = field(default_factory=dict)
+    listeners: list[EventListener] = field(default_factory=list)
     approval: dict[str, Any] = field(default_factory=dict)
     resume: ResumedTurn | None = None
 
@@ -84,9 +89,31 @@ class SpecState:
             dict(self.tool_context),
             self.options,
             dict(self.advisor_params),
+            list(self.listeners),
             dict(self.approval),
             self.resume,
         )
+
+    def set_usage_limits(self, limits: UsageLimits | None) -> None:
+        """Set (or, with ``None``, remove) the usage limits of each turn."""
+        if limits is None:
+            self.advisor_params.pop(USAGE_LIMITS, None)
+            return
+        if not isinstance(limits, UsageLimits):
+            raise TypeError(
+                f"usage limits must be a UsageLimits (ostinato.advisors.UsageLimits), got "
+                f"{type(limits).__name__}: {limits!r}"
+            )
+        self.advisor_params[USAGE_LIMITS] = limits
+
+    def add_listener(self, listener: EventListener) -> None:
+        """Append a loop-event listener (a callable taking one event)."""
+        if not callable(listener):
+            raise TypeError(
+                f".listener() takes a callable receiving each loop event (a function or "
+                f"coroutine function), got {type(listener).__name__}: {listener!r}"
+            )
+        self.listeners.append(listener)
 
     def add_tools(self, items: Iterable[Any]) -> None:
         """Append tools: callbacks, providers (kept lazy), ``@tool`` functions or objects,
@@ -189,6 +216,28 @@ class ChatClientRequestSpec:
         """Add advisors and/or advisor params (``AdvisorParams.conversation_id(...)``...)."""
         self._state.add_advisors(advisors)
         return self
+
+    def usage_limits(self, limits: UsageLimits | None) -> ChatClientRequestSpec:
+        """What each turn of this request may spend (model requests, tokens, tool calls);
+        wins over the client's default and the tool advisor's. ``None`` removes a
+        client default."""
+        self._state.set_usage_limits(limits)
+        return self
+
+    def listener(self, listener: EventListener) -> ChatClientRequestSpec:
+        """Add a listener of this request's loop events (after the client's listeners).
+
+        ``listener`` is called with each :mod:`ostinato.events` event of every run (call
+        and stream), inline on the event loop running the turn; a coroutine function is
+        awaited there. A listener that raises is reported once and never breaks the turn.
+        """
+        self._state.add_listener(listener)
+        return self
+
+    @property
+    def listeners(self) -> tuple[EventListener, ...]:
+        """The loop-event listeners of this request (the client's first)."""
+        return tuple(self._state.listeners)
 
     def approval_policy(self, policy: ApprovalPolicy | None) -> ChatClientRequestSpec:
         """Decide per call whether it needs approval: ``policy(call, tool) -> bool``
@@ -294,6 +343,8 @@ class ChatClientRequestSpec:
 
         options = self._options()
         ctx = dict(state.advisor_params)
+        if state.listeners:
+            ctx[EVENT_SINK] = EventSink(state.listeners)
         if context:
             ctx.update(context)
         if state.approval or state.resume is not None:

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ostinato.config._factories import factory_context, installed
+from ostinato.config._provider_hint import unknown_provider_fix
 from ostinato.errors import ConfigurationError, PluginError
 from ostinato.plugins import Registry, call_factory
 from ostinato.settings import Settings
@@ -77,8 +78,7 @@ def create_chat_model(
             f"OSTINATO_MODEL={settings.model!r} names the provider {provider!r}, "
             f"which no plugin registered\n"
             f"  installed providers: {installed(providers) or 'none'}\n"
-            f"fix: install its plugin (pip install ostinato-{provider}) "
-            f"or choose an installed provider"
+            f"fix: {unknown_provider_fix(provider, model_name, providers, 'OSTINATO_MODEL=')}"
         )
     context = factory_context(registry, settings, plugin_settings)
     model: ChatModel = call_factory("register_chat_models", registration, context, model_name)
@@ -155,7 +155,7 @@ def create_chat_client(
 
     With ``OSTINATO_CHAT_CLIENT__TOOL_CALLING__ENABLED=false`` the client's default
     advisor params turn auto-registration off (a call can turn it back on with
-    ``AdvisorParams.tool_calling_advisor_auto_register(True)``), as the reference does.
+    ``AdvisorParams.tool_calling_advisor_auto_register(True)``), as Spring AI does.
     """
     from ostinato.client import AdvisorParams, ChatClient
 

@@ -46,17 +46,16 @@ class CorePlugin:
 
     @hookimpl
     def register_tool_advisors(self, register: RegisterFactory) -> None:
-        """Register ``default``: a ``ToolCallingAdvisor`` capped at ``max_iterations``."""
-        max_iterations = self.settings.tools.max_iterations
+        """Register ``default``: a ``ToolCallingAdvisor`` with the loop settings of
+        ``OSTINATO_TOOLS__*`` (cap, endings, usage limits)."""
+        loop_settings = self.settings.tools.tool_loop_settings()
 
         def default(
             context: FactoryContext, tool_calling_manager: ToolCallingManager
         ) -> ToolAdvisor:
             from ostinato.advisors import ToolCallingAdvisor
 
-            return ToolCallingAdvisor(
-                tool_calling_manager=tool_calling_manager, max_iterations=max_iterations
-            )
+            return ToolCallingAdvisor(tool_calling_manager=tool_calling_manager, **loop_settings)
 
         register(DEFAULT_TOOL_ADVISOR, default)
 

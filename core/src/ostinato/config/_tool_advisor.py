@@ -48,7 +48,7 @@ class ToolAdvisorChoice:
 def select_tool_advisor(
     setting: str | None, tool_advisors: Mapping[str, Registration[ToolAdvisorFactory]]
 ) -> ToolAdvisorChoice:
-    """Choose exactly one tool advisor (DESIGN.md §6).
+    """Choose exactly one tool advisor for auto-configured clients.
 
     The setting ``OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR`` wins; otherwise a single
     installed replacement wins over ``default``; otherwise ``default``.

@@ -33,7 +33,7 @@ __all__ = [
     "set_event_sink",
 ]
 
-EventListener: TypeAlias = "Callable[[LoopEvent], Awaitable[Any] | None]"
+EventListener: TypeAlias = Callable[["LoopEvent"], Awaitable[Any] | None]
 """A listener: called with each event; a returned awaitable is awaited."""
 
 _CURRENT: ContextVar[EventSink | None] = ContextVar("ostinato_event_sink", default=None)

@@ -3,10 +3,13 @@
 A turn emits, in order: per model round a :class:`RoundStarted`, on the stream path its
 :class:`TextDelta` and :class:`ToolCallDelta` pieces as they arrive, a
 :class:`RoundFinished` once the model's response is complete, then for a tool round one
-:class:`ToolCallRequested` per call and a :class:`ToolStarted` / :class:`ToolFinished`
-pair per call that runs; an :class:`ApprovalRequired` when calls wait for a decision;
-and last a :class:`LoopEnded`. Every event is a frozen, slotted value; every one but the
-deltas is emitted the same way on the call and the stream path.
+:class:`ToolCallRequested` per call, a :class:`ToolStarted` / :class:`ToolFinished`
+pair per call that runs and a lone ``ToolFinished`` per call answered without running;
+an :class:`ApprovalRequired` when calls wait for a decision; and last a
+:class:`LoopEnded` (on the stream path, an answer the loop built itself — return-direct,
+a limit — comes as one :class:`TextDelta` just before it). Every event is a frozen,
+slotted value; every one but the deltas is emitted the same way on the call and the
+stream path.
 
 This module only describes events; it must not emit them (``_sink`` does) nor know the
 loop.
@@ -152,7 +155,9 @@ class ToolStarted(LoopEvent):
 
 @dataclass(frozen=True, slots=True)
 class ToolFinished(LoopEvent):
-    """A tool call ended.
+    """A tool call ended (after its :class:`ToolStarted`), or was answered without running
+    a tool — an unknown tool, a limit answered as text — with no ``ToolStarted``,
+    duration 0 and its error class.
 
     Attributes:
         round: the round number.

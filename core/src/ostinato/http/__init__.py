@@ -7,7 +7,7 @@
 * :class:`ProviderSettings`: the connection settings every provider plugin reads from
   ``OSTINATO_<PROVIDER>_*`` (base URL, key, timeouts, retries, pool, extra headers and
   query, size limit, deadlines); :func:`connection_arguments` turns them into the model's
-  keyword arguments.
+  keyword arguments, and :func:`model_factory` makes an adapter's ``create_chat_model``.
 * :func:`error_from_transport`, :func:`error_payload`, :func:`redirect_error`: a failed
   exchange, an error body and a 3xx as typed :class:`~ostinato.errors.ModelError` s.
 * :func:`check_base_url`: a base URL refused early, with what was expected.
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
         reason_phrase,
         redirect_error,
     )
-    from ostinato.http._factory import connection_arguments
+    from ostinato.http._factory import ModelFactory, connection_arguments, model_factory
     from ostinato.http._framing import Framing, NDJSONFraming, SSEFraming
     from ostinato.http._model import HttpxChatModel
     from ostinato.http._pool import LinearConnectionPool, use_linear_pool
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
         DEFAULT_FIRST_EVENT_TIMEOUT,
         ProviderSettings,
         provider_env,
+        provider_field,
     )
     from ostinato.http._wire import (
         StreamParserBase,
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
         plain,
         tool_schema,
         unexpected_reply,
+        whole_reply,
     )
 
 __all__ = [
@@ -69,6 +71,7 @@ __all__ = [
     "Framing",
     "HttpxChatModel",
     "LinearConnectionPool",
+    "ModelFactory",
     "NDJSONFraming",
     "ProviderSettings",
     "SSEFraming",
@@ -83,13 +86,16 @@ __all__ = [
     "json_text",
     "make_client",
     "model_error",
+    "model_factory",
     "plain",
     "provider_env",
+    "provider_field",
     "reason_phrase",
     "redirect_error",
     "tool_schema",
     "unexpected_reply",
     "use_linear_pool",
+    "whole_reply",
 ]
 
 __getattr__, __dir__ = lazy_exports(
@@ -105,6 +111,7 @@ __getattr__, __dir__ = lazy_exports(
         "Framing": "ostinato.http._framing",
         "HttpxChatModel": "ostinato.http._model",
         "LinearConnectionPool": "ostinato.http._pool",
+        "ModelFactory": "ostinato.http._factory",
         "NDJSONFraming": "ostinato.http._framing",
         "ProviderSettings": "ostinato.http._settings",
         "SSEFraming": "ostinato.http._framing",
@@ -122,9 +129,12 @@ __getattr__, __dir__ = lazy_exports(
         "json_text": "ostinato.http._error_report",
         "model_error": "ostinato.http._error_report",
         "make_client": "ostinato.http._client",
+        "model_factory": "ostinato.http._factory",
         "provider_env": "ostinato.http._settings",
+        "provider_field": "ostinato.http._settings",
         "reason_phrase": "ostinato.http._errors",
         "redirect_error": "ostinato.http._errors",
         "use_linear_pool": "ostinato.http._pool",
+        "whole_reply": "ostinato.http._wire",
     },
 )

@@ -129,7 +129,7 @@ class _GenerationBuilder:
 class MessageAggregator:
     """Accumulates stream chunks into one :class:`ChatResponse`.
 
-    Rules (the reference's, with tool-call fragments merged as DESIGN §3 asks):
+    Rules (Spring AI's aggregation, plus merging streamed tool-call fragments by index and id):
 
     * generations are folded by position: the n-th generation of each chunk into the
       n-th generation of the aggregate (a stream of one generation is the usual case; a

@@ -44,6 +44,10 @@ class FinishReason(StrEnum):
     """The tool loop stopped at a per-tool or per-turn tool-call limit."""
     MAX_ITERATIONS_EXCEEDED = "maxIterationsExceeded"
     """The tool loop stopped at its iteration cap (``max_iterations``)."""
+    USAGE_LIMIT_EXCEEDED = "usageLimitExceeded"
+    """The tool loop stopped at a usage limit of the turn (:class:`UsageLimits`)."""
+    NO_PROGRESS = "noProgress"
+    """The tool loop stopped: the model repeated the same tool call without progress."""
 
 
 @dataclass(frozen=True, slots=True)

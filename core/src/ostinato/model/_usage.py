@@ -103,7 +103,7 @@ EMPTY_USAGE = Usage()
 
 
 def cumulative_usage(current: Usage | None, previous: Usage | None) -> Usage:
-    """``current`` plus ``previous`` by the reference's rules.
+    """``current`` plus ``previous`` by Spring AI's rules.
 
     No previous: ``current`` itself. Empty current: ``previous`` itself. Otherwise the
     field-wise sum (native usage dropped).

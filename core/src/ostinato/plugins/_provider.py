@@ -4,22 +4,26 @@ An adapter's ``plugin.py`` is the same three hooks' worth of code every time; th
 declares it with dotted paths, so importing the plugin imports neither the settings
 module (pydantic-settings) nor the model (httpx, an SDK)::
 
-    plugin = provider_plugin(
-        provider="openai",
-        settings_prefix="OSTINATO_OPENAI_",
-        settings="ostinato_openai._settings:OpenAISettings",
-        factory="ostinato_openai._factory:create_chat_model",
-    )
-    register_chat_models = plugin.register_chat_models
-    register_settings = plugin.register_settings
+    PLUGIN = provider_plugin("openai", settings="ostinato_openai._settings:OpenAISettings")
+    __all__, __getattr__, __dir__ = PLUGIN.module_exports(__name__)
+    register_chat_models, register_settings = PLUGIN.register_chat_models, PLUGIN.register_settings
 
-The factory at ``factory`` is called as ``factory(model_name or None, settings)`` with the
-plugin's settings as auto-configuration loaded them.
+The factory (by default ``ostinato_<provider>._factory:create_chat_model``) is called as
+``factory(model_name or None, settings)`` with the plugin's settings as
+auto-configuration loaded them. The plugin module's names
+(:meth:`ProviderPlugin.module_values`) are ``PLUGIN``, ``PROVIDER``,
+``SETTINGS_PREFIX``, ``chat_model_factory`` (the registered factory ``(context,
+model_name) -> model``), ``create_<provider>_chat_model`` (``(model_name) -> model`` with
+settings read from the environment; an empty name takes ``OSTINATO_<PROVIDER>_MODEL``)
+and the hooks ``register_chat_models`` and ``register_settings``, which the module
+assigns itself (pluggy finds hooks among a module's own attributes only).
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -78,6 +82,39 @@ class ProviderPlugin:
         environment (outside auto-configuration)."""
         return _load(self.factory)(model_name or None)
 
+    def module_values(self) -> dict[str, Any]:
+        """The plugin module's names and values: ``PLUGIN`` (this object), ``PROVIDER``,
+        ``SETTINGS_PREFIX``, ``chat_model_factory`` (:meth:`create_chat_model`),
+        ``create_<provider>_chat_model`` (:meth:`create_from_environment`) and the hooks
+        ``register_chat_models`` and ``register_settings``."""
+        return {
+            "PLUGIN": self,
+            "PROVIDER": self.provider,
+            "SETTINGS_PREFIX": self.settings_prefix,
+            "chat_model_factory": self.create_chat_model,
+            f"create_{self.provider}_chat_model": self.create_from_environment,
+            "register_chat_models": self.register_chat_models,
+            "register_settings": self.register_settings,
+        }
+
+    def module_exports(
+        self, module: str
+    ) -> tuple[list[str], Callable[[str], Any], Callable[[], list[str]]]:
+        """The plugin module's ``__all__``, ``__getattr__`` and ``__dir__`` (PEP 562),
+        serving :meth:`module_values`; ``module`` is the plugin module's ``__name__``."""
+        values = self.module_values()
+
+        def __getattr__(name: str) -> Any:
+            try:
+                return values[name]
+            except KeyError:
+                raise AttributeError(f"module {module!r} has no attribute {name!r}") from None
+
+        def __dir__() -> list[str]:
+            return sorted({*vars(sys.modules[module]), *values})
+
+        return sorted(values), __getattr__, __dir__
+
     @hookimpl
     def register_chat_models(self, register: Any) -> None:
         """Register the provider."""
@@ -90,25 +127,30 @@ class ProviderPlugin:
 
 
 def provider_plugin(
-    *, provider: str, settings_prefix: str, settings: str, factory: str
+    provider: str, *, settings: str, factory: str | None = None, settings_prefix: str | None = None
 ) -> ProviderPlugin:
     """Declare a chat model provider plugin; nothing is imported until a hook or factory runs.
 
     Args:
         provider: the provider name (``"openai"``).
-        settings_prefix: the settings' flat prefix (``"OSTINATO_OPENAI_"``).
         settings: ``"package.module:SettingsClass"``.
-        factory: ``"package.module:create_chat_model"``, called as
+        factory: ``"package.module:create_chat_model"`` (default
+            ``"ostinato_<provider>._factory:create_chat_model"``), called as
             ``factory(model_name or None, settings)`` (and ``factory(model_name or None)``
             by :meth:`ProviderPlugin.create_from_environment`).
+        settings_prefix: the settings' flat prefix; default ``OSTINATO_<PROVIDER>_``
+            (``"OSTINATO_OPENAI_"``).
 
     Returns:
-        The :class:`ProviderPlugin`; assign its ``register_chat_models`` and
-        ``register_settings`` in the plugin module (or register the object itself).
+        The :class:`ProviderPlugin`; the plugin module serves its names with
+        :meth:`~ProviderPlugin.module_exports` and assigns its ``register_chat_models``
+        and ``register_settings`` (or registers the object itself).
 
     Raises:
         ValueError: a path is not ``module:attribute``.
     """
+    factory = factory or f"ostinato_{provider}._factory:create_chat_model"
     _check_path("settings", settings)
     _check_path("factory", factory)
-    return ProviderPlugin(provider, settings_prefix, settings, factory)
+    prefix = settings_prefix or f"OSTINATO_{provider.upper()}_"
+    return ProviderPlugin(provider, prefix, settings, factory)

@@ -1,5 +1,5 @@
 """The async runtime under the sync faces: the private event loop, the sync stream bridge,
-and the tool thread pool (DESIGN.md §10).
+and the tool thread pool.
 
 Everything here is light to import: the loop thread and the thread pool start on first
 use, never at import time.

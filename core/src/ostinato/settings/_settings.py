@@ -9,7 +9,7 @@ settings classes with flat prefixes (``OSTINATO_OPENAI_``). Read them with
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -68,11 +68,47 @@ class ToolsSettings(BaseModel):
     """Model rounds per turn before the tool loop gives up."""
     enabled: CommaSeparated = []
     """Named tool sets (from plugins) every auto-configured client gets."""
+    final_answer_on_limit: bool = False
+    """At the iteration cap or a tool-call limit, ask the model once more, without tools,
+    to answer with what it has."""
+    no_progress_repeats: Annotated[int | None, Field(ge=2)] = 3
+    """The same tool call this many rounds in a row is no progress (empty: detection off)."""
+    no_progress_action: Literal["tell", "end"] = "tell"
+    """On no progress: tell the model the earlier result, or end the turn."""
+    max_model_requests: Annotated[int | None, Field(ge=1)] = None
+    """Model requests per turn (empty: unlimited); reaching it ends the turn (budget)."""
+    max_total_tokens: Annotated[int | None, Field(ge=1)] = None
+    """Tokens of all rounds per turn (empty: unlimited); reaching it ends the turn (budget)."""
 
-    @field_validator("max_calls_per_tool", "max_total_tool_calls", mode="before")
+    def tool_loop_settings(self) -> dict[str, Any]:
+        """The :class:`~ostinato.advisors.ToolCallingAdvisor` settings these give: the
+        iteration cap and how a turn ends (what every tool advisor factory passes on)."""
+        from ostinato.advisors import UsageLimits
+
+        limits = None
+        if self.max_model_requests is not None or self.max_total_tokens is not None:
+            limits = UsageLimits(
+                model_requests=self.max_model_requests, total_tokens=self.max_total_tokens
+            )
+        return {
+            "max_iterations": self.max_iterations,
+            "final_answer_on_limit": self.final_answer_on_limit,
+            "no_progress_repeats": self.no_progress_repeats,
+            "no_progress_action": self.no_progress_action,
+            "usage_limits": limits,
+        }
+
+    @field_validator(
+        "max_calls_per_tool",
+        "max_total_tool_calls",
+        "no_progress_repeats",
+        "max_model_requests",
+        "max_total_tokens",
+        mode="before",
+    )
     @classmethod
     def _blank_is_unlimited(cls, value: Any) -> Any:
-        if isinstance(value, str) and value.strip().lower() in ("", "none", "unlimited"):
+        if isinstance(value, str) and value.strip().lower() in ("", "none", "unlimited", "off"):
             return None
         return value
 

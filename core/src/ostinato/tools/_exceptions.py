@@ -1,6 +1,6 @@
 """What the model reads when a tool call goes wrong, or whether the turn fails instead.
 
-DESIGN.md §4.1: by default every tool failure — unknown tool, unusable arguments, a tool
+By default every tool failure — unknown tool, unusable arguments, a tool
 that raises, a tool that times out — becomes a classified tool response and the loop goes
 on, so the model can correct itself. An exception processor decides, per error, between
 that text and raising. It never swallows ``KeyboardInterrupt`` or ``SystemExit``; a
@@ -46,7 +46,7 @@ def _ends_the_turn(cause: BaseException) -> bool:
 
 
 def _fallback(name: str, error: BaseException) -> str:
-    # The reference's wording, for failures that carry no message at all.
+    # Spring AI's wording, for failures that carry no message at all.
     return f"Exception occurred in tool: {name} ({type(error).__name__})"
 
 
@@ -88,7 +88,7 @@ class DefaultToolExecutionExceptionProcessor:
     3. a ``__cause__`` that is an instance of one of ``rethrow`` (subclasses included) is
        raised unwrapped; failing that, an error that is itself an instance of one of
        ``rethrow`` is raised (e.g. ``rethrow=(ToolNotFoundError,)`` makes an unknown tool
-       end the turn, as in the reference);
+       end the turn, as in Spring AI);
     4. otherwise the classified text is returned.
     """
 

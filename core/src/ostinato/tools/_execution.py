@@ -13,14 +13,15 @@ cancellation of the turn, ``KeyboardInterrupt`` and ``SystemExit`` escape: an
 is its failure like any other (see ``_tool_failure``).
 
 The tool calling manager imports this module on first use, so that ``import ostinato``
-does not pay for ``asyncio`` (DESIGN.md §9).
+does not pay for ``asyncio``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from ostinato.errors import (
@@ -35,7 +36,7 @@ from ostinato.tools._callback import ToolCallback, ToolContext
 from ostinato.tools._function import describe_exception
 from ostinato.tools._tool_failure import current_task, tool_failure
 
-__all__ = ["ToolJob", "groups_of", "new_semaphore", "run_group"]
+__all__ = ["ToolJob", "ToolJobWatcher", "groups_of", "new_semaphore", "run_group"]
 
 # Failures a callback reports on purpose; anything else it raises is wrapped first.
 _REPORTED = (ToolNotFoundError, ToolArgumentsError, ToolExecutionError, ToolTimeoutError)
@@ -52,6 +53,16 @@ class ToolJob:
     return_direct: bool
     sequential: bool
     timeout: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolJobWatcher:
+    """Told when each call of a group starts running and how it ended (tool events):
+    ``started(job)`` just before the tool runs (after waiting for the concurrency cap),
+    ``finished(job, outcome, seconds)`` as soon as it ended."""
+
+    started: Callable[[ToolJob], Awaitable[None]]
+    finished: Callable[[ToolJob, str | ToolError, float], Awaitable[None]]
 
 
 def groups_of(jobs: Sequence[ToolJob]) -> list[list[ToolJob]]:
@@ -72,7 +83,10 @@ def groups_of(jobs: Sequence[ToolJob]) -> list[list[ToolJob]]:
 
 
 async def run_group(
-    group: Sequence[ToolJob], context: ToolContext, semaphore: asyncio.Semaphore | None
+    group: Sequence[ToolJob],
+    context: ToolContext,
+    semaphore: asyncio.Semaphore | None,
+    watcher: ToolJobWatcher | None = None,
 ) -> list[str | ToolError]:
     """Run the calls of one group together; outcomes in call order."""
     # A TaskGroup: cancelling the caller cancels every running call, and no task
@@ -80,7 +94,7 @@ async def run_group(
     failure: BaseException | None = None
     try:
         async with asyncio.TaskGroup() as tg:
-            tasks = [tg.create_task(_invoke(job, context, semaphore)) for job in group]
+            tasks = [tg.create_task(_invoke(job, context, semaphore, watcher)) for job in group]
     except BaseExceptionGroup as group_error:
         if len(group_error.exceptions) != 1:
             raise
@@ -96,41 +110,54 @@ def new_semaphore(max_concurrency: int | None) -> asyncio.Semaphore | None:
 
 
 async def _invoke(
-    job: ToolJob, context: ToolContext, semaphore: asyncio.Semaphore | None
+    job: ToolJob,
+    context: ToolContext,
+    semaphore: asyncio.Semaphore | None,
+    watcher: ToolJobWatcher | None,
 ) -> str | ToolError:
+    async with semaphore if semaphore is not None else contextlib.nullcontext():
+        if watcher is None:
+            return await _outcome(job, context)
+        await watcher.started(job)
+        began = time.perf_counter()
+        outcome = await _outcome(job, context)
+        await watcher.finished(job, outcome, time.perf_counter() - began)
+        return outcome
+
+
+async def _outcome(job: ToolJob, context: ToolContext) -> str | ToolError:
     name = job.call.name
     task = current_task()
-    async with semaphore if semaphore is not None else contextlib.nullcontext():
-        try:
-            if job.timeout is None:
-                result: object = await job.callback.call(job.arguments, context)
-            else:
-                deadline = asyncio.timeout(job.timeout)
-                try:
-                    async with deadline:
-                        result = await job.callback.call(job.arguments, context)
-                except BaseException as error:
-                    # Past the deadline, whatever the tool raised as it was stopped is the
-                    # timeout; before it, its own TimeoutError is a failure like any other.
-                    if not deadline.expired() or tool_failure(error, task) is None:
-                        raise
-                    return ToolTimeoutError(
-                        f"tool '{name}' timed out after {float(job.timeout)} s",
-                        tool_name=name,
-                        timeout=job.timeout,
-                    )
-        except _REPORTED as error:
-            if error.tool_name is None:
-                error.tool_name = name
-            return error
-        except BaseException as e:
-            failure = tool_failure(e, task)
-            if failure is None:
-                raise  # the turn is cancelled, or KeyboardInterrupt/SystemExit
-            wrapped = ToolExecutionError(describe_exception(failure), tool_name=name)
-            wrapped.__cause__ = failure
-            wrapped.__suppress_context__ = True
-            return wrapped
+    try:
+        if job.timeout is None:
+            result: object = await job.callback.call(job.arguments, context)
+        else:
+            deadline = asyncio.timeout(job.timeout)
+            try:
+                async with deadline:
+                    result = await job.callback.call(job.arguments, context)
+            except BaseException as error:
+                # Past the deadline, whatever the tool raised as it was stopped is the
+                # timeout; before it, its own TimeoutError is a failure like any other.
+                if not deadline.expired() or tool_failure(error, task) is None:
+                    raise
+                return ToolTimeoutError(
+                    f"tool '{name}' timed out after {float(job.timeout)} s",
+                    tool_name=name,
+                    timeout=job.timeout,
+                )
+    except _REPORTED as error:
+        if error.tool_name is None:
+            error.tool_name = name
+        return error
+    except BaseException as e:
+        failure = tool_failure(e, task)
+        if failure is None:
+            raise  # the turn is cancelled, or KeyboardInterrupt/SystemExit
+        wrapped = ToolExecutionError(describe_exception(failure), tool_name=name)
+        wrapped.__cause__ = failure
+        wrapped.__suppress_context__ = True
+        return wrapped
     if result is None:
         return ""
     return result if isinstance(result, str) else str(result)

@@ -99,7 +99,7 @@ class FunctionToolCallback:
         tool_name = name if name is not None else spec.name or _function_name(function)
         if not isinstance(tool_name, str) or not tool_name.strip():
             raise ConfigurationError(f"a tool name must be a non-blank string, got {tool_name!r}")
-        # pydantic is imported on first use, not with ostinato (DESIGN.md §9).
+        # pydantic is imported on first use, not with ostinato (import time).
         from ostinato.tools._signature import inspect_tool_function
 
         signature = inspect_tool_function(function, tool_name=tool_name, localns=spec.localns)

@@ -1,6 +1,6 @@
 """Tool call limits per turn: how often one tool, and all tools together, may be called.
 
-A *turn* starts at the last user message of the prompt (reference §5.5). Counting is
+A *turn* starts at the last user message of the prompt (as in Spring AI). Counting is
 recomputed from the prompt's messages at every batch, so the tool calling manager stays
 stateless: each :class:`~ostinato.messages.ToolResponse` since that user message counts
 one call of the tool it names (error and breach responses included).

@@ -1,6 +1,7 @@
 """``DefaultToolCallingManager``: runs one batch of tool calls and reports what happened.
 
-Per batch (reference §5.3, with DESIGN.md §4.1 and §4.2):
+Per batch (Spring AI's steps, except that failures go back to the model and calls run
+concurrently):
 
 1. pick the first generation that asks for tools;
 2. for each call, in order: count it and check the limits (before looking the tool up);
@@ -28,6 +29,7 @@ from ostinato.errors import (
     ToolCallLimitExceeded,
     ToolNotFoundError,
 )
+from ostinato.events import current_event_sink
 from ostinato.messages import ToolResponse, ToolResponseMessage
 from ostinato.model import ChatResponse
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
@@ -166,7 +168,7 @@ class DefaultToolCallingManager:
 
         Returns the prompt's messages + the assistant message + one tool response message
         (responses in call order), and whether the batch is return-direct: every call ran,
-        succeeded, and is a return-direct tool. (The reference counts only the executed
+        succeeded, and is a return-direct tool. (Spring AI counts only the executed
         calls; here a call answered with an error — unknown tool, limit, failure — must
         reach the model, so it makes the batch not return-direct.)
 
@@ -194,9 +196,15 @@ class DefaultToolCallingManager:
             context = ToolContext(options.tool_context)
 
         # Imported here, not at module level: it needs asyncio, which `import ostinato`
-        # must not pay for (DESIGN.md §9).
+        # must not pay for.
         from ostinato.tools._execution import ToolJob, groups_of, new_semaphore, run_group
 
+        sink = current_event_sink()
+        events = None
+        if sink is not None:
+            from ostinato.tools._tool_events import ToolEvents
+
+            events = ToolEvents(sink, self._exception_processor)
         texts: list[str | None] = [None] * len(assistant.tool_calls)
         jobs: list[ToolJob] = []
         breach: tuple[int, LimitBreach] | None = None
@@ -211,11 +219,16 @@ class DefaultToolCallingManager:
                     breach = (index, found)
                     break
                 texts[index] = found.message
+                if events is not None:
+                    await events.answered(call, found.message, ToolCallLimitExceeded.__name__)
                 continue
             callback = self._find(call.name, callbacks)
             if callback is None:
                 names = [cb.tool_definition.name for cb in callbacks]
-                texts[index] = self._exception_processor.process(_unknown_tool(call.name, names))
+                text = self._exception_processor.process(_unknown_tool(call.name, names))
+                texts[index] = text
+                if events is not None:
+                    await events.answered(call, text, ToolNotFoundError.__name__)
                 continue
             metadata = callback.tool_metadata
             arguments = call.arguments if call.arguments and call.arguments.strip() else "{}"
@@ -234,10 +247,14 @@ class DefaultToolCallingManager:
         semaphore = new_semaphore(self._max_concurrency)
         failed = False
         for group in groups_of(jobs):
-            outcomes = await run_group(group, context, semaphore)
+            watcher = events.watcher() if events is not None else None
+            outcomes = await run_group(group, context, semaphore, watcher)
             for job, outcome in zip(group, outcomes):
                 if isinstance(outcome, str):
                     texts[job.index] = outcome
+                elif events is not None:
+                    failed = True
+                    texts[job.index] = events.processed(job.index, outcome)
                 else:
                     failed = True
                     texts[job.index] = self._exception_processor.process(outcome)

@@ -31,7 +31,7 @@ from ostinato.tools._schema import tidy_schema
 __all__ = ["ToolParameter", "ToolSignature", "inspect_tool_function"]
 
 _ARGUMENTS_CONFIG = pydantic.ConfigDict(
-    extra="ignore",  # lenient like the reference: unknown keys are dropped, not fatal
+    extra="ignore",  # lenient like Spring AI: unknown keys are dropped, not fatal
     protected_namespaces=(),
 )
 

@@ -21,8 +21,8 @@
   :func:`split_userinfo`: a URL's ``user:password@`` sent as a header, not in the URL.
   Masking itself is :mod:`ostinato.redaction`.
 
-Nothing here imports httpx (or any HTTP library): adapters bring their own
-(DESIGN.md §2, §8). See ``docs/adapters.md``.
+Nothing here imports httpx (or any HTTP library): adapters bring their own, so
+``import ostinato`` stays light. See ``docs/adapters.md``.
 """
 
 from ostinato.transport._attempts import (

@@ -1,4 +1,4 @@
-"""One HTTP client per running event loop (DESIGN.md §8), whatever the HTTP library.
+"""One HTTP client per running event loop, whatever the HTTP library.
 
 An async client's connection pool belongs to the loop it first ran on; ostinato's sync
 faces run on a private loop while async callers bring their own. So an adapter keeps one

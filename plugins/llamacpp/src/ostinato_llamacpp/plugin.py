@@ -1,7 +1,7 @@
 """The ``llamacpp`` plugin's hook implementations (entry point ``ostinato: llamacpp``).
 
 Import-light on purpose: nothing here imports httpx, pydantic-settings or the process
-machinery at module level; each hook imports what it needs when it runs (DESIGN.md §5).
+machinery at module level; each hook imports what it needs when it runs.
 """
 
 from __future__ import annotations

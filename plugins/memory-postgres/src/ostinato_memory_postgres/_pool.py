@@ -25,9 +25,17 @@ __all__ = ["LoopPool", "check_if_suspect"]
 async def check_if_suspect(connection: AsyncConnection[Any]) -> None:
     """Check ``connection`` with a round trip only if its idle socket is readable (an idle
     connection has nothing to read unless the server ended it); raise if it is dead."""
-    readable, _, _ = select.select([connection.pgconn.socket], [], [], 0)
-    if readable:
+    if _readable(connection.pgconn.socket):
         await AsyncConnectionPool.check_connection(connection)
+
+
+def _readable(fd: int) -> bool:
+    if hasattr(select, "poll"):  # poll takes any descriptor; select() only those < 1024
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(0))
+    readable, _, _ = select.select([fd], [], [], 0)
+    return bool(readable)
 
 
 class LoopPool:

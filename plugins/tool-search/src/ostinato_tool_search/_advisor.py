@@ -1,7 +1,7 @@
 """``ToolSearchToolCallingAdvisor``: the tool loop, showing the model only the tools it found.
 
-A subclass of :class:`~ostinato.advisors.ToolCallingAdvisor` that overrides hooks only
-(spring-ai-behaviour.md §7):
+A subclass of :class:`~ostinato.advisors.ToolCallingAdvisor` that overrides hooks only,
+as Spring AI's tool-search advisor does:
 
 * at loop start (``do_initialize_loop``/``_stream``) it indexes the request's tools for the
   session — the conversation id from the advisor context, or one session for this turn
@@ -14,11 +14,11 @@ A subclass of :class:`~ostinato.advisors.ToolCallingAdvisor` that overrides hook
 * at loop end it forgets a turn's own session (conversation sessions stay indexed until
   evicted by the strategy or :meth:`~ToolSearchToolCallingAdvisor.evict_session`).
 
-Differences from the reference, on purpose: a request without tools passes through
+Differences from Spring AI, on purpose: a request without tools passes through
 untouched (no search tool, no suffix); a ``toolSearchTool`` answer that is not a JSON list
 of names is ignored instead of failing the next round; with ``accumulate`` the tools
 found earlier in the turn stay attached even when a memory advisor inside the loop
-forwards only the last tool response (the reference drops them, its Appendix B.12).
+forwards only the last tool response (Spring AI drops them).
 """
 
 from __future__ import annotations

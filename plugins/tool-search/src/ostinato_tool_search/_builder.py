@@ -1,6 +1,6 @@
 """A fluent builder of :class:`ToolSearchToolCallingAdvisor`, for people coming from Spring.
 
-Keyword arguments to the constructor do the same in Python; this mirrors the reference's
+Keyword arguments to the constructor do the same in Python; this mirrors Spring AI's
 ``ToolSearchToolCallingAdvisor.builder()`` and keeps its own type through :meth:`copy`.
 """
 
@@ -46,7 +46,7 @@ class ToolSearchToolCallingAdvisorBuilder(ToolCallingAdvisorBuilder):
         return self.setting("accumulate", enabled)
 
     def reference_tool_name_accumulation(self, enabled: bool) -> Self:
-        """The reference's name for :meth:`accumulate`."""
+        """Spring AI's name for :meth:`accumulate`."""
         return self.accumulate(enabled)
 
     def system_message_suffix(self, text: str) -> Self:

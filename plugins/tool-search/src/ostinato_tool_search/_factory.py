@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ostinato_tool_search._advisor import ToolSearchToolCallingAdvisor
 from ostinato_tool_search._eviction import (
@@ -51,6 +52,7 @@ def create_tool_search_advisor(
     settings: ToolSearchSettings | None = None,
     *,
     max_iterations: int | None = None,
+    loop_settings: Mapping[str, Any] | None = None,
 ) -> ToolSearchToolCallingAdvisor:
     """A :class:`ToolSearchToolCallingAdvisor` configured by ``OSTINATO_TOOL_SEARCH_*``.
 
@@ -59,19 +61,25 @@ def create_tool_search_advisor(
         settings: the plugin settings (default: read from the environment).
         max_iterations: the loop cap (default: core's ``OSTINATO_TOOLS__MAX_ITERATIONS``,
             so switching tool advisors keeps the configured cap).
+        loop_settings: the loop settings of core's ``OSTINATO_TOOLS__*`` (cap, endings,
+            usage limits; ``ToolsSettings.tool_loop_settings()``; default: read from the
+            environment); ``max_iterations``, when given, wins over theirs.
 
     Raises:
         ConfigurationError: a setting has a bad value.
     """
     if settings is None:
         settings = load_tool_search_settings()
-    if max_iterations is None:
+    if loop_settings is None:
         from ostinato.settings import Settings, load_settings
 
-        max_iterations = load_settings(Settings).tools.max_iterations
+        loop_settings = load_settings(Settings).tools.tool_loop_settings()
+    loop = dict(loop_settings)
+    if max_iterations is not None:
+        loop["max_iterations"] = max_iterations
     return ToolSearchToolCallingAdvisor(
         tool_calling_manager=tool_calling_manager,
-        max_iterations=max_iterations,
+        **loop,
         tool_index=_index_for(settings),
         max_results=settings.max_results,
         accumulate=settings.accumulate,

@@ -1,10 +1,10 @@
-"""``RegexToolIndex``: the reference's default index (spring-ai-behaviour.md §7.6).
+"""``RegexToolIndex``: the default index, as in Spring AI's tool search.
 
 A natural-language query becomes one case-insensitive alternation of its words
 (:func:`query_to_regex_pattern`); each tool is scored by where and how often the pattern
 matches its name (weighted more) and its description. Lower-casing uses Python's
 ``str.lower``, which follows Unicode and never the process locale, so ``"GET INVENTORY"``
-gives ``(?i)(get|inventory)`` under a Turkish locale too (the reference's bug #112).
+gives ``(?i)(get|inventory)`` under a Turkish locale too (a bug of Spring AI's regex index).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``toolSearchTool``: the one tool the model always sees, to find the others.
 
-Its name and arguments (``query``, optional ``maxResults``) are the reference's, so
+Its name and arguments (``query``, optional ``maxResults``) are Spring AI's, so
 prompts written for Spring AI keep working. It returns the names of the matching tools
 as a JSON array (``["weatherTool", "calculatorTool"]``); the advisor reads that answer in
 the next round and attaches those tools. The session to search comes from the tool
@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 
 __all__ = ["SEARCH_TOOL_NAME", "SESSION_ID_TOOL_CONTEXT_KEY", "ToolSearchTool"]
 
-#: The search tool's name (the reference's).
+#: The search tool's name (Spring AI's).
 SEARCH_TOOL_NAME: Final = "toolSearchTool"
-#: Tool-context key holding the session the search tool searches (the reference's).
+#: Tool-context key holding the session the search tool searches (Spring AI's).
 SESSION_ID_TOOL_CONTEXT_KEY: Final = "toolSearchToolSessionId"
 
 _DESCRIPTION: Final = (
@@ -80,7 +80,7 @@ class ToolSearchTool:
     async def search(
         self,
         query: Annotated[str, _QUERY],
-        maxResults: Annotated[int | None, _MAX_RESULTS] = None,  # the reference's spelling
+        maxResults: Annotated[int | None, _MAX_RESULTS] = None,  # Spring AI's spelling
         context: ToolContext | None = None,
     ) -> list[str]:
         """Search the session named in ``context`` for ``query``.

@@ -16,7 +16,7 @@ __all__ = ["ENV_PREFIX", "IndexKind", "ToolSearchSettings"]
 #: The prefix of every variable of this plugin.
 ENV_PREFIX: Final = "OSTINATO_TOOL_SEARCH_"
 
-#: The bundled indexes: ``keyword`` (BM25, the default) or ``regex`` (the reference's).
+#: The bundled indexes: ``keyword`` (BM25, the default) or ``regex`` (Spring AI's).
 IndexKind = Literal["keyword", "regex"]
 
 

@@ -1,8 +1,8 @@
 """The ``tool-search`` plugin's hook implementations (entry point ``ostinato: tool-search``).
 
 Import-light on purpose: only ``ostinato.plugins`` is imported here; the advisor, the
-indexes and pydantic-settings are imported by the hooks and the factory when they run
-(DESIGN.md §5).
+indexes and pydantic-settings are imported by the hooks and the factory when they run,
+so loading the plugin costs almost nothing.
 """
 
 from __future__ import annotations
@@ -39,13 +39,13 @@ def create_tool_advisor(
     plugin_settings: ToolSearchSettings | None = None,
 ) -> ToolSearchToolCallingAdvisor:
     """The ``tool-search`` factory: an advisor configured by ``OSTINATO_TOOL_SEARCH_*``,
-    with core's loop cap. The container passes both settings objects; without them they
-    are read from the environment."""
+    with core's loop settings (cap, endings, usage limits). The container passes both
+    settings objects; without them they are read from the environment."""
     from ostinato_tool_search._factory import create_tool_search_advisor
 
-    max_iterations = None if settings is None else settings.tools.max_iterations
+    loop_settings = None if settings is None else settings.tools.tool_loop_settings()
     return create_tool_search_advisor(
-        tool_calling_manager, plugin_settings, max_iterations=max_iterations
+        tool_calling_manager, plugin_settings, loop_settings=loop_settings
     )
 
 

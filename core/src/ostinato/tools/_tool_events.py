@@ -1,0 +1,74 @@
+"""The tool events of one batch: what the default tool calling manager tells the sink.
+
+A call that runs gets a :class:`~ostinato.events.ToolStarted` when it starts (after
+waiting for the concurrency cap) and a :class:`~ostinato.events.ToolFinished` as soon as
+it ends, with the seconds it ran; a call answered without running a tool (an unknown
+tool, a limit answered as text) gets only a ``ToolFinished``, at once, with duration 0
+and its error class. The text of a failure is what the exception
+processor makes of it; the processor runs once per failure, here, and the manager reuses
+its text (or re-raises what it raised) in call order afterwards, as it would without
+events. Imported by the manager only when somebody listens; must not decide anything.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ostinato.errors import ToolError
+from ostinato.events import EventSink
+from ostinato.messages import ToolCall
+from ostinato.tools._exceptions import ToolExecutionExceptionProcessor, tool_error_text
+
+if TYPE_CHECKING:
+    from ostinato.tools._execution import ToolJob, ToolJobWatcher
+
+__all__ = ["ToolEvents"]
+
+
+class ToolEvents:
+    """Emits the tool events of one batch into ``sink``."""
+
+    __slots__ = ("_processed", "_processor", "_sink")
+
+    def __init__(self, sink: EventSink, processor: ToolExecutionExceptionProcessor) -> None:
+        self._sink = sink
+        self._processor = processor
+        self._processed: dict[int, str | Exception] = {}
+
+    async def answered(self, call: ToolCall, text: str, error: str) -> None:
+        """A call answered without running a tool (``error``: the error class name)."""
+        await self._sink.tool_finished(call, text, 0.0, error)
+
+    def watcher(self) -> ToolJobWatcher:
+        """The watcher :func:`~ostinato.tools._execution.run_group` tells of each job."""
+        from ostinato.tools._execution import ToolJobWatcher
+
+        return ToolJobWatcher(self._started, self._finished)
+
+    def processed(self, index: int, error: ToolError) -> str:
+        """The text for the failure of call ``index``: the processor's, from when the
+        call ended (raising what it raised then), else processed now."""
+        done = self._processed.pop(index, None)
+        if done is None:
+            return self._processor.process(error)
+        if isinstance(done, Exception):
+            raise done
+        return done
+
+    async def _started(self, job: ToolJob) -> None:
+        await self._sink.tool_started(job.call)
+
+    async def _finished(self, job: ToolJob, outcome: str | ToolError, seconds: float) -> None:
+        if isinstance(outcome, str):
+            await self._sink.tool_finished(job.call, outcome, seconds, None, job.return_direct)
+            return
+        try:
+            text = self._processor.process(outcome)
+        except Exception as raised:  # re-raised by processed(), in call order
+            self._processed[job.index] = raised
+            text = tool_error_text(outcome)
+        else:
+            self._processed[job.index] = text
+        await self._sink.tool_finished(
+            job.call, text, seconds, type(outcome).__name__, job.return_direct
+        )

@@ -1,0 +1,53 @@
+"""Running ``ostinato`` in a child process, as a user runs it from a shell.
+
+The child sees the fake distributions of the test (``--model scripted:<scenario>``), no
+``OSTINATO_*`` variable of the parent, and standard input from ``stdin`` (a closed,
+empty input when ``None``: not a terminal).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from tests.fakes.distributions import FakeDistributions
+
+__all__ = ["ROOT", "child_environment", "run_ostinato"]
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def child_environment(
+    distributions: FakeDistributions, extra: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The parent's environment without ``OSTINATO_*``, seeing ``distributions``."""
+    return {
+        **{k: v for k, v in os.environ.items() if not k.startswith("OSTINATO_")},
+        "PYTHONPATH": os.pathsep.join([str(distributions.root), str(ROOT)]),
+        "OSTINATO_LOAD_PLUGINS": "scripted",
+        "NO_COLOR": "1",
+        **(extra or {}),
+    }
+
+
+def run_ostinato(
+    distributions: FakeDistributions,
+    cwd: Path,
+    *argv: str,
+    stdin: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``ostinato *argv`` in ``cwd``; its exit code, stdout and stderr as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "ostinato.cli", *argv],
+        input=stdin if stdin is not None else "",
+        capture_output=True,
+        text=True,
+        env=child_environment(distributions, env),
+        cwd=cwd,
+        timeout=60,
+        check=False,
+    )
