@@ -26,7 +26,7 @@ from ostinato.cli._model_choice import (
 from ostinato.cli._output import print_error, print_json
 from ostinato.cli._terminal import TerminalRenderer
 from ostinato.cli._tool_loading import load_tools
-from ostinato.errors import ModelError
+from ostinato.errors import ConfigurationError, ModelError
 
 __all__ = ["EXIT_CANCELLED", "add_chat_command", "ask_once", "run_chat"]
 
@@ -58,6 +58,12 @@ def add_chat_command(subparsers: Any) -> None:
         metavar="SOURCE",
         help="tools to offer: module:attribute, a module, or a .py file (repeatable)",
     )
+    parser.add_argument(
+        "--mcp",
+        metavar="FILE",
+        help="also offer the tools of the MCP servers of an mcpServers JSON file "
+        "(needs ostinato-mcp)",
+    )
     parser.add_argument("--system", "-s", metavar="TEXT", help="the system message")
     parser.add_argument(
         "--conversation",
@@ -76,6 +82,13 @@ def add_chat_command(subparsers: Any) -> None:
         "--approve",
         action="store_true",
         help="ask before each tool call runs: y runs it, n denies it, e edits its arguments",
+    )
+    parser.add_argument(
+        "--yes",
+        "-y",
+        action="store_true",
+        help="set up the local default model (build + 1.1 GB download) without asking "
+        "when it is not set up",
     )
     parser.set_defaults(handler=run_chat)
 
@@ -105,7 +118,7 @@ def ask_once(
         return EXIT_CANCELLED
     except ModelError as exc:
         renderer.stop()
-        print_error(describe_model_error(exc, session.choice), err)
+        print_error(describe_model_error(exc, session.choice), err, error=exc)
         return 1
     renderer.finish(result.response, result.rounds, result.seconds)
     if as_json:
@@ -114,18 +127,31 @@ def ask_once(
 
 
 def _question(args: argparse.Namespace) -> str | None:
+    """The question; ``None`` for an interactive session (no question, stdin a terminal).
+
+    Raises:
+        ConfigurationError: no question was given and standard input, not a terminal,
+            was empty (``ostinato chat < /dev/null``): there is nothing to ask.
+    """
     if args.question:
         return " ".join(args.question)
     if _is_terminal(sys.stdin):
         return None
     text = sys.stdin.read().strip()
-    return text or None
+    if not text:
+        raise ConfigurationError(
+            "no question: none on the command line, and standard input (not a terminal) "
+            "was empty\n"
+            'fix: ostinato chat "your question", pipe the question in (echo ... | ostinato '
+            "chat), or run ostinato chat on a terminal for an interactive session"
+        )
+    return text
 
 
 def _open(args: argparse.Namespace, context: CliContext, choice: ModelChoice) -> ChatSession:
     _, manager, registry = context.loaded()
     tools = load_tools(args.tools)
-    ensure_local_model(choice, registry, sys.stderr)
+    ensure_local_model(choice, registry, sys.stderr, assume_yes=args.yes, stdin=sys.stdin)
     return open_session(
         choice,
         manager,
@@ -135,6 +161,7 @@ def _open(args: argparse.Namespace, context: CliContext, choice: ModelChoice) ->
         conversation_id=args.conversation,
         stream=not args.no_stream,
         approve=args.approve,
+        mcp_config=args.mcp,
     )
 
 
@@ -143,7 +170,9 @@ def run_chat(args: argparse.Namespace, context: CliContext) -> int:
     settings, _, registry = context.loaded()
     choice = choose_model(args.model, settings.model, registry)
     if args.conversation is not None and not args.conversation.strip():
-        print_error("--conversation needs a non-blank ID\nfix: e.g. --conversation trip-2025")
+        print_error(
+            "--conversation needs a non-blank ID\nfix: e.g. --conversation trip-2025", exit_code=2
+        )
         return 2
     question = _question(args)
     session = _open(args, context, choice)

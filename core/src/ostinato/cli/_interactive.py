@@ -104,6 +104,6 @@ def run_interactive(session: ChatSession, runner: asyncio.Runner, *, as_json: bo
             try:
                 ask_once(session, runner, question, as_json=as_json, out=out, err=err)
             except OstinatoError as exc:  # e.g. a limit; the session goes on
-                print_error(str(exc), err)
+                print_error(str(exc), err, error=exc)
     finally:
         history.save()
