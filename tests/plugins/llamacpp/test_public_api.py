@@ -1,17 +1,13 @@
-"""The plugin's public surface: every module has ``__all__`` and a docstring, every
-exported name exists and is documented, and the package exports exactly these names."""
+"""The llama.cpp plugin's public surface is deliberate: the package exports exactly these names,
+every module has a docstring and ``__all__``, every exported name is documented, modules
+stay small."""
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import pkgutil
-
-import pytest
-
 import ostinato_llamacpp
+from tests.fakes.public_api import public_surface_tests
 
-PUBLIC = {
+PACKAGE = {
     "BUNDLED_TEMPLATE",
     "DEFAULT_MODEL",
     "DEFAULT_MODEL_NAME",
@@ -39,39 +35,7 @@ PUBLIC = {
     "small_model_hint",
 }
 
-MODULES = [
-    "ostinato_llamacpp",
-    *sorted(
-        info.name
-        for info in pkgutil.walk_packages(ostinato_llamacpp.__path__, "ostinato_llamacpp.")
-    ),
-]
-
-
-def test_the_package_exports_exactly_the_intended_names() -> None:
-    assert set(ostinato_llamacpp.__all__) == PUBLIC
-    for name in PUBLIC:
-        assert getattr(ostinato_llamacpp, name) is not None
-    with pytest.raises(AttributeError):
-        _ = ostinato_llamacpp.nothing_here  # type: ignore[attr-defined]
-    assert dir(ostinato_llamacpp) == sorted(PUBLIC)
-
-
-@pytest.mark.parametrize("name", MODULES)
-def test_every_module_documents_itself_and_every_export(name: str) -> None:
-    module = importlib.import_module(name)
-    assert module.__doc__ and module.__doc__.strip(), f"{name} has no module docstring"
-    assert isinstance(getattr(module, "__all__", None), list), f"{name} has no __all__"
-    for export in module.__all__:
-        value = getattr(module, export)
-        if not (inspect.isclass(value) or inspect.isfunction(value)):
-            continue
-        if not getattr(value, "__module__", "").startswith("ostinato_llamacpp"):
-            continue
-        assert inspect.getdoc(value), f"{name}.{export} has no docstring"
-        if inspect.isclass(value):
-            for attr, member in vars(value).items():
-                if attr.startswith("_"):
-                    continue
-                if isinstance(member, property) or inspect.isfunction(member):
-                    assert member.__doc__, f"{name}.{export}.{attr} has no docstring"
+SURFACE = public_surface_tests(ostinato_llamacpp, PACKAGE)
+test_the_package_exports_exactly_the_intended_names = SURFACE.exports
+test_every_module_documents_itself_and_its_exports = SURFACE.documented
+test_modules_stay_small = SURFACE.small

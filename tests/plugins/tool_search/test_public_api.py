@@ -1,20 +1,11 @@
-"""The plugin's public surface is deliberate: every module has a docstring and ``__all__``,
-every exported name exists and is documented, the package exports exactly these names,
-and the README's example runs and prints what it says."""
+"""The tool-search plugin's public surface is deliberate: the package exports exactly these names,
+every module has a docstring and ``__all__``, every exported name is documented, modules
+stay small, and the README's examples run and print what they say."""
 
 from __future__ import annotations
 
-import contextlib
-import importlib
-import inspect
-import io
-import pkgutil
-from pathlib import Path
-
-import pytest
-
 import ostinato_tool_search
-from tests.docs.test_snippets import snippets
+from tests.fakes.public_api import public_surface_tests
 
 PACKAGE = {
     "DEFAULT_MAX_RESULTS",
@@ -47,53 +38,8 @@ PACKAGE = {
     "tool_set_fingerprint",
 }
 
-MODULES = sorted(
-    ["ostinato_tool_search"]
-    + [
-        m.name
-        for m in pkgutil.walk_packages(ostinato_tool_search.__path__, "ostinato_tool_search.")
-    ]
-)
-README = Path(__file__).resolve().parents[3] / "plugins" / "tool-search" / "README.md"
-
-
-def test_the_package_exports_exactly_the_intended_names():
-    assert set(ostinato_tool_search.__all__) == PACKAGE
-    assert dir(ostinato_tool_search) == sorted(PACKAGE)
-    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
-        ostinato_tool_search.Nope  # noqa: B018
-
-
-@pytest.mark.parametrize("name", MODULES)
-def test_every_module_documents_itself_and_its_exports(name):
-    module = importlib.import_module(name)
-    assert module.__doc__ and module.__doc__.strip(), f"{name} has no module docstring"
-    assert isinstance(getattr(module, "__all__", None), list), f"{name} has no __all__ list"
-    for export in module.__all__:
-        value = getattr(module, export)
-        if not (inspect.isclass(value) or inspect.isfunction(value)):
-            continue
-        if not value.__module__.startswith("ostinato_tool_search"):
-            continue
-        assert inspect.getdoc(value), f"{name}.{export} has no docstring"
-        if inspect.isclass(value):
-            for attr, member in vars(value).items():
-                if attr.startswith("_"):
-                    continue
-                if isinstance(member, staticmethod | classmethod):
-                    member = member.__func__
-                if isinstance(member, property) or inspect.isfunction(member):
-                    assert member.__doc__, f"{name}.{export}.{attr} has no docstring"
-
-
-def test_the_readme_example_prints_what_it_says():
-    namespace: dict[str, object] = {"__name__": "readme"}
-    found = snippets(README.read_text(encoding="utf-8"))
-    assert found, "the README has an example"
-    for number, (code, expected) in enumerate(found, 1):
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            exec(compile(code, f"README.md#snippet{number}", "exec"), namespace)
-        if expected is not None:
-            got = "\n".join(line.rstrip() for line in out.getvalue().strip().splitlines())
-            assert got == expected.strip(), f"snippet {number}"
+SURFACE = public_surface_tests(ostinato_tool_search, PACKAGE, readme="tool-search")
+test_the_package_exports_exactly_the_intended_names = SURFACE.exports
+test_every_module_documents_itself_and_its_exports = SURFACE.documented
+test_modules_stay_small = SURFACE.small
+test_the_readme_example_runs_and_prints_what_it_says = SURFACE.readme
