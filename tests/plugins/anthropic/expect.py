@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from contextlib import aclosing
 from typing import Any
 
 import httpx
 
-from ostinato.model import ChatResponse, MessageAggregator
+from ostinato.model import ChatResponse
+from tests.fakes.replay import answer, stream_all
 from tests.plugins.anthropic.wire import API_KEY, Exchange, recorded_prompt, replay_model
 
 __all__ = ["check_request", "expect_response", "replay", "replay_chunks"]
@@ -20,13 +20,7 @@ async def replay_chunks(
 ) -> tuple[list[ChatResponse], Any]:
     """Stream the recorded exchange; the chunks and the body the adapter sent."""
     model, sent = replay_model(exchange, piece_size=piece_size)
-    chunks: list[ChatResponse] = []
-    try:
-        async with aclosing(model.stream(recorded_prompt(exchange.request["body"]))) as stream:
-            async for chunk in stream:
-                chunks.append(chunk)
-    finally:
-        await model.aclose()
+    chunks = await stream_all(model, recorded_prompt(exchange.request["body"]))
     assert len(sent) == 1
     check_request(exchange, sent[0])
     return chunks, json.loads(sent[0].content)
@@ -40,16 +34,10 @@ async def replay(exchange: Exchange, *, piece_size: int | None = None) -> ChatRe
     model, sent = replay_model(exchange, piece_size=piece_size)
     prompt = recorded_prompt(exchange.request["body"])
     try:
-        if exchange.is_stream:
-            async with aclosing(model.stream(prompt)) as stream:
-                result = await MessageAggregator.aaggregate(stream)
-        else:
-            result = await model.call(prompt)
+        return await answer(model, prompt, stream=exchange.is_stream)
     finally:
-        await model.aclose()
         if sent:
             check_request(exchange, sent[0])
-    return result
 
 
 def check_request(exchange: Exchange, request: httpx.Request) -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from contextlib import aclosing
 from typing import Any
 
 import httpx
 
-from ostinato.model import ChatResponse, MessageAggregator
+from ostinato.model import ChatResponse
+from tests.fakes.replay import answer, stream_all
 from tests.plugins.ollama.wire import Exchange, expected_body, recorded_prompt, replay_model
 
 __all__ = ["check_request", "expect_response", "replay", "replay_chunks"]
@@ -18,13 +18,7 @@ __all__ = ["check_request", "expect_response", "replay", "replay_chunks"]
 async def replay_chunks(exchange: Exchange, *, piece_size: int | None = None) -> list[ChatResponse]:
     """Stream the recorded exchange; the chunks."""
     model, sent = replay_model(exchange, piece_size=piece_size)
-    chunks: list[ChatResponse] = []
-    try:
-        async with aclosing(model.stream(recorded_prompt(exchange.request["body"]))) as stream:
-            async for chunk in stream:
-                chunks.append(chunk)
-    finally:
-        await model.aclose()
+    chunks = await stream_all(model, recorded_prompt(exchange.request["body"]))
     assert len(sent) == 1
     check_request(exchange, sent[0])
     return chunks
@@ -40,16 +34,10 @@ async def replay(
     prompt = recorded_prompt(exchange.request["body"])
     stream = exchange.is_stream if mode is None else mode == "stream"
     try:
-        if stream:
-            async with aclosing(model.stream(prompt)) as chunks:
-                result = await MessageAggregator.aaggregate(chunks)
-        else:
-            result = await model.call(prompt)
+        return await answer(model, prompt, stream=stream)
     finally:
-        await model.aclose()
         if sent:
             check_request(exchange, sent[0], stream=stream)
-    return result
 
 
 def check_request(
