@@ -8,37 +8,18 @@ Sync and async faces, call and stream.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Annotated, Any
+from typing import Any
 
 import pytest
 
-from ostinato import ChatClient, tool
-from ostinato.runtime import run_sync
+from ostinato import ChatClient
 from ostinato_anthropic import AnthropicChatModel, AnthropicChatOptions
+from tests.fakes.corpus_tools import BOTH_QUESTION, QUESTION, best_language_to_learn, weather
+from tests.fakes.loopback_fixture import server_and_model_fixture
 from tests.plugins.anthropic.loopback import LoopbackServer
 from tests.plugins.anthropic.wire import load
 
 MODEL = "claude-haiku-4-5-20251001"
-QUESTION = "What's the weather in Berlin? (52.5200, 13.4050)"
-BOTH_QUESTION = (
-    "What's the weather in Berlin (52.5200, 13.4050) and what's the best language to learn?"
-)
-
-
-@tool(description="Gets current weather for a location")
-def weather(
-    latitude: Annotated[str, "Latitude (e.g., 52.5200)"],
-    longitude: Annotated[str, "Longitude (e.g., 13.4050)"],
-) -> str:
-    """Recorded tool of the corpus (ruby_llm's weather tool)."""
-    return f"Current weather at {latitude}, {longitude}: 15°C, Wind: 10 km/h"
-
-
-@tool(description="Gets the best language to learn")
-async def best_language_to_learn() -> str:
-    """Recorded tool of the corpus."""
-    return "Ruby"
 
 
 def served(*names: str) -> LoopbackServer:
@@ -54,16 +35,7 @@ def new_model(server: LoopbackServer) -> AnthropicChatModel:
     )
 
 
-@pytest.fixture
-def server_and_model(
-    request: pytest.FixtureRequest,
-) -> Iterator[tuple[LoopbackServer, AnthropicChatModel]]:
-    with served(*request.param) as server:
-        model = new_model(server)
-        try:
-            yield server, model
-        finally:
-            run_sync(model.aclose())
+server_and_model = server_and_model_fixture(served, new_model)
 
 
 def check_requests(server: LoopbackServer, *, stream: bool, followup: str) -> None:

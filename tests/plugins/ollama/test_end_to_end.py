@@ -11,14 +11,13 @@ read as a one-line stream.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Annotated, Any
 
 import pytest
 
 from ostinato import ChatClient, tool
-from ostinato.runtime import run_sync
 from ostinato_ollama import OllamaChatModel, OllamaChatOptions
+from tests.fakes.loopback_fixture import server_and_model_fixture
 from tests.plugins.ollama.loopback import LoopbackServer
 from tests.plugins.ollama.wire import load
 
@@ -47,16 +46,7 @@ def new_model(server: LoopbackServer) -> OllamaChatModel:
     )
 
 
-@pytest.fixture
-def server_and_model(
-    request: pytest.FixtureRequest,
-) -> Iterator[tuple[LoopbackServer, OllamaChatModel]]:
-    with served(*request.param) as server:
-        model = new_model(server)
-        try:
-            yield server, model
-        finally:
-            run_sync(model.aclose())
+server_and_model = server_and_model_fixture(served, new_model)
 
 
 def check_requests(server: LoopbackServer, *, stream: bool) -> None:
