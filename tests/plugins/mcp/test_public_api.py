@@ -1,6 +1,4 @@
-"""The MCP plugin's public surface is deliberate: the package exports exactly these names,
-every module has a docstring and ``__all__``, every exported name is documented, modules
-stay small."""
+"""``ostinato_mcp`` exports exactly these names, all documented (see ``tests.fakes.public_api``)."""
 
 from __future__ import annotations
 
