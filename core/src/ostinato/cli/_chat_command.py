@@ -23,10 +23,12 @@ from ostinato.cli._model_choice import (
     describe_model_error,
     ensure_local_model,
 )
+from ostinato.cli._model_options import model_options
 from ostinato.cli._output import print_error, print_json
 from ostinato.cli._terminal import TerminalRenderer
 from ostinato.cli._tool_loading import load_tools
 from ostinato.errors import ConfigurationError, ModelError
+from ostinato.prompt import ChatOptions
 
 __all__ = ["EXIT_CANCELLED", "add_chat_command", "ask_once", "run_chat"]
 
@@ -65,6 +67,15 @@ def add_chat_command(subparsers: Any) -> None:
         "(needs ostinato-mcp)",
     )
     parser.add_argument("--system", "-s", metavar="TEXT", help="the system message")
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a model option, e.g. -o temperature=0.2 -o max_tokens=200 (repeatable; "
+        "checked against the model's options)",
+    )
     parser.add_argument(
         "--conversation",
         "-c",
@@ -152,7 +163,7 @@ def _open(args: argparse.Namespace, context: CliContext, choice: ModelChoice) ->
     _, manager, registry = context.loaded()
     tools = load_tools(args.tools)
     ensure_local_model(choice, registry, sys.stderr, assume_yes=args.yes, stdin=sys.stdin)
-    return open_session(
+    session = open_session(
         choice,
         manager,
         registry,
@@ -163,6 +174,13 @@ def _open(args: argparse.Namespace, context: CliContext, choice: ModelChoice) ->
         approve=args.approve,
         mcp_config=args.mcp,
     )
+    defaults = getattr(session.model, "default_options", None)
+    session.options = model_options(
+        args.option,
+        defaults if isinstance(defaults, ChatOptions) else ChatOptions(),
+        choice.provider,
+    )
+    return session
 
 
 def run_chat(args: argparse.Namespace, context: CliContext) -> int:
