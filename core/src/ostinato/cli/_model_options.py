@@ -100,7 +100,8 @@ def model_options(pairs: Sequence[str], defaults: ChatOptions, provider: str) ->
         key = key.strip().replace("-", "_")
         if not sep or not key:
             raise ConfigurationError(
-                f"-o {pair!r} is not an option=value pair\nfix: e.g. -o temperature=0.2 -o max_tokens=200"
+                f"-o {pair!r} is not an option=value pair\n"
+                "fix: e.g. -o temperature=0.2 -o max_tokens=200"
             )
         if key not in fields:
             close = nearest(key, fields)
