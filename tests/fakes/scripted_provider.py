@@ -71,6 +71,7 @@ SCENARIOS: dict[str, Callable[[], ScriptedChatModel]] = {
         ],
         chunk_size=8,
     ),
+    "add": lambda: ScriptedChatModel([tool_call_response(("add", {"a": 2, "b": 40})), "42."]),
     "unknown-tool": lambda: ScriptedChatModel(
         [tool_call_response(("fly", {"to": "Mars"})), "I cannot fly."]
     ),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import httpx
@@ -146,31 +147,35 @@ def test_connection_arguments() -> None:
     assert connection_arguments(settings, policy)["retry_policy"] is policy
 
 
+@dataclasses.dataclass(frozen=True)
+class DemoOptions:
+    model: str | None = None
+    timeout: float | None = None  # named like a settings field: taken from it
+    tags: tuple[str, ...] = ()
+
+
+class DemoModel:
+    def __init__(self, *, model: str | None = None, base_url: str = "", **rest: Any) -> None:
+        self.base_url = base_url
+        self.rest = rest
+
+
 def test_model_factory_builds_the_model_from_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    built: list[dict[str, Any]] = []
-
-    def model(**arguments: Any) -> str:
-        built.append(arguments)
-        return "model"
-
-    def options(settings: DemoSettings, name: str | None) -> str:
-        return f"options for {name or 'the default'}"
-
-    create = model_factory(model, DemoSettings, options, lambda s: {"own": s.api_key})
-    settings = DemoSettings(api_key="k", max_retries=4)
-    assert create("big", settings) == "model"
-    (arguments,) = built
-    assert arguments["default_options"] == "options for big"
-    assert arguments["base_url"] == "https://api.demo.example/v1"
-    assert arguments["own"] == settings.api_key
-    assert arguments["retry_policy"] == RetryPolicy(max_retries=4, max_total_time=120.0)
+    create = model_factory(DemoModel, DemoSettings, DemoOptions)
+    settings = DemoSettings(api_key="k", max_retries=4, timeout=7)
+    model = create("big", settings)
+    assert model.base_url == "https://api.demo.example/v1"
+    assert model.rest["default_options"] == DemoOptions(model="big", timeout=7)
+    assert model.rest["api_key"] == settings.api_key
+    assert model.rest["retry_policy"] == RetryPolicy(max_retries=4, max_total_time=120.0)
+    assert "model" not in model.rest
     policy = RetryPolicy(max_retries=0)
-    create(settings=settings, retry_policy=policy)
-    assert built[1]["default_options"] == "options for the default"
-    assert built[1]["retry_policy"] is policy
-    assert "DemoSettings" in (create.__doc__ or "")
+    default = create(settings=settings, retry_policy=policy)
+    assert default.rest["default_options"] == DemoOptions(timeout=7)
+    assert default.rest["retry_policy"] is policy
+    assert "DemoModel" in (create.__doc__ or "") and "DemoSettings" in (create.__doc__ or "")
 
     monkeypatch.setenv("OSTINATO_DEMO_BASE_URL", "http://localhost:9")
-    model_factory(model, DemoSettings, options)()
-    assert built[2]["base_url"] == "http://localhost:9"
-    assert "own" not in built[2]
+    tagged = model_factory(DemoModel, DemoSettings, DemoOptions, lambda s: {"tags": ("t",)})()
+    assert tagged.base_url == "http://localhost:9"
+    assert tagged.rest["default_options"] == DemoOptions(timeout=600, tags=("t",))

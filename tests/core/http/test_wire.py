@@ -13,7 +13,10 @@ from ostinato.http import (
     plain,
     tool_schema,
     unexpected_reply,
+    whole_reply,
 )
+from ostinato.messages import AssistantMessage
+from ostinato.model import Generation, Usage
 
 
 def test_plain_thaws_frozen_options() -> None:
@@ -68,3 +71,18 @@ def test_stream_parser_base_sets_the_common_state_and_reads_json() -> None:
         parser._event_object("sk-1 is not json")
     assert str(caught.value).startswith("acme: a stream event is not JSON")
     assert "sk-1" not in str(caught.value)
+
+
+def test_whole_reply_carries_the_bodys_id_and_model() -> None:
+    generation = Generation(AssistantMessage("hi"))
+    body = {"id": "r1", "model": "m"}
+    reply = whole_reply(
+        body, [generation], usage=Usage(1, 2), rate_limit={"a": 1}, metadata={"k": "v"}
+    )
+    assert list(reply.results) == [generation]
+    meta = reply.metadata
+    assert (meta.id, meta.model, meta.usage) == ("r1", "m", Usage(1, 2))
+    assert (dict(meta.rate_limit), dict(meta.metadata)) == ({"a": 1}, {"k": "v"})
+    bare = whole_reply({}, [], usage=None, rate_limit=None, metadata={})
+    assert (bare.metadata.id, bare.metadata.model, bare.metadata.usage) == ("", "", Usage())
+    assert dict(bare.metadata.rate_limit) == {}

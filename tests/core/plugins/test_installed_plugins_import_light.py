@@ -16,6 +16,7 @@ import pytest
 
 HEAVY = (
     "httpx",
+    "httpx2",
     "httpcore",
     "openai",
     "anthropic",
@@ -23,6 +24,8 @@ HEAVY = (
     "llama_cpp",
     "aiohttp",
     "requests",
+    "mcp",
+    "anyio",
     "psycopg",
     "psycopg_pool",
     "redis",

@@ -58,6 +58,12 @@ def add_chat_command(subparsers: Any) -> None:
         metavar="SOURCE",
         help="tools to offer: module:attribute, a module, or a .py file (repeatable)",
     )
+    parser.add_argument(
+        "--mcp",
+        metavar="FILE",
+        help="also offer the tools of the MCP servers of an mcpServers JSON file "
+        "(needs ostinato-mcp)",
+    )
     parser.add_argument("--system", "-s", metavar="TEXT", help="the system message")
     parser.add_argument(
         "--conversation",
@@ -135,6 +141,7 @@ def _open(args: argparse.Namespace, context: CliContext, choice: ModelChoice) ->
         conversation_id=args.conversation,
         stream=not args.no_stream,
         approve=args.approve,
+        mcp_config=args.mcp,
     )
 
 

@@ -20,6 +20,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from ostinato.advisors import ChatClientMessageAggregator, MemoryAdvisor
@@ -34,12 +35,16 @@ from ostinato.tools import ToolCallback
 
 if TYPE_CHECKING:
     from ostinato.cli._terminal import TerminalRenderer
+    from ostinato.settings import Settings
 
-__all__ = ["MEMORY_ADVISOR", "ChatSession", "TurnResult", "open_session"]
+__all__ = ["MCP_TOOL_SET", "MEMORY_ADVISOR", "ChatSession", "TurnResult", "open_session"]
 
 #: The advisor the memory plugin registers (``ostinato-memory``).
 MEMORY_ADVISOR: Final = "memory"
 _MEMORY_PREFIX: Final = "OSTINATO_MEMORY_"
+#: The tool set the MCP plugin registers (``ostinato-mcp``), which ``--mcp`` enables.
+MCP_TOOL_SET: Final = "mcp"
+_MCP_PREFIX: Final = "OSTINATO_MCP_"
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +159,27 @@ def _with_memory(registry: Registry, loaded: dict[str, Any]) -> dict[str, Any]:
     return {**loaded, _MEMORY_PREFIX: memory.model_copy(update=changes)}
 
 
+def _with_mcp(
+    registry: Registry, settings: Settings, loaded: dict[str, Any], path: str
+) -> tuple[Settings, dict[str, Any]]:
+    """``settings`` with the tool set ``mcp`` enabled, and ``loaded`` with the MCP plugin's
+    configuration file set to ``path`` (``--mcp``)."""
+    if MCP_TOOL_SET not in registry.tools:
+        raise ConfigurationError(
+            "--mcp needs the MCP plugin, and no plugin registers the tool set 'mcp'\n"
+            "fix: pip install ostinato-mcp (or leave out --mcp)"
+        )
+    mcp = loaded.get(_MCP_PREFIX)
+    if mcp is not None:
+        loaded = {**loaded, _MCP_PREFIX: mcp.model_copy(update={"config": Path(path)})}
+    enabled = [
+        *settings.tools.enabled,
+        *([] if MCP_TOOL_SET in settings.tools.enabled else [MCP_TOOL_SET]),
+    ]
+    tools = settings.tools.model_copy(update={"enabled": enabled})
+    return settings.model_copy(update={"tools": tools}), loaded
+
+
 def _default_conversation(advisors: Sequence[Any]) -> str | None:
     for advisor in advisors:
         if isinstance(advisor, MemoryAdvisor):
@@ -172,12 +198,14 @@ def open_session(
     conversation_id: str | None = None,
     stream: bool = True,
     approve: bool = False,
+    mcp_config: str | None = None,
 ) -> ChatSession:
     """Build the client for ``choice`` through auto-configuration (see the module).
 
     Raises:
-        ConfigurationError: a setting is wrong, the model cannot be built, or
-            ``conversation_id`` is given and no memory plugin is installed.
+        ConfigurationError: a setting is wrong, the model cannot be built,
+            ``conversation_id`` is given and no memory plugin is installed, or
+            ``mcp_config`` is given and no MCP plugin is installed.
         PluginError: a plugin is broken.
     """
     from ostinato.config import Settings, build_container, load_plugin_settings, load_settings
@@ -186,6 +214,8 @@ def open_session(
     loaded: dict[str, Any] = load_plugin_settings(registry)
     if conversation_id is not None:
         loaded = _with_memory(registry, loaded)
+    if mcp_config is not None:
+        settings, loaded = _with_mcp(registry, settings, loaded, mcp_config)
     container = build_container(plugin_manager=manager, settings=settings, plugin_settings=loaded)
     client: ChatClient = container.chat_client()
     model: ChatModel = container.chat_model()

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
         DEFAULT_FIRST_EVENT_TIMEOUT,
         ProviderSettings,
         provider_env,
+        provider_field,
     )
     from ostinato.http._wire import (
         StreamParserBase,
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
         plain,
         tool_schema,
         unexpected_reply,
+        whole_reply,
     )
 
 __all__ = [
@@ -87,11 +89,13 @@ __all__ = [
     "model_factory",
     "plain",
     "provider_env",
+    "provider_field",
     "reason_phrase",
     "redirect_error",
     "tool_schema",
     "unexpected_reply",
     "use_linear_pool",
+    "whole_reply",
 ]
 
 __getattr__, __dir__ = lazy_exports(
@@ -127,8 +131,10 @@ __getattr__, __dir__ = lazy_exports(
         "make_client": "ostinato.http._client",
         "model_factory": "ostinato.http._factory",
         "provider_env": "ostinato.http._settings",
+        "provider_field": "ostinato.http._settings",
         "reason_phrase": "ostinato.http._errors",
         "redirect_error": "ostinato.http._errors",
         "use_linear_pool": "ostinato.http._pool",
+        "whole_reply": "ostinato.http._wire",
     },
 )

@@ -2,14 +2,15 @@
 
 :func:`connection_arguments` turns the settings into the model's connection arguments;
 :func:`model_factory` makes an adapter's ``create_chat_model(model_name=None,
-settings=None, *, retry_policy=None)`` from its model class, settings class and default
-options builder::
+settings=None, *, retry_policy=None)`` from its model, settings and options classes::
 
-    create_chat_model = model_factory(MyChatModel, MySettings, default_options_from)
+    create_chat_model = model_factory(MyChatModel, MySettings, MyChatOptions)
 """
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
 
@@ -53,21 +54,30 @@ class ModelFactory(Generic[S, M]):
     Call it as ``create_chat_model(model_name=None, settings=None, *, retry_policy=None)``:
     without ``settings`` they are read from the environment (and ``.env``); an empty
     ``model_name`` takes the settings' model; ``retry_policy`` replaces the settings'.
-    The model gets the default options the settings describe, the base URL, the
-    adapter's own arguments and the :func:`connection_arguments`.
+
+    A settings field named like a keyword argument of the model (``base_url``,
+    ``organization``) is passed to the model; one named like a field of the options (and
+    not an argument of the model) goes into the default options, with ``overrides``'
+    values replacing theirs; the :func:`connection_arguments` complete the model's.
     """
 
     def __init__(
         self,
         model: Callable[..., M],
         settings: type[S],
-        options: Callable[[S, str | None], Any],
-        arguments: Callable[[S], Mapping[str, Any]] | None = None,
+        options: type[Any],
+        overrides: Callable[[S], Mapping[str, Any]] | None = None,
     ) -> None:
+        fields = set(settings.model_fields)
+        parameters = inspect.signature(model).parameters.values()
+        keywords = {p.name for p in parameters if p.kind is p.KEYWORD_ONLY}
         self._model = model
         self._settings = settings
         self._options = options
-        self._arguments = arguments
+        self._overrides = overrides
+        self._model_fields = sorted(keywords & fields - {"model"})
+        option_fields = {f.name for f in dataclasses.fields(options)}
+        self._option_fields = sorted(option_fields & fields - set(self._model_fields))
         name = getattr(model, "__name__", "model")
         self.__doc__ = (
             f"A {name} for ``model_name`` configured by ``settings`` (a "
@@ -75,6 +85,16 @@ class ModelFactory(Generic[S, M]):
             "Raises:\n    ConfigurationError: a setting has a bad value, or the API key is "
             "missing where the provider requires one."
         )
+
+    def default_options(self, settings: S, model_name: str | None = None) -> Any:
+        """The default request options ``settings`` describe (``model_name`` overrides
+        their model)."""
+        values = {name: getattr(settings, name) for name in self._option_fields}
+        if self._overrides is not None:
+            values.update(self._overrides(settings))
+        if model_name:
+            values["model"] = model_name
+        return self._options(**values)
 
     def __call__(
         self,
@@ -85,11 +105,9 @@ class ModelFactory(Generic[S, M]):
     ) -> M:
         """The model for ``model_name`` (empty: the settings' model) configured by ``settings``."""
         resolved = self._settings.resolve(settings)
-        own = self._arguments(resolved) if self._arguments is not None else {}
         return self._model(
-            default_options=self._options(resolved, model_name),
-            base_url=resolved.base_url,
-            **own,
+            default_options=self.default_options(resolved, model_name),
+            **{name: getattr(resolved, name) for name in self._model_fields},
             **connection_arguments(resolved, retry_policy),
         )
 
@@ -100,17 +118,18 @@ class ModelFactory(Generic[S, M]):
 def model_factory(
     model: Callable[..., M],
     settings: type[S],
-    options: Callable[[S, str | None], Any],
-    arguments: Callable[[S], Mapping[str, Any]] | None = None,
+    options: type[Any],
+    overrides: Callable[[S], Mapping[str, Any]] | None = None,
 ) -> ModelFactory[S, M]:
     """An adapter's ``create_chat_model(model_name=None, settings=None, *, retry_policy=None)``.
 
     Args:
-        model: the chat model class (called with keyword arguments).
+        model: the chat model class (its keyword-only arguments named like a settings
+            field get that field's value).
         settings: its settings class (a :class:`ProviderSettings`).
-        options: ``(settings, model_name) -> default options``; ``model_name`` is ``None``
-            or empty when the settings' model applies.
-        arguments: ``settings -> the model's own keyword arguments`` (beyond the default
-            options, base URL and connection), if it has any.
+        options: its options class (a dataclass): each field named like a settings field
+            that is not an argument of the model takes that field's value.
+        overrides: ``settings -> option values`` replacing what the settings' fields
+            give (a value the settings hold in another form).
     """
-    return ModelFactory(model, settings, options, arguments)
+    return ModelFactory(model, settings, options, overrides)

@@ -1,15 +1,16 @@
 """``ProviderSettings``: the connection settings every HTTP provider plugin reads.
 
 A provider's settings class extends it, sets ``env_prefix`` (``OSTINATO_OPENAI_``) and
-adds its default-option fields; :func:`provider_env` gives a field the ecosystem's
-variable as a fallback (``OPENAI_API_KEY``). The base URL is checked when the settings
-load (:func:`~ostinato.http.check_base_url`'s rule), so a bad one is reported as a
-setting, not as a server that cannot be reached. Imports pydantic-settings, not httpx.
+adds its default-option fields; :func:`provider_field` (:func:`provider_env`) gives a
+field the ecosystem's variable as a fallback (``OPENAI_API_KEY``). The base URL is
+checked when the settings load (:func:`~ostinato.http.check_base_url`'s rule), so a bad
+one is reported as a setting, not as a server that cannot be reached. Imports
+pydantic-settings, not httpx.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Final, Self
+from typing import Any, ClassVar, Final, Self
 
 from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -24,6 +25,7 @@ __all__ = [
     "DEFAULT_FIRST_EVENT_TIMEOUT",
     "ProviderSettings",
     "provider_env",
+    "provider_field",
 ]
 
 #: The most seconds a whole non-streamed reply may take, retries included.
@@ -35,6 +37,14 @@ DEFAULT_FIRST_EVENT_TIMEOUT: Final = 600.0
 def provider_env(prefix: str, name: str, *fallbacks: str) -> AliasChoices:
     """The variables a field reads: ``<prefix><NAME>``, else each of ``fallbacks``."""
     return AliasChoices(prefix + name.upper(), *fallbacks)
+
+
+def provider_field(prefix: str, name: str, *fallbacks: str, default: Any = None) -> Any:
+    """A settings field read from ``<prefix><NAME>``, else each of ``fallbacks``::
+
+    api_key: SecretStr | None = provider_field(ENV_PREFIX, "api_key", "OPENAI_API_KEY")
+    """
+    return Field(default=default, validation_alias=provider_env(prefix, name, *fallbacks))
 
 
 class ProviderSettings(BaseSettings):

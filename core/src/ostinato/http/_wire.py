@@ -6,19 +6,20 @@ event's JSON object. :func:`arguments_object` reads a tool call's arguments;
 :func:`plain` turns frozen options (mappings, tuples) back into JSON containers;
 :func:`tool_schema` reads a tool's input schema text, refusing one that is not JSON;
 :func:`unexpected_reply` is the error of a reply that is not the object the protocol
-says; :func:`error_object` finds the mapping describing an error in the usual shapes.
+says; :func:`error_object` finds the mapping describing an error in the usual shapes;
+:func:`whole_reply` is a whole reply's :class:`~ostinato.model.ChatResponse`.
 Imports no HTTP library.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ostinato.errors import ConfigurationError, MalformedResponseError
 from ostinato.http._error_report import json_text
-from ostinato.model import ChatResponseMetadata
+from ostinato.model import ChatResponse, ChatResponseMetadata, Generation, Usage
 from ostinato.redaction import Redactor
 from ostinato.transport import excerpt
 
@@ -29,6 +30,7 @@ __all__ = [
     "plain",
     "tool_schema",
     "unexpected_reply",
+    "whole_reply",
 ]
 
 
@@ -75,6 +77,28 @@ def unexpected_reply(provider: str, expected: str, body: Any) -> MalformedRespon
     return MalformedResponseError(
         f"{provider}: expected {expected}, got {shown[:300]}{'…' if len(shown) > 300 else ''}",
         provider=provider,
+    )
+
+
+def whole_reply(
+    body: Mapping[str, Any],
+    generations: Iterable[Generation],
+    *,
+    usage: Usage | None,
+    rate_limit: Mapping[str, Any] | None,
+    metadata: Mapping[str, Any],
+) -> ChatResponse:
+    """A whole (non-streamed) reply: ``generations`` with the body's ``id`` and ``model``,
+    ``usage`` (``None``: an empty one), the reply's rate limits and response ``metadata``."""
+    return ChatResponse(
+        list(generations),
+        ChatResponseMetadata(
+            id=str(body.get("id") or ""),
+            model=str(body.get("model") or ""),
+            usage=usage if usage is not None else Usage(),
+            rate_limit=rate_limit or {},
+            metadata=metadata,
+        ),
     )
 
 

@@ -13,15 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ostinato.http import unexpected_reply
+from ostinato.http import unexpected_reply, whole_reply
 from ostinato.messages import REASONING, REASONING_SIGNATURE, AssistantMessage, ToolCall
-from ostinato.model import (
-    ChatGenerationMetadata,
-    ChatResponse,
-    ChatResponseMetadata,
-    Generation,
-    Usage,
-)
+from ostinato.model import ChatGenerationMetadata, ChatResponse, Generation
 from ostinato_anthropic._normalise import (
     FINISH_REASON_RAW,
     REASONING_SEPARATOR,
@@ -94,18 +88,14 @@ def parse_message(
         metadata[REASONING_SIGNATURE] = signature
     metadata.update(thinking_metadata(kept))
     usage = body.get("usage")
-    return ChatResponse(
-        [
-            Generation(
-                AssistantMessage("".join(texts) or None, tuple(calls), metadata),
-                generation_metadata(body.get("stop_reason"), body.get("stop_sequence")),
-            )
-        ],
-        ChatResponseMetadata(
-            id=str(body.get("id") or ""),
-            model=str(body.get("model") or ""),
-            usage=usage_from(usage) if isinstance(usage, Mapping) else Usage(),
-            rate_limit=rate_limit or {},
-            metadata={"request_id": request_id},
-        ),
+    generation = Generation(
+        AssistantMessage("".join(texts) or None, tuple(calls), metadata),
+        generation_metadata(body.get("stop_reason"), body.get("stop_sequence")),
+    )
+    return whole_reply(
+        body,
+        [generation],
+        usage=usage_from(usage) if isinstance(usage, Mapping) else None,
+        rate_limit=rate_limit,
+        metadata={"request_id": request_id},
     )

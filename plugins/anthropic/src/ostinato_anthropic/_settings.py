@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, SecretStr
-from pydantic_settings import NoDecode, SettingsConfigDict
+from pydantic_settings import NoDecode
 
-from ostinato.http import ProviderSettings, provider_env
+from ostinato.http import ProviderSettings, provider_field
 
 __all__ = ["DEFAULT_API_VERSION", "DEFAULT_BASE_URL", "ENV_PREFIX", "AnthropicSettings"]
 
@@ -32,7 +32,7 @@ def _split_commas(value: Any) -> Any:
     return value
 
 
-class AnthropicSettings(ProviderSettings):
+class AnthropicSettings(ProviderSettings, env_prefix=ENV_PREFIX):
     """Connection, retry and default-option settings of the ``anthropic`` provider.
 
     Attributes:
@@ -55,14 +55,10 @@ class AnthropicSettings(ProviderSettings):
 
     provider = "anthropic"
     key_required_at = "api.anthropic.com"
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX)
 
-    api_key: SecretStr | None = Field(
-        default=None, validation_alias=provider_env(ENV_PREFIX, "api_key", "ANTHROPIC_API_KEY")
-    )
-    base_url: str = Field(
-        default=DEFAULT_BASE_URL,
-        validation_alias=provider_env(ENV_PREFIX, "base_url", "ANTHROPIC_BASE_URL"),
+    api_key: SecretStr | None = provider_field(ENV_PREFIX, "api_key", "ANTHROPIC_API_KEY")
+    base_url: str = provider_field(
+        ENV_PREFIX, "base_url", "ANTHROPIC_BASE_URL", default=DEFAULT_BASE_URL
     )
     api_version: str = DEFAULT_API_VERSION
     betas: Annotated[list[str], NoDecode, BeforeValidator(_split_commas)] = Field(

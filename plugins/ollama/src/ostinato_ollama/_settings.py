@@ -14,9 +14,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import SettingsConfigDict
 
-from ostinato.http import ProviderSettings, provider_env
+from ostinato.http import ProviderSettings, provider_field
 
 __all__ = ["DEFAULT_BASE_URL", "DEFAULT_PORT", "ENV_PREFIX", "OllamaSettings", "ollama_base_url"]
 
@@ -55,7 +54,7 @@ def ollama_base_url(host: str) -> str:
     return f"{parts.scheme}://{netloc}{parts.path.rstrip('/')}"
 
 
-class OllamaSettings(ProviderSettings):
+class OllamaSettings(ProviderSettings, env_prefix=ENV_PREFIX):
     """Connection, retry and default-option settings of the ``ollama`` provider.
 
     Attributes:
@@ -79,15 +78,9 @@ class OllamaSettings(ProviderSettings):
     """
 
     provider = "ollama"
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX)
 
-    base_url: str = Field(
-        default=DEFAULT_BASE_URL,
-        validation_alias=provider_env(ENV_PREFIX, "base_url", "OLLAMA_HOST"),
-    )
-    api_key: SecretStr | None = Field(
-        default=None, validation_alias=provider_env(ENV_PREFIX, "api_key", "OLLAMA_API_KEY")
-    )
+    base_url: str = provider_field(ENV_PREFIX, "base_url", "OLLAMA_HOST", default=DEFAULT_BASE_URL)
+    api_key: SecretStr | None = provider_field(ENV_PREFIX, "api_key", "OLLAMA_API_KEY")
     model: str = "qwen3"
     keep_alive: str | None = None
     think: bool | str | None = None

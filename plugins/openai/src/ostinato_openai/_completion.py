@@ -11,15 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ostinato.http import unexpected_reply
+from ostinato.http import unexpected_reply, whole_reply
 from ostinato.messages import REASONING, AssistantMessage, ToolCall
-from ostinato.model import (
-    ChatGenerationMetadata,
-    ChatResponse,
-    ChatResponseMetadata,
-    Generation,
-    Usage,
-)
+from ostinato.model import ChatGenerationMetadata, ChatResponse, Generation
 from ostinato_openai._normalise import (
     FINISH_REASON_RAW,
     JSON_OBJECT,
@@ -113,13 +107,10 @@ def parse_completion(
         if isinstance(choice, JSON_OBJECT)
     ]
     usage = usage_payload(body)
-    return ChatResponse(
+    return whole_reply(
+        body,
         generations,
-        ChatResponseMetadata(
-            id=response_id,
-            model=str(body.get("model") or ""),
-            usage=usage_from(usage) if usage is not None else Usage(),
-            rate_limit=rate_limit or {},
-            metadata=response_extras(body),
-        ),
+        usage=usage_from(usage) if usage is not None else None,
+        rate_limit=rate_limit,
+        metadata=response_extras(body),
     )

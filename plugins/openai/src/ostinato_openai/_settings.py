@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import Field, SecretStr
-from pydantic_settings import SettingsConfigDict
 
-from ostinato.http import ProviderSettings, provider_env
+from ostinato.http import ProviderSettings, provider_field
 
 __all__ = ["ENV_PREFIX", "OpenAISettings"]
 
@@ -24,7 +23,7 @@ ENV_PREFIX = "OSTINATO_OPENAI_"
 _DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 
-class OpenAISettings(ProviderSettings):
+class OpenAISettings(ProviderSettings, env_prefix=ENV_PREFIX):
     """Connection, retry and default-option settings of the ``openai`` provider.
 
     Attributes:
@@ -46,21 +45,13 @@ class OpenAISettings(ProviderSettings):
 
     provider = "openai"
     key_required_at = "api.openai.com"
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX)
 
-    api_key: SecretStr | None = Field(
-        default=None, validation_alias=provider_env(ENV_PREFIX, "api_key", "OPENAI_API_KEY")
+    api_key: SecretStr | None = provider_field(ENV_PREFIX, "api_key", "OPENAI_API_KEY")
+    base_url: str = provider_field(
+        ENV_PREFIX, "base_url", "OPENAI_BASE_URL", default=_DEFAULT_BASE_URL
     )
-    base_url: str = Field(
-        default=_DEFAULT_BASE_URL,
-        validation_alias=provider_env(ENV_PREFIX, "base_url", "OPENAI_BASE_URL"),
-    )
-    organization: str | None = Field(
-        default=None, validation_alias=provider_env(ENV_PREFIX, "organization", "OPENAI_ORG_ID")
-    )
-    project: str | None = Field(
-        default=None, validation_alias=provider_env(ENV_PREFIX, "project", "OPENAI_PROJECT_ID")
-    )
+    organization: str | None = provider_field(ENV_PREFIX, "organization", "OPENAI_ORG_ID")
+    project: str | None = provider_field(ENV_PREFIX, "project", "OPENAI_PROJECT_ID")
     model: str = "gpt-4.1-mini"
     temperature: float | None = Field(default=None, ge=0)
     top_p: float | None = Field(default=None, ge=0, le=1)

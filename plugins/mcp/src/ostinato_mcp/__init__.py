@@ -1,0 +1,65 @@
+"""ostinato-mcp: the tools of Model Context Protocol servers as ostinato tools.
+
+:class:`McpServer` is one server (a command over stdio, or a URL over streamable HTTP);
+:class:`McpToolset` several, with names kept apart; :func:`load_mcp_config` reads the
+``mcpServers`` JSON file Claude Desktop, Cursor and VS Code read. The plugin registers the
+tool set ``mcp`` (``OSTINATO_TOOLS__ENABLED=mcp`` with ``OSTINATO_MCP_CONFIG``) and the
+command ``ostinato mcp list``.
+
+Every name is imported on first access (PEP 562): loading the plugin module costs nothing
+beyond ``ostinato.plugins``, and the MCP SDK is imported only when a server is used.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ostinato.plugins import lazy_exports
+
+if TYPE_CHECKING:
+    from ostinato_mcp._config import (
+        McpConfig,
+        McpConfigError,
+        McpServerConfig,
+        load_mcp_config,
+        parse_mcp_config,
+    )
+    from ostinato_mcp._results import DEFAULT_MAX_RESULT_CHARS
+    from ostinato_mcp._server import McpServer
+    from ostinato_mcp._settings import McpSettings
+    from ostinato_mcp._tool import McpTool, McpToolMetadata
+    from ostinato_mcp._toolset import McpToolset
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_MAX_RESULT_CHARS",
+    "McpConfig",
+    "McpConfigError",
+    "McpServer",
+    "McpServerConfig",
+    "McpSettings",
+    "McpTool",
+    "McpToolMetadata",
+    "McpToolset",
+    "__version__",
+    "load_mcp_config",
+    "parse_mcp_config",
+]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "DEFAULT_MAX_RESULT_CHARS": "ostinato_mcp._results",
+        "McpConfig": "ostinato_mcp._config",
+        "McpConfigError": "ostinato_mcp._config",
+        "McpServer": "ostinato_mcp._server",
+        "McpServerConfig": "ostinato_mcp._config",
+        "McpSettings": "ostinato_mcp._settings",
+        "McpTool": "ostinato_mcp._tool",
+        "McpToolMetadata": "ostinato_mcp._tool",
+        "McpToolset": "ostinato_mcp._toolset",
+        "load_mcp_config": "ostinato_mcp._config",
+        "parse_mcp_config": "ostinato_mcp._config",
+    },
+)

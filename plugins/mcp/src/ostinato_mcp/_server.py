@@ -1,0 +1,289 @@
+"""An MCP server as an application holds it: started on first use, one session per event
+loop, restarted after it dies, closed with :meth:`McpServer.aclose`.
+
+Every failure of a call — the server cannot start, dies during the call, does not answer
+in time, or answers ``isError`` — is a :class:`~ostinato.errors.ToolExecutionError`, which
+the tool loop hands to the model as text; the turn goes on, and the next call starts the
+server again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
+
+from mcp import types
+from mcp.shared.exceptions import MCPError
+
+from ostinato.errors import ToolExecutionError
+from ostinato.tools import ToolDefinition
+from ostinato_mcp._config import Approval, McpServerConfig
+from ostinato_mcp._connection import Connection, ServerGoneError
+from ostinato_mcp._results import DEFAULT_MAX_RESULT_CHARS, result_text
+from ostinato_mcp._tool import McpTool, McpToolMetadata
+
+__all__ = ["McpServer"]
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        return _describe(exc.exceptions[0])
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+async def _list_page(
+    session: Any, *, params: types.PaginatedRequestParams | None
+) -> types.ListToolsResult:
+    result: types.ListToolsResult = await session.list_tools(params=params)
+    return result
+
+
+class McpServer:
+    """One MCP server, usable as a source of tools.
+
+    Give a :class:`~ostinato_mcp.McpServerConfig`, or its fields as keywords::
+
+        time = McpServer(name="time", command="uvx", args=["mcp-server-time"])
+        async with time:
+            tools = await time.list_tools()
+            answer = await client.prompt("Time in Tokyo?").tools(*tools).call().acontent()
+
+    Args:
+        config: the server; or leave it out and pass the fields below.
+        startup_timeout: seconds starting the server and initialising the session may take.
+        max_result_chars: the longest result text handed to the model.
+    """
+
+    def __init__(
+        self,
+        config: McpServerConfig | None = None,
+        *,
+        name: str | None = None,
+        command: str | None = None,
+        args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+        url: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        transport: Literal["stdio", "http", "sse"] | None = None,
+        timeout: float = 60.0,
+        tool_prefix: str | None = None,
+        require_approval: Approval = "never",
+        startup_timeout: float = 30.0,
+        max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
+    ) -> None:
+        if config is None:
+            if name is None:
+                raise ValueError("McpServer needs a config or a name")
+            config = McpServerConfig(
+                name=name,
+                command=command,
+                args=tuple(args),
+                env=dict(env or {}),
+                cwd=cwd,
+                url=url,
+                headers=dict(headers or {}),
+                transport=transport or ("stdio" if command is not None else "http"),
+                timeout=timeout,
+                tool_prefix=tool_prefix,
+                require_approval=require_approval
+                if isinstance(require_approval, str)
+                else tuple(require_approval),
+            )
+        self.config = config
+        self.startup_timeout = startup_timeout
+        self.max_result_chars = max_result_chars
+        self._connections: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Connection] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._listed: tuple[types.Tool, ...] | None = None
+        self._listeners: list[Callable[[McpServer], object]] = []
+
+    @property
+    def name(self) -> str:
+        """The server's name."""
+        return self.config.name
+
+    def __repr__(self) -> str:
+        return f"McpServer({self.name!r}, {self.config.target!r})"
+
+    async def __aenter__(self) -> McpServer:
+        await self._connect()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def _connect(self) -> Connection:
+        loop = asyncio.get_running_loop()
+        lock = self._locks.setdefault(loop, asyncio.Lock())
+        async with lock:
+            connection = self._connections.get(loop)
+            if connection is not None and connection.alive:
+                return connection
+            if connection is not None:
+                await connection.aclose()
+            connection = Connection(self.config, self._tools_changed)
+            await connection.open(self.startup_timeout)
+            self._connections[loop] = connection
+            return connection
+
+    async def _drop(self, connection: Connection) -> None:
+        loop = asyncio.get_running_loop()
+        if self._connections.get(loop) is connection:
+            del self._connections[loop]
+        await connection.aclose()
+
+    async def _tools_changed(self) -> None:
+        try:
+            await self.list_tools()
+        except Exception:
+            return  # the next call or listing reports it
+        for listener in list(self._listeners):
+            listener(self)
+
+    def on_tools_changed(self, listener: Callable[[McpServer], object]) -> None:
+        """Call ``listener(server)`` after the server announced a new tool list and it was
+        read again."""
+        self._listeners.append(listener)
+
+    async def list_tools(self) -> list[McpTool]:
+        """Start the server if needed and read its tools (every page).
+
+        Raises:
+            ToolExecutionError: the server could not be started or listed.
+        """
+        connection = await self._start(None)
+        try:
+            listed: list[types.Tool] = []
+            cursor: str | None = None
+            while True:
+                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                page: types.ListToolsResult = await connection.run(
+                    functools.partial(_list_page, params=params)
+                )
+                listed.extend(page.tools)
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+        except (ServerGoneError, MCPError) as exc:
+            await self._drop(connection)
+            raise ToolExecutionError(
+                f"MCP server {self.name!r} could not list its tools: {_describe(exc)}"
+            ) from exc
+        self._listed = tuple(listed)
+        return self.tools()
+
+    def tools(self, prefix: str | None = None) -> list[McpTool]:
+        """The tools of the last listing (empty before the first), named ``prefix + name``
+        (``prefix`` defaults to the server's ``tool_prefix``)."""
+        prefix = self.config.tool_prefix if prefix is None else prefix
+        return [self._tool(tool, prefix or "") for tool in self._listed or ()]
+
+    def tool_named(self, tool: McpTool, prefix: str) -> McpTool:
+        """``tool`` (one of :meth:`tools`) under the name ``prefix + its server name``."""
+        listed = {t.name: t for t in self._listed or ()}
+        return self._tool(listed[tool.tool_metadata.tool_name], prefix)
+
+    def _tool(self, tool: types.Tool, prefix: str) -> McpTool:
+        approval = self.config.require_approval
+        name = prefix + tool.name
+        annotations = (
+            tool.annotations.model_dump(by_alias=True, exclude_none=True)
+            if tool.annotations
+            else None
+        )
+        definition = ToolDefinition(
+            name,
+            (tool.description or "").strip() or ToolDefinition.default_description(tool.name),
+            json.dumps(tool.input_schema or {"type": "object"}, ensure_ascii=False),
+        )
+        metadata = McpToolMetadata(
+            timeout=None,
+            server=self.name,
+            tool_name=tool.name,
+            output_schema=tool.output_schema,
+            annotations=annotations,
+            requires_approval=approval == "always"
+            or (not isinstance(approval, str) and tool.name in approval),
+        )
+        return McpTool(self, definition, metadata)
+
+    async def _start(self, model_name: str | None) -> Connection:
+        try:
+            return await self._connect()
+        except Exception as exc:
+            raise ToolExecutionError(
+                f"MCP server {self.name!r} ({self.config.target}) could not start: "
+                f"{_describe(exc)}",
+                tool_name=model_name,
+            ) from exc
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], *, model_name: str | None = None
+    ) -> str:
+        """Call the server's tool ``name``; the result as text (see the module).
+
+        Raises:
+            ToolExecutionError: the call failed; the message says how.
+        """
+        label = model_name or name
+        connection = await self._start(label)
+        try:
+            async with asyncio.timeout(self.config.timeout):
+                result: types.CallToolResult = await connection.run(
+                    lambda session: session.call_tool(name, arguments)
+                )
+        except TimeoutError:
+            raise ToolExecutionError(
+                f"MCP server {self.name!r} did not answer within {self.config.timeout:g} s",
+                tool_name=label,
+            ) from None
+        except MCPError as exc:
+            if not connection.alive or "closed" in str(exc).lower():
+                await self._drop(connection)
+                raise ToolExecutionError(
+                    f"MCP server {self.name!r} stopped during the call ({exc}); "
+                    f"it is started again on the next call",
+                    tool_name=label,
+                ) from exc
+            raise ToolExecutionError(f"MCP server {self.name!r}: {exc}", tool_name=label) from exc
+        except (ServerGoneError, Exception) as exc:
+            await self._drop(connection)
+            raise ToolExecutionError(
+                f"MCP server {self.name!r} stopped during the call ({_describe(exc)}); "
+                f"it is started again on the next call",
+                tool_name=label,
+            ) from exc
+        text = result_text(result, self.max_result_chars)
+        if result.is_error:
+            raise ToolExecutionError(text, tool_name=label)
+        return text
+
+    async def aclose(self) -> None:
+        """Close this loop's session and stop the server it started; sessions of other
+        loops are closed by their loops (see :meth:`close_all`)."""
+        loop = asyncio.get_running_loop()
+        connection = self._connections.pop(loop, None)
+        if connection is not None:
+            await connection.aclose()
+
+    def close_all(self) -> None:
+        """Close the sessions of every loop from outside them (blocking), e.g. at exit."""
+        for loop, connection in list(self._connections.items()):
+            if loop.is_closed() or not loop.is_running():
+                continue
+            future = asyncio.run_coroutine_threadsafe(connection.aclose(), loop)
+            try:
+                future.result(timeout=10)
+            except Exception:
+                continue
+        self._connections.clear()

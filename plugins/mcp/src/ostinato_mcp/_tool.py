@@ -1,0 +1,82 @@
+"""A tool of an MCP server as an ostinato ``ToolCallback``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ostinato.errors import ToolArgumentsError
+from ostinato.tools import ToolContext, ToolDefinition, ToolMetadata
+
+if TYPE_CHECKING:
+    from ostinato_mcp._server import McpServer
+
+__all__ = ["McpTool", "McpToolMetadata"]
+
+
+@dataclass(frozen=True, slots=True)
+class McpToolMetadata(ToolMetadata):
+    """How an MCP tool is run, and what the server said about it beyond its schema.
+
+    Attributes:
+        server: the server's name.
+        tool_name: the tool's name on the server (the model may see it prefixed).
+        output_schema: the JSON schema of its structured result, if it declares one.
+        annotations: its hints (``readOnlyHint``, ``destructiveHint``...), as sent.
+
+    ``requires_approval`` (of :class:`~ostinato.tools.ToolMetadata`) is set when the
+    server's ``requireApproval`` covers the tool, so each call waits for a decision.
+    """
+
+    server: str = ""
+    tool_name: str = ""
+    output_schema: Mapping[str, Any] | None = field(default=None, compare=False)
+    annotations: Mapping[str, Any] | None = field(default=None, compare=False)
+
+
+class McpTool:
+    """One tool of an :class:`~ostinato_mcp.McpServer`, called through the server's session
+    on the caller's event loop."""
+
+    __slots__ = ("_definition", "_metadata", "server")
+
+    def __init__(self, server: McpServer, definition: ToolDefinition, metadata: McpToolMetadata):
+        self.server = server
+        self._definition = definition
+        self._metadata = metadata
+
+    @property
+    def tool_definition(self) -> ToolDefinition:
+        """Name (prefixed when the toolset says so), description and input schema."""
+        return self._definition
+
+    @property
+    def tool_metadata(self) -> McpToolMetadata:
+        """The server, the tool's own name, its output schema and annotations."""
+        return self._metadata
+
+    async def call(self, arguments: str, context: ToolContext | None = None) -> str:
+        """Call the tool on its server; the result as text.
+
+        Raises:
+            ToolArgumentsError: ``arguments`` is not a JSON object.
+            ToolExecutionError: the server reported an error, could not be reached, died
+                during the call or did not answer in time.
+        """
+        name = self._definition.name
+        try:
+            parsed = json.loads(arguments) if arguments.strip() else {}
+        except json.JSONDecodeError as exc:
+            raise ToolArgumentsError(
+                f"invalid arguments for tool '{name}': not JSON: {exc.msg}", tool_name=name
+            ) from exc
+        if not isinstance(parsed, dict):
+            raise ToolArgumentsError(
+                f"invalid arguments for tool '{name}': expected a JSON object", tool_name=name
+            )
+        return await self.server.call_tool(self._metadata.tool_name, parsed, model_name=name)
+
+    def __repr__(self) -> str:
+        return f"McpTool({self._definition.name!r}, server={self._metadata.server!r})"

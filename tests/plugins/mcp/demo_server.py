@@ -1,0 +1,100 @@
+"""An MCP server written with the SDK for the tests: served over stdio
+(``python demo_server.py``) or streamable HTTP (:func:`serve_http`, in a thread).
+
+Its tools: ``add``, ``fail`` (answers ``isError``), ``wait`` (answers only when
+released), ``pid`` (the server's process id), ``picture`` (an image), ``grow`` (adds a tool
+and announces the new tool list) and ``many_N`` tools when started with ``--many N``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from mcp.server.mcpserver import Context, MCPServer
+
+
+def build(many: int = 0) -> MCPServer:
+    server = MCPServer("demo")
+
+    @server.tool(description="Add two integers")
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    @server.tool(description="Always fails")
+    def fail(reason: str) -> str:
+        from mcp.server.mcpserver.exceptions import ToolError
+
+        raise ToolError(f"refused: {reason}")
+
+    @server.tool(description="Blocks until stdin closes or the process is killed")
+    def wait() -> str:
+        threading.Event().wait()
+        return "never"
+
+    @server.tool(description="The server's process id")
+    def pid() -> int:
+        return os.getpid()
+
+    @server.tool(description="A one-pixel picture")
+    def picture() -> object:
+        from mcp.types import ImageContent, TextContent
+
+        return [
+            TextContent(type="text", text="a red dot"),
+            ImageContent(type="image", data="iVBORw0KGgo=", mime_type="image/png"),
+        ]
+
+    @server.tool(description="Add a tool named after the argument and announce the change")
+    async def grow(name: str, ctx: Context) -> str:
+        def added() -> str:
+            return f"I am {name}"
+
+        server.add_tool(added, name=name, description=f"The new tool {name}")
+        await ctx.session.send_tool_list_changed()
+        return f"added {name}"
+
+    for i in range(many):
+
+        def make(i: int = i) -> object:
+            def tool(query: str) -> str:
+                return f"tool {i}: {query}"
+
+            return tool
+
+        server.add_tool(
+            make(), name=f"many_{i}", description=f"Look up records of kind {i} (topic t{i})"
+        )
+    return server
+
+
+@contextmanager
+def serve_http(many: int = 0) -> Iterator[str]:
+    """Serve a fresh demo server on a loopback port; yields its URL."""
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)  # connections queue from here on: no need to wait for uvicorn
+    port = sock.getsockname()[1]
+    app = build(many).streamable_http_app()
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
+    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+if __name__ == "__main__":
+    many = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[1] == "--many" else 0
+    build(many).run("stdio")

@@ -1,0 +1,56 @@
+"""``ostinato chat --mcp FILE``: the servers' tools for one session, through the same
+plugin settings ``OSTINATO_MCP_CONFIG`` sets, without changing the environment."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from ostinato.cli import main
+from ostinato_mcp import McpTool
+from tests.fakes import scripted_provider
+from tests.fakes.distributions import FakeDistributions, clean_environment, fake_distributions
+
+__all__ = ["clean_environment", "fake_distributions"]
+
+
+@pytest.fixture
+def installed(fake_distributions: FakeDistributions, clean_environment, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    scripted_provider.install(fake_distributions)
+    scripted_provider.CREATED.clear()
+    return fake_distributions
+
+
+def test_chat_mcp_offers_the_servers_tools(installed, capsys, tmp_path, demo_url):
+    installed.add("ostinato-mcp", entry_points={"mcp": "ostinato_mcp.plugin"})
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"demo": {"url": demo_url}}}))
+    code = main(["chat", "-m", "scripted:add", "--mcp", str(config), "What is 2 + 40?"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out.strip() == "42."
+    assert "← add(" in err and ": 42" in err
+    assert "OSTINATO_MCP_CONFIG" not in os.environ and "OSTINATO_TOOLS__ENABLED" not in os.environ
+    tools = scripted_provider.CREATED[-1].prompts[0].options.tool_names  # type: ignore[union-attr]
+    assert "add" in tools
+    # The session the tool set opened on ostinato's private loop, closed before the server stops.
+    offered = scripted_provider.CREATED[-1].prompts[0].options.tool_callbacks  # type: ignore[union-attr]
+    next(t for t in offered if isinstance(t, McpTool)).server.close_all()
+
+
+def test_chat_mcp_without_the_plugin_says_what_to_install(installed, capsys, tmp_path):
+    code = main(["chat", "-m", "scripted:echo", "--mcp", str(tmp_path / "mcp.json"), "hi"])
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert "--mcp needs the MCP plugin" in err and "fix: pip install ostinato-mcp" in err
+
+
+def test_chat_mcp_with_a_broken_file_names_it(installed, capsys, tmp_path):
+    installed.add("ostinato-mcp", entry_points={"mcp": "ostinato_mcp.plugin"})
+    code = main(["chat", "-m", "scripted:echo", "--mcp", str(tmp_path / "none.json"), "hi"])
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert f"{tmp_path / 'none.json'}: no such MCP configuration file" in err

@@ -1,0 +1,138 @@
+"""The plugin: the ``mcp`` tool set of auto-configured clients, ``ostinato mcp list``, and a
+server with hundreds of tools behind tool search."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import ostinato_mcp.plugin
+from ostinato.cli import main as ostinato_main
+from ostinato.config import build_container
+from ostinato.errors import ConfigurationError
+from ostinato.messages import ToolResponseMessage
+from ostinato.prompt import Prompt, ToolCallingChatOptions
+from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
+from ostinato_mcp import McpServer, McpToolset
+from tests.plugins.mcp.demo_server import serve_http
+
+
+def config_file(tmp_path: Path, servers: dict[str, object]) -> Path:
+    path = tmp_path / "mcp.json"
+    path.write_text(json.dumps({"mcpServers": servers}))
+    return path
+
+
+def echo(prompt: Prompt):
+    message = prompt.messages[-1]
+    assert isinstance(message, ToolResponseMessage)
+    return text_response(message.responses[0].response_data)
+
+
+def test_the_mcp_tool_set_gives_auto_configured_clients_the_servers_tools(
+    tmp_path, monkeypatch, demo_url
+):
+    path = config_file(
+        tmp_path, {"demo": {"url": demo_url}, "off": {"command": "x", "disabled": True}}
+    )
+    monkeypatch.setenv("OSTINATO_TOOLS__ENABLED", "mcp")
+    monkeypatch.setenv("OSTINATO_MCP_CONFIG", str(path))
+    model = ScriptedChatModel([tool_call_response(("add", {"a": 1, "b": 2})), echo])
+    container = build_container(plugins=[ostinato_mcp.plugin], chat_model=model)
+    client = container.chat_client()
+    assert client.prompt("1+2?").call().content() == "3"
+    options = model.prompts[0].options
+    assert isinstance(options, ToolCallingChatOptions)
+    assert {"add", "fail", "grow"} <= set(options.tool_names)
+    options.tool_callbacks[0].server.close_all()  # type: ignore[attr-defined]
+
+
+def test_the_tool_set_without_a_file_says_what_to_set(monkeypatch):
+    monkeypatch.setenv("OSTINATO_TOOLS__ENABLED", "mcp")
+    monkeypatch.delenv("OSTINATO_MCP_CONFIG", raising=False)
+    container = build_container(plugins=[ostinato_mcp.plugin], chat_model=ScriptedChatModel([]))
+    with pytest.raises(ConfigurationError, match=r"fix: set OSTINATO_MCP_CONFIG=path/to/mcp\.json"):
+        container.chat_client()
+
+
+def test_mcp_list_shows_each_server_and_never_a_secret(tmp_path, capsys, demo_url):
+    path = config_file(
+        tmp_path,
+        {
+            "demo": {"url": demo_url, "headers": {"Authorization": "Bearer hidden-token-123"}},
+            "ghost": {"command": "/nonexistent/server", "env": {"API_KEY": "hidden-key-456"}},
+            "broken": {"url": "http://h", "headers": {"X-Api-Key": "hidden-789"}, "colour": "red"},
+        },
+    )
+    code = ostinato_main(["mcp", "list", "--config", str(path)])
+    out = capsys.readouterr().out
+    assert code == 1, "a server failed"
+    assert f"demo  (http: {demo_url})" in out and "  add: Add two integers" in out
+    assert "ghost  (stdio: /nonexistent/server)\n  FAILED: MCP server 'ghost'" in out
+    assert "broken  (not started: its configuration is broken)" in out
+    assert "unknown key 'colour'" in out
+    for secret in ("hidden-token-123", "hidden-key-456", "hidden-789"):
+        assert secret not in out
+
+
+def test_mcp_list_of_a_missing_file_is_a_configuration_error(tmp_path, capsys):
+    assert ostinato_main(["mcp", "list", "--config", str(tmp_path / "none.json")]) == 2
+    assert "no such MCP configuration file" in capsys.readouterr().err
+
+
+async def test_name_clashes_are_prefixed_by_the_rule(demo_url):
+    one, two = (
+        McpServer(name="one", url=demo_url),
+        McpServer(name="two.b", url=demo_url, tool_prefix="b_"),
+    )
+    try:
+        async with McpToolset([one, two]) as toolset:
+            names = [t.tool_definition.name for t in toolset.get_tool_callbacks()]
+            assert "add" in names and "b_add" in names, "an own prefix leaves no clash"
+        clashing = McpToolset(
+            [McpServer(name="one", url=demo_url), McpServer(name="two", url=demo_url)]
+        )
+        names = [t.tool_definition.name for t in await clashing.list_tools()]
+        assert "one_add" in names and "two_add" in names
+        always = McpToolset([McpServer(name="one", url=demo_url)], prefix="always")
+        assert all(t.tool_definition.name.startswith("one_") for t in await always.list_tools())
+        never = McpToolset(clashing.servers, prefix="never")
+        with pytest.raises(ConfigurationError, match="MCP servers offer tools with one name: add"):
+            never.get_tool_callbacks()
+        await clashing.aclose()
+        await always.aclose()
+    finally:
+        await one.aclose()
+        await two.aclose()
+
+
+@pytest.mark.parametrize("mode", ["call", "stream"])
+async def test_hundreds_of_server_tools_behind_tool_search(mode):
+    from ostinato import ChatClient
+    from ostinato_tool_search import ToolSearchToolCallingAdvisor
+
+    def pick(prompt: Prompt):
+        found = json.loads(prompt.messages[-1].responses[0].response_data)  # type: ignore[union-attr]
+        return tool_call_response((found[0], {"query": "Lisbon"}))
+
+    with serve_http(many=300) as url:
+        async with McpToolset([McpServer(name="big", url=url)]) as toolset:
+            model = ScriptedChatModel(
+                [
+                    tool_call_response(("toolSearchTool", {"query": "records topic t217"})),
+                    pick,
+                    echo,
+                ]
+            )
+            client = ChatClient.builder(model, tool_advisor=ToolSearchToolCallingAdvisor()).build()
+            spec = client.prompt("Records of kind 217 for Lisbon?").tools(toolset)
+            if mode == "call":
+                answer = await spec.call().acontent()
+            else:
+                answer = "".join([t async for t in spec.stream().acontent()])
+            assert len(toolset.get_tool_callbacks()) == 306
+    assert answer == "tool 217: Lisbon"
+    counts = [len(p.options.tool_callbacks) for p in model.prompts]  # type: ignore[union-attr]
+    assert counts[0] == 1 and max(counts) <= 11, f"the model saw {counts} tool definitions, not 306"
