@@ -15,6 +15,9 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from ostinato_opentelemetry import uninstrument_tools
+from tests.fakes.distributions import clean_environment, fake_distributions
+
+__all__ = ["Recorded", "clean_environment", "fake_distributions", "recorded"]
 
 _EXPORTER = InMemorySpanExporter()
 _READER = InMemoryMetricReader()
