@@ -78,6 +78,9 @@ def test_a_dead_port_never_slows_a_turn() -> None:
     slowest = _slowest(done)
     assert slowest < 0.5, f"a turn took {slowest:.3f} s while spans went to a dead port"
     assert seconds < 30, f"the process took {seconds:.1f} s to exit"
+    failures = [line for line in done.stderr.splitlines() if "Failed to export" in line]
+    assert len(failures) == 1, done.stderr  # reported once, not per batch
+    assert "repeats of this are not logged" in failures[0]
 
 
 def test_a_collector_that_never_answers_never_slows_a_turn() -> None:

@@ -3,6 +3,7 @@ application set no provider itself."""
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 
@@ -49,10 +50,45 @@ def configure_from_environment() -> bool:
             return False
 
 
+#: The loggers of the OTLP/HTTP exporters, which log every failed batch.
+EXPORTER_LOGGERS = (
+    "opentelemetry.exporter.otlp.proto.http.trace_exporter",
+    "opentelemetry.exporter.otlp.proto.http.metric_exporter",
+    "opentelemetry.exporter.otlp.common.http",
+)
+
+
+class _OncePerMessage(logging.Filter):
+    """Lets each message of an exporter through once; the first one says so."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seen: set[tuple[str, object]] = set()
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING:
+            return True
+        key = (record.name, record.msg)
+        with self._lock:
+            if key in self._seen:
+                return False
+            self._seen.add(key)
+        record.msg = f"{record.msg} (OpenTelemetry export; repeats of this are not logged)"
+        return True
+
+
+def _quiet_repeats() -> None:
+    once = _OncePerMessage()
+    for name in EXPORTER_LOGGERS:
+        logging.getLogger(name).addFilter(once)
+
+
 def _configure() -> bool:
     from opentelemetry.sdk.resources import Resource
 
     resource = Resource.create()  # OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES
+    _quiet_repeats()
     installed = False
     if _wanted("TRACES") and not _sdk_tracer_provider():
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
