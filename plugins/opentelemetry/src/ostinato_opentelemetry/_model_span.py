@@ -21,7 +21,7 @@ from ostinato.advisors import (
 from ostinato.context_keys import CONVERSATION_ID
 from ostinato.model import ChatResponse
 from ostinato_opentelemetry._content import input_messages, output_messages, system_instructions
-from ostinato_opentelemetry._telemetry import Telemetry, guarded, report_once
+from ostinato_opentelemetry._telemetry import Telemetry, guarded, report_once, start_span
 
 __all__ = ["ModelCallSpanAdvisor"]
 
@@ -81,6 +81,12 @@ class _Response:
     def add(self, response: ChatResponse | None) -> None:
         if response is None:
             return
+        try:
+            self._add(response)
+        except Exception as error:
+            report_once("recording a model response", error)
+
+    def _add(self, response: ChatResponse) -> None:
         metadata = response.metadata
         self.id = metadata.id or self.id
         self.model = metadata.model or self.model
@@ -140,9 +146,7 @@ class _ModelCall:
         self.attributes = dict(_request_attributes(telemetry, request, stream))
         model = self.attributes.get("gen_ai.request.model")
         name = f"{_OPERATION} {model}" if model else _OPERATION
-        self.span = telemetry.tracer.start_span(
-            name, kind=SpanKind.CLIENT, attributes=self.attributes
-        )
+        self.span = start_span(telemetry.tracer, name, SpanKind.CLIENT, self.attributes)
         self.began = time.perf_counter()
 
     def end(self, response: _Response, error: BaseException | None) -> None:

@@ -12,7 +12,7 @@ from opentelemetry import metrics, trace
 
 from ostinato_opentelemetry._settings import OpenTelemetrySettings
 
-__all__ = ["SCOPE_NAME", "Telemetry", "guarded", "report_once"]
+__all__ = ["SCOPE_NAME", "Telemetry", "guarded", "report_once", "start_span"]
 
 #: The instrumentation scope name of every span and metric the plugin makes.
 SCOPE_NAME = "ostinato_opentelemetry"
@@ -52,6 +52,17 @@ def guarded(what: str, attributes: Any) -> Mapping[str, Any]:
         report_once(what, error)
         return {}
     return result
+
+
+def start_span(
+    tracer: trace.Tracer, name: str, kind: trace.SpanKind, attributes: Mapping[str, Any]
+) -> trace.Span:
+    """A new span, or a non-recording one when the SDK failed to start it (reported once)."""
+    try:
+        return tracer.start_span(name, kind=kind, attributes=attributes)
+    except Exception as error:
+        report_once("starting a span", error)
+        return trace.INVALID_SPAN
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,13 +8,13 @@ from typing import Any
 
 from opentelemetry import context as otel_context
 from opentelemetry import trace
-from opentelemetry.trace import SpanKind, Status, StatusCode
+from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 
 from ostinato.errors import ToolError
 from ostinato.messages import ToolCall
 from ostinato.tools import ToolCallback
 from ostinato_opentelemetry._content import bounded
-from ostinato_opentelemetry._telemetry import Telemetry, guarded, report_once
+from ostinato_opentelemetry._telemetry import Telemetry, guarded, report_once, start_span
 
 __all__ = ["tool_scope"]
 
@@ -47,8 +47,8 @@ def tool_scope(
             return attributes
 
         attributes = guarded("recording a tool call", compute)
-        span = telemetry.tracer.start_span(
-            f"{_OPERATION} {call.name}", kind=SpanKind.INTERNAL, attributes=attributes
+        span = start_span(
+            telemetry.tracer, f"{_OPERATION} {call.name}", SpanKind.INTERNAL, attributes
         )
         token = otel_context.attach(trace.set_span_in_context(span))
 
@@ -69,11 +69,25 @@ def tool_scope(
         try:
             yield report
         except BaseException as error:
-            span.set_attribute("error.type", type(error).__qualname__)
-            span.set_status(Status(StatusCode.ERROR, str(error) or type(error).__qualname__))
+            _fail(span, error)
             raise
         finally:
             otel_context.detach(token)
-            span.end()
+            _end(span)
 
     return scope
+
+
+def _fail(span: Span, error: BaseException) -> None:
+    try:
+        span.set_attribute("error.type", type(error).__qualname__)
+        span.set_status(Status(StatusCode.ERROR, str(error) or type(error).__qualname__))
+    except Exception as failure:
+        report_once("recording a tool failure", failure)
+
+
+def _end(span: Span) -> None:
+    try:
+        span.end()
+    except Exception as failure:
+        report_once("ending a tool span", failure)

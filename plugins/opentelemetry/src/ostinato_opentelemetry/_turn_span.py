@@ -19,7 +19,7 @@ from ostinato.advisors import (
     StreamAdvisor,
 )
 from ostinato.context_keys import CONVERSATION_ID
-from ostinato_opentelemetry._telemetry import Telemetry, guarded, report_once
+from ostinato_opentelemetry._telemetry import Telemetry, guarded, report_once, start_span
 
 __all__ = ["TurnSpanAdvisor"]
 
@@ -41,7 +41,7 @@ def _start(telemetry: Telemetry, request: ChatClientRequest) -> Span:
         return attributes
 
     attributes = guarded("recording a turn", compute)
-    return telemetry.tracer.start_span(_OPERATION, kind=SpanKind.INTERNAL, attributes=attributes)
+    return start_span(telemetry.tracer, _OPERATION, SpanKind.INTERNAL, attributes)
 
 
 def _end(span: Span, error: BaseException | None) -> None:
