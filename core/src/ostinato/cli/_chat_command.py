@@ -23,10 +23,12 @@ from ostinato.cli._model_choice import (
     describe_model_error,
     ensure_local_model,
 )
+from ostinato.cli._model_options import model_options
 from ostinato.cli._output import print_error, print_json
 from ostinato.cli._terminal import TerminalRenderer
 from ostinato.cli._tool_loading import load_tools
-from ostinato.errors import ModelError
+from ostinato.errors import ConfigurationError, ModelError
+from ostinato.prompt import ChatOptions
 
 __all__ = ["EXIT_CANCELLED", "add_chat_command", "ask_once", "run_chat"]
 
@@ -66,6 +68,15 @@ def add_chat_command(subparsers: Any) -> None:
     )
     parser.add_argument("--system", "-s", metavar="TEXT", help="the system message")
     parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a model option, e.g. -o temperature=0.2 -o max_tokens=200 (repeatable; "
+        "checked against the model's options)",
+    )
+    parser.add_argument(
         "--conversation",
         "-c",
         metavar="ID",
@@ -82,6 +93,13 @@ def add_chat_command(subparsers: Any) -> None:
         "--approve",
         action="store_true",
         help="ask before each tool call runs: y runs it, n denies it, e edits its arguments",
+    )
+    parser.add_argument(
+        "--yes",
+        "-y",
+        action="store_true",
+        help="set up the local default model (build + 1.1 GB download) without asking "
+        "when it is not set up",
     )
     parser.set_defaults(handler=run_chat)
 
@@ -111,7 +129,7 @@ def ask_once(
         return EXIT_CANCELLED
     except ModelError as exc:
         renderer.stop()
-        print_error(describe_model_error(exc, session.choice), err)
+        print_error(describe_model_error(exc, session.choice), err, error=exc)
         return 1
     renderer.finish(result.response, result.rounds, result.seconds)
     if as_json:
@@ -120,19 +138,32 @@ def ask_once(
 
 
 def _question(args: argparse.Namespace) -> str | None:
+    """The question; ``None`` for an interactive session (no question, stdin a terminal).
+
+    Raises:
+        ConfigurationError: no question was given and standard input, not a terminal,
+            was empty (``ostinato chat < /dev/null``): there is nothing to ask.
+    """
     if args.question:
         return " ".join(args.question)
     if _is_terminal(sys.stdin):
         return None
     text = sys.stdin.read().strip()
-    return text or None
+    if not text:
+        raise ConfigurationError(
+            "no question: none on the command line, and standard input (not a terminal) "
+            "was empty\n"
+            'fix: ostinato chat "your question", pipe the question in (echo ... | ostinato '
+            "chat), or run ostinato chat on a terminal for an interactive session"
+        )
+    return text
 
 
 def _open(args: argparse.Namespace, context: CliContext, choice: ModelChoice) -> ChatSession:
     _, manager, registry = context.loaded()
     tools = load_tools(args.tools)
-    ensure_local_model(choice, registry, sys.stderr)
-    return open_session(
+    ensure_local_model(choice, registry, sys.stderr, assume_yes=args.yes, stdin=sys.stdin)
+    session = open_session(
         choice,
         manager,
         registry,
@@ -143,6 +174,13 @@ def _open(args: argparse.Namespace, context: CliContext, choice: ModelChoice) ->
         approve=args.approve,
         mcp_config=args.mcp,
     )
+    defaults = getattr(session.model, "default_options", None)
+    session.options = model_options(
+        args.option,
+        defaults if isinstance(defaults, ChatOptions) else ChatOptions(),
+        choice.provider,
+    )
+    return session
 
 
 def run_chat(args: argparse.Namespace, context: CliContext) -> int:
@@ -150,7 +188,9 @@ def run_chat(args: argparse.Namespace, context: CliContext) -> int:
     settings, _, registry = context.loaded()
     choice = choose_model(args.model, settings.model, registry)
     if args.conversation is not None and not args.conversation.strip():
-        print_error("--conversation needs a non-blank ID\nfix: e.g. --conversation trip-2025")
+        print_error(
+            "--conversation needs a non-blank ID\nfix: e.g. --conversation trip-2025", exit_code=2
+        )
         return 2
     question = _question(args)
     session = _open(args, context, choice)

@@ -31,6 +31,7 @@ from ostinato.errors import ConfigurationError
 from ostinato.messages import AssistantMessage, Message, UserMessage
 from ostinato.model import ChatModel, ChatResponse
 from ostinato.plugins import PluginManager, Registry
+from ostinato.prompt import ChatOptions
 from ostinato.tools import ToolCallback
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ class ChatSession:
         remember: keep the conversation in the session (when no memory advisor does).
         stream: stream the answer (``--no-stream``: one blocking call).
         approve: ask on the terminal before each tool call runs (``--approve``).
+        options: model options of every turn (``-o key=value``).
     """
 
     def __init__(
@@ -83,6 +85,7 @@ class ChatSession:
         remember: bool = True,
         stream: bool = True,
         approve: bool = False,
+        options: ChatOptions | None = None,
     ) -> None:
         self.client = client
         self.model = model
@@ -93,6 +96,7 @@ class ChatSession:
         self.remember = remember
         self.stream = stream
         self.approve = approve
+        self.options = options
         self.history: list[Message] = []
 
     async def ask(self, question: str, renderer: TerminalRenderer) -> TurnResult:
@@ -105,6 +109,8 @@ class ChatSession:
         if self.remember:
             spec.messages(list(self.history))
         spec.user(question).tools(*self.tools).listener(listener)
+        if self.options is not None:
+            spec.options(self.options)
         if self.conversation_id is not None:
             spec.advisors(AdvisorParams.conversation_id(self.conversation_id))
         if self.approve:

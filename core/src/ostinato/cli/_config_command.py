@@ -8,7 +8,7 @@ from typing import Any
 from pydantic_settings import BaseSettings
 
 from ostinato.cli._context import CliContext
-from ostinato.cli._output import print_error, print_json, render_table
+from ostinato.cli._output import error_json, print_error, print_json, render_table
 from ostinato.errors import ConfigurationError, OstinatoError
 from ostinato.plugins import Registry, collect_registry
 from ostinato.settings import (
@@ -154,11 +154,12 @@ def _print(
     unknown: list[str],
     error: ConfigurationError | None,
 ) -> int:
-    if error is not None:
-        print_error(str(error))
     code = 0 if error is None else _EXIT_BAD_SETTINGS
+    if error is not None:
+        print_error(str(error), error=error, exit_code=code, with_json=False)
     if args.json:
-        print_json({**report, "unknown_variables": unknown})
+        failure = error_json(str(error), code, error) if error is not None else {}
+        print_json({**report, "unknown_variables": unknown, **failure})
         return code
     print(f"core (prefix {report['core']['prefix']})")
     print(_table(report["core"]["settings"]))

@@ -4,7 +4,8 @@ Exit codes: 0 success, 1 a command failed, 2 a usage or configuration error (bad
 settings, broken or clashing plugins), 141 the output's reader went away (``ostinato ... |
 head``: the rest of the output is dropped quietly, as the command a shell pipeline ends
 with SIGPIPE). Errors are printed as one line with the fix, followed by their details;
-warnings likewise.
+warnings likewise; an unexpected exception (a plugin's or a tools file's bug) too, its
+traceback only with ``--debug``.
 """
 
 from __future__ import annotations
@@ -14,13 +15,24 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, Final, TextIO
+from typing import Any, Final, NoReturn, TextIO
 
 from ostinato.cli._chat_command import add_chat_command
+from ostinato.cli._command_table import subcommand_parsers
+from ostinato.cli._completion_command import add_completion_command
 from ostinato.cli._config_command import add_config_command
 from ostinato.cli._context import CliContext, load_context
+from ostinato.cli._help_command import add_help_command
 from ostinato.cli._models_command import add_models_command
-from ostinato.cli._output import print_error, print_warning, summarize
+from ostinato.cli._output import (
+    ERROR_STYLE,
+    ErrorStyle,
+    error_json,
+    print_error,
+    print_json,
+    print_warning,
+    summarize,
+)
 from ostinato.cli._plugins_command import add_plugins_command
 from ostinato.errors import ConfigurationError, OstinatoError, PluginError
 from ostinato.plugins import Command
@@ -29,7 +41,9 @@ __all__ = [
     "BUILTIN_COMMANDS",
     "EXIT_BROKEN_PIPE",
     "EXIT_CONFIGURATION_ERROR",
+    "RESERVED_COMMANDS",
     "build_parser",
+    "command_table",
     "main",
 ]
 
@@ -47,8 +61,11 @@ BUILTIN_COMMANDS: Final[dict[str, Callable[[Any], None]]] = {
     "models": add_models_command,
     "plugins": add_plugins_command,
     "config": add_config_command,
+    "completion": add_completion_command,
+    "help": add_help_command,
 }
-_RESERVED: Final = frozenset({*BUILTIN_COMMANDS, "help"})
+#: The command names plugins cannot take: the built-in ones.
+RESERVED_COMMANDS: Final = frozenset(BUILTIN_COMMANDS)
 
 
 def _plugin_commands(context: CliContext) -> dict[str, Command]:
@@ -56,7 +73,7 @@ def _plugin_commands(context: CliContext) -> dict[str, Command]:
         return {}
     commands = {}
     for name, registration in context.registry.commands.items():
-        if name in _RESERVED:
+        if name in RESERVED_COMMANDS:
             warnings.warn(
                 f"{registration.plugin.label} registers the command {name!r}, which is "
                 f"built into ostinato; it is ignored\n"
@@ -68,6 +85,19 @@ def _plugin_commands(context: CliContext) -> dict[str, Command]:
     return commands
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser; a usage error is also a JSON object on stdout with ``--json``."""
+
+    def error(self, message: str) -> NoReturn:
+        if ERROR_STYLE.get().as_json:
+            fix = f"fix: `{self.prog} --help` shows the usage"
+            print_json(error_json(f"{self.prog}: {message}\n{fix}", 2), sys.stdout)
+        super().error(message)
+
+
+_DEBUG_HELP: Final = "on an error, also print its traceback (where a tools file or plugin raised)"
+
+
 def build_parser(context: CliContext, commands: dict[str, Command]) -> argparse.ArgumentParser:
     """The argument parser: built-in subcommands, then the plugins' (for ``--help``)."""
     from ostinato import __version__
@@ -75,19 +105,30 @@ def build_parser(context: CliContext, commands: dict[str, Command]) -> argparse.
     epilog = None
     if context.error is not None:
         epilog = f"plugin commands are unavailable: {summarize(str(context.error))[0]}"
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="ostinato",
         description="ostinato: the tool-calling loop of LLM applications, and its plugins.",
         epilog=epilog,
     )
     parser.add_argument("--version", action="version", version=f"ostinato {__version__}")
+    parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for declare in BUILTIN_COMMANDS.values():
         declare(subparsers)
+    for sub in subcommand_parsers(parser).values():
+        sub.add_argument(
+            "--debug", action="store_true", default=argparse.SUPPRESS, help=_DEBUG_HELP
+        )
     for name, command in sorted(commands.items()):
         # Only for --help: plugin commands are dispatched before argparse sees their args.
         subparsers.add_parser(name, help=command.help, add_help=False)
     return parser
+
+
+def command_table(context: CliContext) -> tuple[argparse.ArgumentParser, dict[str, Command]]:
+    """The parser of every command, and the plugins' commands by name."""
+    commands = _plugin_commands(context)
+    return build_parser(context, commands), commands
 
 
 def _run(argv: list[str], context: CliContext) -> int:
@@ -152,15 +193,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
 
 
+def _error_style(arguments: list[str]) -> ErrorStyle:
+    """``--debug`` before the command or among a built-in command's options; ``--json``
+    among a built-in command's options (a plugin command's arguments are its own)."""
+    debug = as_json = False
+    in_command = False
+    for argument in arguments:
+        if argument == "--":
+            break
+        if not argument.startswith("-"):
+            if in_command:
+                continue
+            if argument not in BUILTIN_COMMANDS:
+                break  # a plugin command (or a usage error)
+            in_command = True
+        debug = debug or argument == "--debug"
+        as_json = as_json or (in_command and argument == "--json")
+    return ErrorStyle(as_json=as_json, debug=debug)
+
+
 def _main(arguments: list[str]) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("default")
         warnings.showwarning = _show_warning
+        context = load_context()
+        ERROR_STYLE.set(_error_style(arguments))
         try:
-            return _run(arguments, load_context())
+            return _run(arguments, context)
         except (ConfigurationError, PluginError) as exc:
-            print_error(str(exc))
+            print_error(str(exc), error=exc, exit_code=EXIT_CONFIGURATION_ERROR)
             return EXIT_CONFIGURATION_ERROR
         except OstinatoError as exc:
-            print_error(str(exc))
+            print_error(str(exc), error=exc, exit_code=1)
+            return 1
+        except BrokenPipeError:
+            raise
+        except Exception as exc:  # a plugin's or a tools file's own bug: one line, not a dump
+            fix = "" if ERROR_STYLE.get().debug else "\nfix: run again with --debug to see where"
+            print_error(f"{type(exc).__name__}: {exc}{fix}", error=exc, exit_code=1)
             return 1

@@ -35,15 +35,20 @@ from ostinato.context_keys import (
 from ostinato.events import EventListener, EventSink
 from ostinato.messages import Media, Message, SystemMessage, UserMessage
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
+from ostinato.prompt_template import PromptTemplate, template_for
 from ostinato.tools import FunctionToolCallback, ToolCallback, ToolCallbackProvider
 
 if TYPE_CHECKING:
     from ostinato.client._client import ChatClient
     from ostinato.client._responses import CallResponseSpec, StreamResponseSpec
+    from ostinato.model import ChatModel
     from ostinato.runtime import CancelScope
     from ostinato.tools import ApprovalPolicy, Approver, PendingToolCalls, ResumedTurn
 
-__all__ = ["ChatClientRequestSpec", "OptionsCache", "SpecState"]
+__all__ = ["KEEP_TEXT", "ChatClientRequestSpec", "OptionsCache", "SpecState"]
+
+#: The default of ``user()``/``system()``'s text: keep the current text, set parameters.
+KEEP_TEXT: Any = object()
 
 
 class OptionsCache:
@@ -64,8 +69,8 @@ class OptionsCache:
 class SpecState:
     """The mutable parts of a spec; the client keeps one as its defaults and copies it."""
 
-    system: str | None = None
-    user: str | None = None
+    system: str | PromptTemplate | None = None
+    user: str | PromptTemplate | None = None
     media: list[Media] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
     advisors: list[Advisor] = field(default_factory=list)
@@ -73,6 +78,8 @@ class SpecState:
     tool_context: dict[str, Any] = field(default_factory=dict)
     options: ChatOptions | None = None
     advisor_params: dict[str, Any] = field(default_factory=dict)
+    system_params: dict[str, Any] = field(default_factory=dict)
+    user_params: dict[str, Any] = field(default_factory=dict)
     listeners: list[EventListener] = field(default_factory=list)
     approval: dict[str, Any] = field(default_factory=dict)
     resume: ResumedTurn | None = None
@@ -89,10 +96,32 @@ class SpecState:
             dict(self.tool_context),
             self.options,
             dict(self.advisor_params),
+            dict(self.system_params),
+            dict(self.user_params),
             list(self.listeners),
             dict(self.approval),
             self.resume,
         )
+
+    def set_system(self, text: str | PromptTemplate, params: Mapping[str, Any]) -> None:
+        """A new system text replaces the text and its parameters; with ``KEEP_TEXT`` the
+        parameters merge into the current ones (to fill a default template)."""
+        if text is KEEP_TEXT:
+            self.system_params.update(params)
+        else:
+            self.system = _text(text, "system")
+            self.system_params = dict(params)
+
+    def set_user(
+        self, text: str | PromptTemplate, media: Sequence[Media], params: Mapping[str, Any]
+    ) -> None:
+        """As :meth:`set_system`; a new text also replaces the media."""
+        if text is KEEP_TEXT:
+            self.user_params.update(params)
+        else:
+            self.user = _text(text, "user")
+            self.user_params = dict(params)
+            self.media = list(media)
 
     def set_usage_limits(self, limits: UsageLimits | None) -> None:
         """Set (or, with ``None``, remove) the usage limits of each turn."""
@@ -173,15 +202,31 @@ class ChatClientRequestSpec:
 
     # -- fluent setters -----------------------------------------------------------------
 
-    def system(self, text: str) -> ChatClientRequestSpec:
-        """Set the system text (replacing the client's default)."""
-        self._state.system = _text(text, "system")
+    def system(
+        self, text: str | PromptTemplate = KEEP_TEXT, /, **params: Any
+    ) -> ChatClientRequestSpec:
+        """Set the system text (replacing the client's default), or fill its template.
+
+        ``system("You are {role}.", role="a pirate")`` renders ``{name}`` placeholders
+        when the request is built; ``system(role="a pirate")`` keeps the text (the
+        client's default) and sets parameters. A ``str`` without parameters is sent as
+        written; a :class:`~ostinato.prompt_template.PromptTemplate` is always rendered.
+        """
+        self._state.set_system(text, params)
         return self
 
-    def user(self, text: str, *media: Media) -> ChatClientRequestSpec:
-        """Set the user text, with optional media attachments."""
-        self._state.user = _text(text, "user")
-        self._state.media = list(media)
+    def user(
+        self, text: str | PromptTemplate = KEEP_TEXT, /, *media: Media, **params: Any
+    ) -> ChatClientRequestSpec:
+        """Set the user text, with optional media attachments and template parameters.
+
+        ``user("Tell me about {topic}", topic="owls")`` renders the placeholders when
+        the request is built (a missing or unused parameter raises
+        :class:`~ostinato.errors.PromptTemplateError` then, before the model is called).
+        ``user(topic="owls")`` keeps the current text (e.g. the client's default) and
+        sets parameters. A ``str`` without parameters is sent as written, braces and all.
+        """
+        self._state.set_user(text, media, params)
         return self
 
     def messages(self, *messages: Message | Sequence[Message]) -> ChatClientRequestSpec:
@@ -308,6 +353,16 @@ class ChatClientRequestSpec:
 
     # -- assembly -----------------------------------------------------------------------
 
+    @property
+    def model(self) -> ChatModel:
+        """The model this request goes to."""
+        return self._client.model
+
+    @property
+    def advisor_params(self) -> Mapping[str, Any]:
+        """The advisor params set so far (the client's defaults, then this request's)."""
+        return self._state.advisor_params
+
     def effective_advisors(self, extra: Sequence[Advisor] = ()) -> list[Advisor]:
         """The advisors of this request after auto-registration, invariant checked."""
         state = self._state
@@ -336,10 +391,11 @@ class ChatClientRequestSpec:
         state = self._state
         messages: list[Message] = []
         if state.system is not None:
-            messages.append(SystemMessage(state.system))
+            messages.append(SystemMessage(_rendered(state.system, state.system_params)))
         messages.extend(state.messages)
-        if state.user is not None:
-            messages.append(UserMessage(state.user, tuple(state.media)))
+        user = None if state.user is None else _rendered(state.user, state.user_params)
+        if user is not None:
+            messages.append(UserMessage(user, tuple(state.media)))
 
         options = self._options()
         ctx = dict(state.advisor_params)
@@ -353,7 +409,7 @@ class ChatClientRequestSpec:
             if state.approval:
                 ctx[APPROVAL_SETTINGS] = approval_settings(state.approval)
             if state.resume is not None:
-                messages, options = check_resume(state.resume, state.user, options, ctx)
+                messages, options = check_resume(state.resume, user, options, ctx)
                 ctx[RESUMED_TURN] = state.resume
         return ChatClientRequest(Prompt(messages, options), ctx)
 
@@ -426,7 +482,17 @@ def _resolve_tools(items: Sequence[ToolCallback | ToolCallbackProvider]) -> list
     return tools
 
 
-def _text(value: str, what: str) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{what} text must be a str, got {type(value).__name__}")
+def _text(value: str | PromptTemplate, what: str) -> str | PromptTemplate:
+    if not isinstance(value, str | PromptTemplate):
+        raise TypeError(
+            f"{what} text must be a str or a PromptTemplate, got {type(value).__name__}"
+        )
     return value
+
+
+def _rendered(text: str | PromptTemplate, params: Mapping[str, Any]) -> str:
+    """Templates are rendered when parameters are given (and a ``PromptTemplate`` always);
+    a plain text without parameters is sent as written, as Spring AI does."""
+    if isinstance(text, PromptTemplate):
+        return text.render(params)
+    return template_for(text).render(params) if params else text
