@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from ostinato import AdvisorParams, ChatClient, ToolCallingAdvisor, tool
 from ostinato.advisors import Advisor
 from ostinato.client import ChatClientRequestSpec
-from ostinato.messages import ToolCall
+from ostinato.config import build_container
+from ostinato.messages import AssistantMessage, ToolCall, UserMessage
 from ostinato.model import ChatResponse
 from ostinato.testing import ScriptedChatModel, tool_call_response
 
@@ -18,6 +21,7 @@ __all__ = [
     "MODES",
     "answer_from_prompt",
     "ask",
+    "check_an_auto_configured_client_remembers",
     "client_for",
     "weather",
     "weather_call",
@@ -64,6 +68,26 @@ async def ask(spec: ChatClientRequestSpec, mode: str) -> str | None:
     if mode == "call":
         return await spec.call().acontent()
     return "".join([piece async for piece in spec.stream().acontent()])
+
+
+async def check_an_auto_configured_client_remembers(
+    monkeypatch: pytest.MonkeyPatch, plugins: Any, mode: str
+) -> ChatClient:
+    """Memory enabled for conversation ``me`` (the store is the caller's to choose): a
+    client built by ``build_container(plugins=...)`` sends turn one back with turn two.
+    The client, for further checks."""
+    monkeypatch.setenv("OSTINATO_MEMORY_ENABLED", "true")
+    monkeypatch.setenv("OSTINATO_MEMORY_DEFAULT_CONVERSATION_ID", "me")
+    model = ScriptedChatModel(["Hello Ada", "You are Ada"])
+    client = build_container(plugins=plugins, chat_model=model).chat_client()
+    await ask(client.prompt("I am Ada"), mode)
+    await ask(client.prompt("Who am I?"), mode)
+    assert list(model.prompts[1].messages) == [
+        UserMessage("I am Ada"),
+        AssistantMessage("Hello Ada"),
+        UserMessage("Who am I?"),
+    ]
+    return client
 
 
 def answer_from_prompt(prompt: Any) -> ChatResponse | str:

@@ -27,7 +27,7 @@ from ostinato_memory import (
     create_memory_advisor,
     load_memory_settings,
 )
-from tests.plugins.memory.harness import MODES, ask
+from tests.plugins.memory.harness import MODES, check_an_auto_configured_client_remembers
 
 
 def registry_with_plugin():
@@ -177,21 +177,10 @@ def test_auto_configuration_finds_other_plugins_repositories(monkeypatch):
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_an_auto_configured_client_remembers(monkeypatch, tmp_path, mode):
-    monkeypatch.setenv("OSTINATO_MEMORY_ENABLED", "true")
     monkeypatch.setenv("OSTINATO_MEMORY_REPOSITORY", "sqlite")
     monkeypatch.setenv("OSTINATO_MEMORY_SQLITE_PATH", str(tmp_path / "m.sqlite3"))
-    monkeypatch.setenv("OSTINATO_MEMORY_DEFAULT_CONVERSATION_ID", "me")
-    model = ScriptedChatModel(["Hello Ada", "You are Ada"])
-    container = build_container(plugins=[memory_plugin], chat_model=model)
-    client = container.chat_client()
+    client = await check_an_auto_configured_client_remembers(monkeypatch, [memory_plugin], mode)
     assert "MessageChatMemoryAdvisor [memory]" in client.prompt("x").describe()
-    await ask(client.prompt("I am Ada"), mode)
-    await ask(client.prompt("Who am I?"), mode)
-    assert list(model.prompts[1].messages) == [
-        UserMessage("I am Ada"),
-        AssistantMessage("Hello Ada"),
-        UserMessage("Who am I?"),
-    ]
     with SQLiteChatMemoryRepository(tmp_path / "m.sqlite3") as repository:
         assert len(repository.find_by_conversation_id_sync("me")) == 4
 

@@ -9,30 +9,17 @@ import pytest
 
 import ostinato_memory.plugin as memory_plugin
 import ostinato_memory_postgres.plugin as postgres_plugin
-from ostinato.config import build_container
-from ostinato.messages import AssistantMessage, UserMessage
-from ostinato.testing import ScriptedChatModel
 from ostinato_memory_postgres import PostgresChatMemoryRepository
-from tests.plugins.memory.harness import MODES, ask
+from tests.plugins.memory.harness import MODES, check_an_auto_configured_client_remembers
 
 PLUGINS = {"memory": memory_plugin, "memory-postgres": postgres_plugin}
 
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_an_auto_configured_client_remembers_in_postgres(monkeypatch, postgres_url, mode):
-    monkeypatch.setenv("OSTINATO_MEMORY_ENABLED", "true")
     monkeypatch.setenv("OSTINATO_MEMORY_REPOSITORY", "postgres")
     monkeypatch.setenv("OSTINATO_MEMORY_POSTGRES_URL", postgres_url)
-    monkeypatch.setenv("OSTINATO_MEMORY_DEFAULT_CONVERSATION_ID", "me")
-    model = ScriptedChatModel(["Hello Ada", "You are Ada"])
-    client = build_container(plugins=PLUGINS, chat_model=model).chat_client()
-    await ask(client.prompt("I am Ada"), mode)
-    await ask(client.prompt("Who am I?"), mode)
-    assert list(model.prompts[1].messages) == [
-        UserMessage("I am Ada"),
-        AssistantMessage("Hello Ada"),
-        UserMessage("Who am I?"),
-    ]
+    await check_an_auto_configured_client_remembers(monkeypatch, PLUGINS, mode)
     repository = PostgresChatMemoryRepository(postgres_url)
     assert len(await repository.find_by_conversation_id("me")) == 4
     await repository.aclose()
