@@ -19,7 +19,7 @@ from ostinato.model import ChatModel, ChatResponse, MessageAggregator
 from ostinato.prompt import Prompt
 from ostinato.transport import RetryPolicy
 
-__all__ = ["FakeTime", "Reply", "aggregate", "mock_model", "stream_chunks"]
+__all__ = ["FakeTime", "Reply", "aggregate", "mock_model", "mock_model_for", "stream_chunks"]
 
 M = TypeVar("M")
 
@@ -77,6 +77,22 @@ def mock_model(
         **kwargs,
     )
     return model, sent
+
+
+def mock_model_for(
+    model_class: Callable[..., M], **defaults: Any
+) -> Callable[..., tuple[M, list[httpx.Request]]]:
+    """An adapter's ``model_for(*replies, time=None, **kwargs)``: :func:`mock_model` of
+    ``model_class`` with ``defaults`` (model, API key, base URL) unless a call names them
+    (``max_retries``, ``max_total_time`` and model arguments pass through)."""
+
+    def model_for(
+        *replies: Reply, time: FakeTime | None = None, **kwargs: Any
+    ) -> tuple[M, list[httpx.Request]]:
+        """A model answering each request with the next reply; the requests it sent."""
+        return mock_model(model_class, *replies, time=time, **{**defaults, **kwargs})
+
+    return model_for
 
 
 async def stream_chunks(model: ChatModel, prompt: Prompt | str = "hi") -> list[ChatResponse]:

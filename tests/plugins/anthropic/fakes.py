@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from ostinato_anthropic import AnthropicChatModel
-from tests.fakes.mock_model import FakeTime, Reply, aggregate, mock_model, stream_chunks
+from tests.fakes.mock_model import FakeTime, aggregate, mock_model_for, stream_chunks
 
 __all__ = [
     "API_KEY",
@@ -26,15 +26,10 @@ __all__ = [
 API_KEY = "sk-ant-secret-key-123"
 
 
-def model_for(
-    *replies: Reply, time: FakeTime | None = None, **kwargs: Any
-) -> tuple[AnthropicChatModel, list[httpx.Request]]:
-    """A model answering each request with the next reply; the requests it sent
-    (``max_retries``, ``max_total_time`` and model arguments pass through)."""
-    kwargs.setdefault("model", "claude-test")
-    kwargs.setdefault("api_key", API_KEY)
-    kwargs.setdefault("base_url", "https://fake.test")
-    return mock_model(AnthropicChatModel, *replies, time=time, **kwargs)
+#: A model answering each request with the next reply; the requests it sent.
+model_for = mock_model_for(
+    AnthropicChatModel, model="claude-test", api_key=API_KEY, base_url="https://fake.test"
+)
 
 
 def message(

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from ostinato_ollama import OllamaChatModel
-from tests.fakes.mock_model import FakeTime, Reply, aggregate, mock_model, stream_chunks
+from tests.fakes.mock_model import FakeTime, aggregate, mock_model_for, stream_chunks
 
 __all__ = [
     "API_KEY",
@@ -26,15 +26,10 @@ __all__ = [
 API_KEY = "ollama-secret-key-123"
 
 
-def model_for(
-    *replies: Reply, time: FakeTime | None = None, **kwargs: Any
-) -> tuple[OllamaChatModel, list[httpx.Request]]:
-    """A model answering each request with the next reply; the requests it sent
-    (``max_retries``, ``max_total_time`` and model arguments pass through)."""
-    kwargs.setdefault("model", "qwen3")
-    kwargs.setdefault("api_key", API_KEY)
-    kwargs.setdefault("base_url", "http://fake.test:11434")
-    return mock_model(OllamaChatModel, *replies, time=time, **kwargs)
+#: A model answering each request with the next reply; the requests it sent.
+model_for = mock_model_for(
+    OllamaChatModel, model="qwen3", api_key=API_KEY, base_url="http://fake.test:11434"
+)
 
 
 def piece(content: str = "", *, thinking: str | None = None, **message: Any) -> dict[str, Any]:

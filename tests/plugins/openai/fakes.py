@@ -9,20 +9,15 @@ from typing import Any
 import httpx
 
 from ostinato_openai import OpenAIChatModel
-from tests.fakes.mock_model import FakeTime, Reply, aggregate, mock_model, stream_chunks
+from tests.fakes.mock_model import FakeTime, aggregate, mock_model_for, stream_chunks
 
 __all__ = ["FakeTime", "aggregate", "completion", "model_for", "sse_body", "stream_chunks"]
 
 
-def model_for(
-    *replies: Reply, time: FakeTime | None = None, **kwargs: Any
-) -> tuple[OpenAIChatModel, list[httpx.Request]]:
-    """A model answering each request with the next reply; the requests it sent
-    (``max_retries``, ``max_total_time`` and model arguments pass through)."""
-    kwargs.setdefault("model", "m")
-    kwargs.setdefault("api_key", "sk-secret-key-123")
-    kwargs.setdefault("base_url", "https://fake.test/v1")
-    return mock_model(OpenAIChatModel, *replies, time=time, **kwargs)
+#: A model answering each request with the next reply; the requests it sent.
+model_for = mock_model_for(
+    OpenAIChatModel, model="m", api_key="sk-secret-key-123", base_url="https://fake.test/v1"
+)
 
 
 def completion(
