@@ -22,20 +22,16 @@ from ostinato._aio import closing_stream
 from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor, ToolAdvisor
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._loop_steps import LoopExit, NextRound
 from ostinato.advisors._no_progress import NoProgressAction
 from ostinato.advisors._no_progress import no_progress_action as _action
+from ostinato.advisors._round_marks import RoundMarker, with_previous_usage
 from ostinato.advisors._tool_calling_settings import (
     ToolCallingAdvisorSettings,
     ToolExecutionEligibilityChecker,
     default_eligibility_checker,
 )
-from ostinato.advisors._tool_loop import (
-    LoopExit,
-    NextRound,
-    RoundMarker,
-    ToolLoopTurn,
-    with_previous_usage,
-)
+from ostinato.advisors._tool_loop import ToolLoopTurn
 from ostinato.advisors._usage_limits import UsageLimits
 from ostinato.messages import Message
 from ostinato.model import FinishReason

@@ -18,48 +18,43 @@ an exit, and must not stream: the drivers do.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ostinato._frozen import FrozenDict
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
-from ostinato.advisors._loop_answers import approval_required_generation, cancelled_generation
+from ostinato.advisors._loop_answers import (
+    approval_required_generation,
+    cancelled_generation,
+    iteration_cap,
+)
 from ostinato.advisors._loop_events import TurnEvents, turn_events
 from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit, notify_loop_exit
+from ostinato.advisors._loop_steps import LoopExit, NextRound
+from ostinato.advisors._loop_tools import (
+    answer_cancelled_calls,
+    resumed_turn,
+    run_decided_calls,
+    run_tools,
+    tool_calls,
+)
 from ostinato.advisors._no_progress import (
     NoProgressAction,
     NoProgressTracker,
     no_progress_answer,
     told_callbacks,
 )
+from ostinato.advisors._round_marks import mark_round, stream_tail
 from ostinato.advisors._usage_limits import UsageLimits, budget_answer, usage_breach
 from ostinato.context_keys import (
-    APPROVAL_SETTINGS,
     CANCEL_SCOPE,
-    CONVERSATION_ID,
     PENDING_TOOL_CALLS,
     RESUMED_TURN,
     SENT_OPTIONS,
-    TOOL_LOOP_ROUND,
     USAGE_LIMITS,
 )
 from ostinato.errors import ToolCallLimitExceeded, UsageLimitExceeded
 from ostinato.events import reset_event_sink, set_event_sink
-from ostinato.messages import (
-    AssistantMessage,
-    Message,
-    ToolCall,
-    ToolResponse,
-    ToolResponseMessage,
-    UserMessage,
-)
-from ostinato.model import (
-    ChatGenerationMetadata,
-    ChatResponse,
-    Generation,
-    UsageAccumulator,
-    cumulative_usage,
-)
+from ostinato.messages import Message, ToolResponseMessage, UserMessage
+from ostinato.model import ChatResponse, Generation, UsageAccumulator
 from ostinato.prompt import Prompt, ToolCallingChatOptions
 from ostinato.runtime._cancel_scope import (
     CancelScope,
@@ -74,50 +69,8 @@ if TYPE_CHECKING:
 
     from ostinato.advisors._chain import AdvisorChain
     from ostinato.advisors._tool_calling import ToolCallingAdvisor
-    from ostinato.tools import PendingToolCalls
 
-__all__ = [
-    "LoopExit",
-    "LoopExitReason",
-    "NextRound",
-    "RoundMarker",
-    "ToolLoopTurn",
-    "mark_round",
-    "with_previous_usage",
-]
-
-
-@dataclass(frozen=True, slots=True)
-class NextRound:
-    """The loop goes on: the next round forwards ``instructions``."""
-
-    instructions: Sequence[Message]
-
-
-@dataclass(frozen=True, slots=True)
-class LoopExit:
-    """The loop ends.
-
-    Attributes:
-        reason: why.
-        request: the last round's request.
-        response: the turn's answer, usage of every round included (on the stream path,
-            stamped with a round of its own unless the reason is ``ANSWERED``, whose
-            chunks were streamed already).
-        asked: the last round's model response (after ``do_after_call``/``_stream``).
-        tool_responses: the responses of the tools that ran, when they are the answer
-            (``RETURN_DIRECT``); otherwise ``None``.
-        model_answered: the answer is the last round's response as the model gave it
-            (``ANSWERED``, or a last round without tools at a limit): on the stream path
-            its chunks were streamed already.
-    """
-
-    reason: LoopExitReason
-    request: ChatClientRequest
-    response: ChatClientResponse
-    asked: ChatResponse | None
-    tool_responses: ToolResponseMessage | None = None
-    model_answered: bool = False
+__all__ = ["LoopExit", "NextRound", "ToolLoopTurn"]
 
 
 class ToolLoopTurn:
@@ -256,7 +209,7 @@ class ToolLoopTurn:
                 asked, advisor.max_iterations, advisor.MAX_ITERATIONS_FINISH_REASON
             )
             return await self._limit(LoopExitReason.MAX_ITERATIONS, request, response, capped)
-        calls = _tool_calls(asked)
+        calls = tool_calls(asked)
         budget = await self._budget(request, response, asked, len(calls))
         if budget is not None:
             return budget
@@ -273,7 +226,15 @@ class ToolLoopTurn:
         # this one await, so the context of a streaming caller is never left changed).
         token = set_event_sink(events.sink if events is not None else None)
         try:
-            result = await self.guard(self._run_tools(Prompt(self.history, run_options), asked))
+            result = await self.guard(
+                run_tools(
+                    advisor.tool_calling_manager,
+                    Prompt(self.history, run_options),
+                    asked,
+                    self.request.context,
+                    self.rounds,
+                )
+            )
         except TurnCancelled:
             return await self._cancelled_tools(request, response, asked)
         except ToolCallLimitExceeded as breached:
@@ -349,13 +310,7 @@ class ToolLoopTurn:
     async def _cancelled_tools(
         self, request: ChatClientRequest, response: ChatClientResponse, asked: ChatResponse
     ) -> LoopExit:
-        # Every call of the interrupted batch is answered, so the kept conversation has no
-        # call without its response (providers refuse those).
-        assistant = next(g.output for g in asked.generations if g.output.has_tool_calls)
-        text = "Cancelled: the turn was cancelled before this call finished."
-        answered = ToolResponseMessage(
-            tuple(ToolResponse(c.id, c.name, text) for c in assistant.tool_calls)
-        )
+        assistant, answered = answer_cancelled_calls(asked)
         self.history = (*self.history, assistant, answered)
         ending = asked.copy(generations=[cancelled_generation(self._scope)])
         return await self._exit(
@@ -368,59 +323,19 @@ class ToolLoopTurn:
         resumed = self.request.context.get(RESUMED_TURN)
         if resumed is None:
             return None
-        from ostinato.tools._approval_batch import complete_batch
-        from ostinato.tools._pending import ResumedTurn
-
-        if not isinstance(resumed, ResumedTurn):
-            raise TypeError(f"{RESUMED_TURN} must hold a ResumedTurn, got {resumed!r}")
-
-        pending = resumed.pending
+        turn = resumed_turn(resumed)
+        pending = turn.pending
         self.rounds = pending.rounds
         prompt = Prompt(pending.messages, self.options)
         asked = ChatResponse([Generation(pending.assistant)])
         request = ChatClientRequest(prompt, self.request.context)
         response = ChatClientResponse(asked, self.request.context)
         try:
-            result = await complete_batch(
-                self._advisor.tool_calling_manager,
-                prompt,
-                pending.assistant,
-                pending.responses,
-                pending.return_direct or not pending.responses,
-                resumed.decisions,
-            )
+            result = await run_decided_calls(self._advisor.tool_calling_manager, prompt, turn)
         except ToolCallLimitExceeded as breach:
             limited = asked.copy(generations=[tool_call_limit_generation(breach)])
             return await self._limit(LoopExitReason.TOOL_CALL_LIMIT, request, response, limited)
         return await self._after_tools(request, response, asked, result)
-
-    async def _run_tools(
-        self, prompt: Prompt, asked: ChatResponse
-    ) -> ToolExecutionResult | PendingToolCalls:
-        manager = self._advisor.tool_calling_manager
-        settings = self.request.context.get(APPROVAL_SETTINGS)
-        options = prompt.options
-        if settings is None and not (
-            isinstance(options, ToolCallingChatOptions)
-            and any(t.tool_metadata.requires_approval for t in options.tool_callbacks)
-        ):
-            return await manager.execute_tool_calls(prompt, asked)
-        from ostinato.tools._approval import ApprovalSettings
-        from ostinato.tools._approval_batch import execute_with_approvals, needs_approvals
-
-        if not isinstance(settings, ApprovalSettings):
-            settings = None
-        if not needs_approvals(settings, prompt):
-            return await manager.execute_tool_calls(prompt, asked)
-        conversation = self.request.context.get(CONVERSATION_ID)
-        return await execute_with_approvals(
-            manager,
-            prompt,
-            asked,
-            settings or ApprovalSettings(),
-            rounds=self.rounds,
-            conversation_id=conversation if isinstance(conversation, str) else None,
-        )
 
     async def _after_tools(
         self,
@@ -494,67 +409,5 @@ class ToolLoopTurn:
         return LoopExit(reason, request, response, asked, tool_responses)
 
     def stream_tail(self, ending: LoopExit) -> ChatClientResponse | None:
-        """What the stream path still yields after ``ending``: the answer the loop built,
-        or, for ``ANSWERED``, a trailer with the turn's usage when the last round's chunks
-        did not carry it (``None``: nothing)."""
-        if not ending.model_answered:
-            return ending.response
-        accumulated = self.usage.accumulated
-        if self.usage.total is None or accumulated is None:
-            return None
-        if ending.asked is not None and not ending.asked.usage.is_empty:
-            return None
-        trailer = ChatResponse((), accumulated.metadata)
-        return mark_round(ending.response.copy(chat_response=trailer), self.rounds)
-
-
-def _tool_calls(response: ChatResponse) -> tuple[ToolCall, ...]:
-    """The calls of the first generation asking for tools (the ones the manager runs)."""
-    for generation in response.generations:
-        if generation.output.has_tool_calls:
-            return tuple(generation.output.tool_calls)
-    return ()
-
-
-def iteration_cap(response: ChatResponse, max_iterations: int, finish_reason: str) -> ChatResponse:
-    """``response`` with one generation saying the loop stopped at ``max_iterations``."""
-    text = (
-        f"Stopped after {max_iterations} model rounds: the tool loop reached "
-        f"max_iterations={max_iterations} while the model still asked for tools. "
-        "Raise max_iterations (OSTINATO_TOOLS__MAX_ITERATIONS) if the task needs more rounds."
-    )
-    metadata = ChatGenerationMetadata(finish_reason=finish_reason)
-    return response.copy(generations=[Generation(AssistantMessage(text), metadata)])
-
-
-def mark_round(chunk: ChatClientResponse, round_number: int) -> ChatClientResponse:
-    """``chunk`` stamped with ``round_number`` (under ``TOOL_LOOP_ROUND``)."""
-    return RoundMarker(round_number).mark(chunk)
-
-
-class RoundMarker:
-    """Stamps chunks with their round; chunks of a round usually share one context object,
-    so the stamped context is built once per distinct context, not once per chunk."""
-
-    __slots__ = ("_in", "_out", "_round")
-
-    def __init__(self, round_number: int) -> None:
-        self._round = round_number
-        self._in: object = None
-        self._out: dict[str, Any] = {}
-
-    def mark(self, chunk: ChatClientResponse) -> ChatClientResponse:
-        """``chunk`` with the stamped context."""
-        if chunk.context is not self._in:
-            context = {k: v for k, v in chunk.context.items() if k != SENT_OPTIONS}
-            context[TOOL_LOOP_ROUND] = self._round
-            self._in, self._out = chunk.context, FrozenDict(context)
-        return ChatClientResponse(chunk.chat_response, self._out)
-
-
-def with_previous_usage(chunk: ChatClientResponse, previous: Any) -> ChatClientResponse:
-    """``chunk`` with the usage of earlier rounds (``previous``) added to its own."""
-    response = chunk.chat_response
-    if previous is None or response is None or response.usage.is_empty:
-        return chunk
-    return chunk.copy(chat_response=response.with_usage(cumulative_usage(response.usage, previous)))
+        """What the stream path still yields after ``ending`` (see :func:`stream_tail`)."""
+        return stream_tail(ending, self.usage, self.rounds)
