@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "answer_cancelled_calls",
-    "resumed_turn",
+    "checked_resumed_turn",
     "run_decided_calls",
     "run_tools",
     "tool_calls",
@@ -71,7 +71,7 @@ async def run_tools(
     )
 
 
-def resumed_turn(value: object) -> ResumedTurn:
+def checked_resumed_turn(value: object) -> ResumedTurn:
     """``value`` (a request's ``RESUMED_TURN``), checked."""
     from ostinato.context_keys import RESUMED_TURN
     from ostinato.tools._pending import ResumedTurn

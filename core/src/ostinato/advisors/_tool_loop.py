@@ -1,24 +1,25 @@
 """The tool loop's one decision, shared by the call and the stream path.
 
-A :class:`ToolLoopTurn` holds the state of one turn of a
-:class:`~ostinato.advisors.ToolCallingAdvisor` (options, history, usage, round number)
-and makes every decision of the loop in :meth:`ToolLoopTurn.decide`: given a round's
-response, either go on (:class:`NextRound`, with the instructions of the next round) or
-stop (:class:`LoopExit`, with a :class:`LoopExitReason` and the turn's answer). The
-advisor's ``advise_call`` and ``advise_stream`` are short drivers around it: they only
-move requests and chunks through the chain.
+A :class:`ToolLoopTurn` (its state, of one turn of a
+:class:`~ostinato.advisors.ToolCallingAdvisor`, is its base
+:class:`~ostinato.advisors._turn_state.TurnState`) makes every decision of the loop in
+:meth:`ToolLoopTurn.decide`: given a round's response, either go on (:class:`NextRound`,
+with the instructions of the next round) or stop (:class:`LoopExit`, with a
+:class:`LoopExitReason` and the turn's answer). The advisor's ``advise_call`` and
+``advise_stream`` are short drivers around it: they only move requests and chunks
+through the chain.
 
-Everything that happens in a turn happens here once — round start, tool execution, the
-exit and the telling of :class:`~ostinato.advisors.ToolLoopExitListener` advisors — so
-loop events and new ways to end a turn (a new :class:`LoopExitReason`) are added in this
-one place. This module must not know the chain's other advisors beyond telling them of
-an exit, and must not stream: the drivers do.
+Everything that happens in a turn happens here once — round start, tool execution (run
+by ``_loop_tools``), the exit and the telling of
+:class:`~ostinato.advisors.ToolLoopExitListener` advisors — so loop events and new ways
+to end a turn (a new :class:`LoopExitReason`) are added in this one place. This module
+must not know the chain's other advisors beyond telling them of an exit, and must not
+stream: the drivers do.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
 from ostinato.advisors._loop_answers import (
@@ -26,145 +27,53 @@ from ostinato.advisors._loop_answers import (
     cancelled_generation,
     iteration_cap,
 )
-from ostinato.advisors._loop_events import TurnEvents, turn_events
+from ostinato.advisors._loop_cancel import RoundCancelled
 from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit, notify_loop_exit
 from ostinato.advisors._loop_steps import LoopExit, NextRound
 from ostinato.advisors._loop_tools import (
     answer_cancelled_calls,
-    resumed_turn,
+    checked_resumed_turn,
     run_decided_calls,
     run_tools,
     tool_calls,
 )
 from ostinato.advisors._no_progress import (
     NoProgressAction,
-    NoProgressTracker,
     no_progress_answer,
     told_callbacks,
 )
-from ostinato.advisors._round_marks import mark_round, stream_tail
-from ostinato.advisors._usage_limits import UsageLimits, budget_answer, usage_breach
+from ostinato.advisors._round_marks import mark_round
+from ostinato.advisors._turn_state import TurnState
+from ostinato.advisors._usage_limits import budget_answer, usage_breach
 from ostinato.context_keys import (
-    CANCEL_SCOPE,
     PENDING_TOOL_CALLS,
     RESUMED_TURN,
     SENT_OPTIONS,
-    USAGE_LIMITS,
 )
-from ostinato.errors import ToolCallLimitExceeded, UsageLimitExceeded
+from ostinato.errors import ToolCallLimitExceeded
 from ostinato.events import reset_event_sink, set_event_sink
-from ostinato.messages import Message, ToolResponseMessage, UserMessage
-from ostinato.model import ChatResponse, Generation, UsageAccumulator
+from ostinato.messages import ToolResponseMessage, UserMessage
+from ostinato.model import ChatResponse, Generation
 from ostinato.prompt import Prompt, ToolCallingChatOptions
-from ostinato.runtime._cancel_scope import (
-    CancelScope,
-    TurnCancelled,
-    until_cancelled,
-    until_cancelled_each,
-)
 from ostinato.tools import ToolExecutionResult, tool_call_limit_generation
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Awaitable
-
-    from ostinato.advisors._chain import AdvisorChain
-    from ostinato.advisors._tool_calling import ToolCallingAdvisor
+    pass
 
 __all__ = ["LoopExit", "NextRound", "ToolLoopTurn"]
 
 
-class ToolLoopTurn:
-    """One turn of the tool loop: its state, and the decision after each round.
+class ToolLoopTurn(TurnState):
+    """One turn of the tool loop: the decision after each round.
 
-    Made by :meth:`start` (which runs ``do_initialize_loop``/``_stream``). Per round a
-    driver calls :meth:`begin_round` for the request, sends it down :meth:`inner_chain`,
-    and hands the response (on the stream path, the round's aggregate) to :meth:`decide`.
-    The hooks of the advisor run here, the call or the stream family as ``stream`` says.
+    Made by :meth:`~TurnState.start` (which runs ``do_initialize_loop``/``_stream``). Per
+    round a driver calls :meth:`begin_round` for the request, sends it down
+    :meth:`~TurnState.inner_chain`, and hands the response (on the stream path, the
+    round's aggregate) to :meth:`decide`. The hooks of the advisor run here, the call or
+    the stream family as ``stream`` says; the turn's state is :class:`TurnState`'s.
     """
 
-    __slots__ = (
-        "_advisor",
-        "_after",
-        "_before",
-        "_chain",
-        "_checker",
-        "_final",
-        "_limits",
-        "_next",
-        "_progress",
-        "_scope",
-        "events",
-        "history",
-        "instructions",
-        "options",
-        "request",
-        "rounds",
-        "stream",
-        "tool_calls",
-        "usage",
-    )
-
-    def __init__(
-        self,
-        advisor: ToolCallingAdvisor,
-        request: ChatClientRequest,
-        chain: AdvisorChain,
-        options: ToolCallingChatOptions,
-        *,
-        stream: bool,
-    ) -> None:
-        self._advisor = advisor
-        self._chain = chain
-        self._checker = advisor.tool_execution_eligibility_checker
-        if stream:
-            self._before = advisor.do_before_stream
-            self._after = advisor.do_after_stream
-            self._next = advisor.do_get_next_instructions_for_tool_call_stream
-        else:
-            self._before = advisor.do_before_call
-            self._after = advisor.do_after_call
-            self._next = advisor.do_get_next_instructions_for_tool_call
-        self.stream = stream
-        self.request = request
-        self.options = options
-        self.instructions: Sequence[Message] = request.prompt.messages
-        self.history: Sequence[Message] = self.instructions
-        self.usage = UsageAccumulator()
-        self.rounds = 0
-        scope = request.context.get(CANCEL_SCOPE)
-        self._scope = scope if isinstance(scope, CancelScope) else None
-        self.tool_calls = 0
-        self.events: TurnEvents | None = turn_events(request)
-        settings = advisor.tool_calling_settings
-        limits = request.context.get(USAGE_LIMITS)
-        self._limits = limits if isinstance(limits, UsageLimits) else settings.usage_limits
-        repeats = settings.no_progress_repeats
-        self._progress = NoProgressTracker(repeats) if repeats is not None else None
-        # Set when the next round is the last, without tools: why, and the answer to give
-        # if the model asks for tools all the same.
-        self._final: tuple[LoopExitReason, ChatResponse] | None = None
-
-    @classmethod
-    async def start(
-        cls,
-        advisor: ToolCallingAdvisor,
-        request: ChatClientRequest,
-        chain: AdvisorChain,
-        options: ToolCallingChatOptions,
-        *,
-        stream: bool,
-    ) -> ToolLoopTurn:
-        """A new turn, after ``do_initialize_loop`` (or ``_stream``) ran on ``request``."""
-        init = advisor.do_initialize_loop_stream if stream else advisor.do_initialize_loop
-        return cls(advisor, await init(request, chain), chain, options, stream=stream)
-
-    def is_tool_round(self, response: ChatResponse | None) -> bool:
-        """Whether ``response`` asks for tools (the advisor's eligibility checker)."""
-        return response is not None and bool(self._checker(response))
-
-    def inner_chain(self) -> AdvisorChain:
-        """A fresh chain of the advisors inside the loop, for one round."""
-        return self._chain.copy(self._advisor)
+    __slots__ = ()
 
     async def begin_round(self) -> ChatClientRequest:
         """The next round's request, after ``do_before_call``/``_stream``; options set by
@@ -235,13 +144,13 @@ class ToolLoopTurn:
                     self.rounds,
                 )
             )
-        except TurnCancelled:
-            return await self._cancelled_tools(request, response, asked)
         except ToolCallLimitExceeded as breached:
             limited = asked.copy(generations=[tool_call_limit_generation(breached)])
             return await self._limit(LoopExitReason.TOOL_CALL_LIMIT, request, response, limited)
         finally:
             reset_event_sink(token)
+        if isinstance(result, RoundCancelled):
+            return await self._cancelled_tools(request, response, asked)
         if not isinstance(result, ToolExecutionResult):  # stopped for approvals
             if events is not None:
                 await events.approval_required(self.rounds, result)
@@ -264,10 +173,11 @@ class ToolLoopTurn:
         """The ending at a usage limit a tool round of ``batch`` calls would break, if any
         (raising :class:`UsageLimitExceeded` when the limits say so)."""
         total = self.usage.total
+        tokens = total.total_tokens if total is not None else 0
         breach = usage_breach(
             self._limits,
             rounds=self.rounds,
-            total_tokens=total.total_tokens if total is not None else 0,
+            total_tokens=tokens,
             tool_calls=self.tool_calls,
             batch=batch,
         )
@@ -276,22 +186,11 @@ class ToolLoopTurn:
         if self._limits is not None and self._limits.raise_error:
             if self.events is not None:
                 await self.events.ended(LoopExitReason.BUDGET, None, total, self.rounds)
-            raise UsageLimitExceeded(
-                breach.message, limit_name=breach.name, limit=breach.limit, used=breach.used
-            )
+            raise breach.error()
         answer = budget_answer(asked, breach)
         return await self._exit(
             LoopExitReason.BUDGET, request, response.copy(chat_response=answer), asked
         )
-
-    def guard(self, work: Awaitable[Any]) -> Awaitable[Any]:
-        """``work``, raced against the request's cancel scope (``work`` itself without
-        one); raises :class:`TurnCancelled` once the scope is cancelled."""
-        return work if self._scope is None else until_cancelled(self._scope, work)
-
-    def guard_stream(self, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        """``chunks``, each raced against the request's cancel scope (see :meth:`guard`)."""
-        return chunks if self._scope is None else until_cancelled_each(self._scope, chunks)
 
     async def cancelled(self, request: ChatClientRequest) -> LoopExit:
         """The ending of a turn cancelled during a model round (nothing is asked of the
@@ -323,7 +222,7 @@ class ToolLoopTurn:
         resumed = self.request.context.get(RESUMED_TURN)
         if resumed is None:
             return None
-        turn = resumed_turn(resumed)
+        turn = checked_resumed_turn(resumed)
         pending = turn.pending
         self.rounds = pending.rounds
         prompt = Prompt(pending.messages, self.options)
@@ -365,10 +264,16 @@ class ToolLoopTurn:
         answer: ChatResponse,
     ) -> NextRound | LoopExit:
         """End at a limit with ``answer``, or (``final_answer_on_limit``) go on to one last
-        round without tools whose answer ends the turn."""
+        round without tools whose answer ends the turn. Either way the listeners inside
+        the loop are told of the capped round now: its calls never run, and the last
+        round, if any, is one they see."""
         asked = response.chat_response
+        limited = response.copy(chat_response=answer)
         if not self._advisor.tool_calling_settings.final_answer_on_limit:
-            return await self._exit(reason, request, response.copy(chat_response=answer), asked)
+            return await self._exit(reason, request, limited, asked)
+        assert asked is not None
+        ending = ToolLoopExit(reason, request, asked, None, limited)
+        await notify_loop_exit(self.inner_chain().advisors, ending)
         self._final = (reason, answer)
         self.options = self.options.with_tool_callbacks(())
         note = (
@@ -407,7 +312,3 @@ class ToolLoopTurn:
         ending = ToolLoopExit(reason, request, asked, tool_responses, response)
         await notify_loop_exit(self.inner_chain().advisors, ending)
         return LoopExit(reason, request, response, asked, tool_responses)
-
-    def stream_tail(self, ending: LoopExit) -> ChatClientResponse | None:
-        """What the stream path still yields after ``ending`` (see :func:`stream_tail`)."""
-        return stream_tail(ending, self.usage, self.rounds)
