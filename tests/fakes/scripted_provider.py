@@ -83,6 +83,11 @@ SCENARIOS: dict[str, Callable[[], ScriptedChatModel]] = {
             f"stop={prompt.options.stop_sequences} system={_system_text(prompt)!r}"
         )
     ),
+    "tools-forever": lambda: ScriptedChatModel(
+        responder=lambda prompt: tool_call_response(
+            ("get_weather", {"city": f"City {len(prompt.messages)}"})
+        )
+    ),
     "unknown-tool": lambda: ScriptedChatModel(
         [tool_call_response(("fly", {"to": "Mars"})), "I cannot fly."]
     ),

@@ -4,7 +4,9 @@
 question from standard input when that is not a terminal, and opens an interactive
 session when it is. The answer streams to stdout; tool calls, usage totals, progress and
 errors go to stderr. Exit codes: 0 answered, 1 the model (or a setup step) failed,
-2 a usage or configuration error, 130 cancelled with Ctrl-C.
+2 a usage or configuration error, 3 the tool loop stopped before an answer (iteration
+cap, limit, no progress), 4 tool calls the model asked for were not run (no tool loop),
+130 cancelled with Ctrl-C.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ostinato.cli._model_options import model_options
 from ostinato.cli._output import print_error, print_json
 from ostinato.cli._terminal import TerminalRenderer
 from ostinato.cli._tool_loading import load_tools
+from ostinato.cli._turn_outcome import turn_outcome
 from ostinato.errors import ConfigurationError, ModelError
 from ostinato.prompt import ChatOptions
 
@@ -120,7 +123,7 @@ def ask_once(
     out: TextIO,
     err: TextIO,
 ) -> int:
-    """Run one turn on ``runner`` and show it; the exit code (0, 1 or 130)."""
+    """Run one turn on ``runner`` and show it; the exit code (0, 1, 3, 4 or 130)."""
     renderer = TerminalRenderer(out, err, show_answer=not as_json)
     try:
         result = runner.run(session.ask(question, renderer))
@@ -134,7 +137,10 @@ def ask_once(
     renderer.finish(result.response, result.rounds, result.seconds)
     if as_json:
         print_json(result.response.to_dict() if result.response is not None else None, out)
-    return 0
+    code, why = turn_outcome(result.response, result.ended, result.rounds, result.not_run)
+    if why is not None:
+        print_error(why, err, exit_code=code, with_json=False)
+    return code
 
 
 def _question(args: argparse.Namespace) -> str | None:

@@ -28,7 +28,8 @@ from ostinato.cli._model_choice import ModelChoice
 from ostinato.cli._observer import ToolCallListener
 from ostinato.client import AdvisorParams, ChatClient
 from ostinato.errors import ConfigurationError
-from ostinato.messages import AssistantMessage, Message, UserMessage
+from ostinato.events import LoopExitReason
+from ostinato.messages import AssistantMessage, Message, ToolCall, UserMessage
 from ostinato.model import ChatModel, ChatResponse
 from ostinato.plugins import PluginManager, Registry
 from ostinato.prompt import ChatOptions
@@ -50,11 +51,15 @@ _MCP_PREFIX: Final = "OSTINATO_MCP_"
 
 @dataclass(frozen=True, slots=True)
 class TurnResult:
-    """What one turn produced: the final response, its model rounds and its duration."""
+    """What one turn produced: the final response, its model rounds, its duration, and
+    why its tool loop ended (``None`` when no tool loop ran), and the calls the model asked
+    for that the loop did not run."""
 
     response: ChatResponse | None
     rounds: int
     seconds: float
+    ended: LoopExitReason | None = None
+    not_run: tuple[ToolCall, ...] = ()
 
 
 class ChatSession:
@@ -140,7 +145,9 @@ class ChatSession:
         if self.remember:
             answer = response.text if response is not None else None
             self.history += [UserMessage(question), AssistantMessage(answer or "")]
-        return TurnResult(response, listener.rounds, time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        not_run = tuple(listener.not_run.values())
+        return TurnResult(response, listener.rounds, seconds, listener.ended, not_run)
 
     async def aclose(self) -> None:
         """Close the model (its HTTP clients, a local server it started)."""
