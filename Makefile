@@ -30,7 +30,7 @@ setup:
 # The workspace installs every plugin, so pin the tool advisor (tool-search would win).
 demo: setup
 	OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR=default $(RUN) ostinato chat \
-		"$(DEMO_QUESTION)" --tools examples/weather.py --model $(DEMO_MODEL)
+		"$(DEMO_QUESTION)" --tools examples/weather.py --model $(DEMO_MODEL) --yes
 
 # The local model (llama-server built from source + a 1.1 GB model), cached in
 # ~/.cache/ostinato/llamacpp: ~10-20 min the first time on 2 cores, ~2 s afterwards.
@@ -52,7 +52,8 @@ lint: setup
 	$(RUN) mypy --strict core/src
 	$(RUN) mypy --strict plugins/openai/src plugins/anthropic/src plugins/ollama/src \
 		plugins/memory/src plugins/tool-search/src plugins/llamacpp/src \
-		plugins/memory-postgres/src plugins/memory-redis/src plugins/mcp/src
+		plugins/memory-postgres/src plugins/memory-redis/src plugins/mcp/src \
+		plugins/opentelemetry/src
 
 docs: setup
 	NO_MKDOCS_2_WARNING=1 $(RUN) mkdocs build --strict --quiet

@@ -61,6 +61,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="skip the memory scenario (one turn with memory on each store vs without)",
     )
+    parser.add_argument(
+        "--no-opentelemetry",
+        action="store_true",
+        help="skip the OpenTelemetry scenario (a tool turn with the plugin vs without)",
+    )
     parser.add_argument("--strict", action="store_true", help="exit 2 when a target is missed")
     args = parser.parse_args(argv)
     settings = Settings.quick() if args.quick else Settings()
@@ -85,6 +90,11 @@ def main(argv: list[str] | None = None) -> int:
         from bench.memory import measure_memory, render_memory
 
         report = report.rstrip("\n") + "\n\n" + render_memory(measure_memory(quick=args.quick))
+    if not args.no_opentelemetry:
+        from bench.opentelemetry import measure_opentelemetry, render_opentelemetry
+
+        section = render_opentelemetry(measure_opentelemetry(quick=args.quick))
+        report = report.rstrip("\n") + "\n\n" + section
     output = args.output or results_path(quick=args.quick)
     output.write_text(report)
     print(report)

@@ -35,22 +35,24 @@ def to_fahrenheit(celsius: float) -> float:
 
 
 class ShowToolRounds(BaseAdvisor):
-    """Inside the loop: prints each round's tool calls and their results."""
+    """Inside the loop: prints the tool calls of the round that just ended, and their
+    results, from the request of the next round.
+
+    The request holds the assistant message whose tool calls were run, whole, and the
+    results. ``after`` would not do on the stream path: there it sees only the chunk that
+    ends the round, whose tool call may be the last fragment of its arguments.
+    """
 
     order = ToolCallingAdvisor.DEFAULT_ORDER + 1
 
     async def before(self, request, chain):
-        last = request.prompt.messages[-1]
-        if isinstance(last, ToolResponseMessage):
-            for response in last.responses:
+        messages = request.prompt.messages
+        if len(messages) >= 2 and isinstance(messages[-1], ToolResponseMessage):
+            for call in getattr(messages[-2], "tool_calls", ()):
+                print(f"    → {call.name}({call.arguments})")
+            for response in messages[-1].responses:
                 print(f"    ← {response.name}: {response.response_data}")
         return request
-
-    async def after(self, response, chain):
-        message = response.chat_response.result.output if response.chat_response else None
-        for call in message.tool_calls if message else ():
-            print(f"    → {call.name}({call.arguments})")
-        return response
 
 
 def script() -> list[object]:

@@ -30,3 +30,25 @@ def test_the_values_are_unchanged():
 def test_every_key_is_distinct():
     values = [getattr(context_keys, name) for name in context_keys.__all__]
     assert len(set(values)) == len(values)
+
+
+def test_an_output_schema_in_the_context_reaches_the_model_on_call_and_stream():
+    import pytest
+
+    from ostinato import ChatClient
+    from ostinato.client import AdvisorParams
+    from ostinato.errors import StructuredOutputNotSupportedError
+    from ostinato.testing import ScriptedChatModel
+
+    schema = AdvisorParams.param(context_keys.OUTPUT_SCHEMA, '{"type": "object"}')
+    model = ScriptedChatModel(["{}", "{}"])
+    client = ChatClient.create(model)
+    assert client.prompt("q").advisors(schema).call().content() == "{}"
+    assert "".join(client.prompt("q").advisors(schema).stream().content()) == "{}"
+    assert [p.options.output_schema for p in model.prompts] == ['{"type": "object"}'] * 2
+
+    unable = ScriptedChatModel(["never"], native_structured_output=False)
+    spec = ChatClient.create(unable).prompt("q").advisors(schema)
+    with pytest.raises(StructuredOutputNotSupportedError):
+        list(spec.stream().content())
+    assert unable.call_count == 0

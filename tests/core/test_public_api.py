@@ -54,6 +54,7 @@ TOP_LEVEL = {
     "OstinatoError",
     "PendingToolCalls",
     "Prompt",
+    "PromptTemplate",
     "StreamAdvisor",
     "SystemMessage",
     "ToolAdvisor",

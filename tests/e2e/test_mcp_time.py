@@ -26,6 +26,7 @@ pytestmark = pytest.mark.skipif(
 def test_the_local_model_tells_the_time_in_tokyo_through_the_time_server(tmp_path):
     config = tmp_path / "mcp.json"
     server = {
+        "allowedTools": ["get_current_time"],  # a small model otherwise converts made-up times
         "command": sys.executable,
         "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"],
     }

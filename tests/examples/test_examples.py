@@ -20,6 +20,21 @@ def test_demo(capsys):
     assert "→ forecast" in out and "← to_fahrenheit: 71.6" in out
     assert out.count("assistant: Lisbon is the warmest today") == 2
     assert "3 model rounds" in out
+    call_section, stream_section = out.split("\n  stream():\n")
+    call_lines = call_section.split("  call():\n")[1].splitlines()
+    tool_lines = [line for line in call_lines if line.startswith("    ")]
+    assert tool_lines == [
+        '    → forecast({"city": "Paris"})',
+        '    → forecast({"city": "Tokyo"})',
+        '    → forecast({"city": "Lisbon"})',
+        '    ← forecast: {"city": "Paris", "temp_c": 15, "sky": "cloudy"}',
+        '    ← forecast: {"city": "Tokyo", "temp_c": 10, "sky": "rain"}',
+        '    ← forecast: {"city": "Lisbon", "temp_c": 22, "sky": "sunny"}',
+        '    → to_fahrenheit({"celsius": 22})',
+        "    ← to_fahrenheit: 71.6",
+    ]
+    # The stream shows the same whole calls, never fragments of their arguments.
+    assert [line for line in stream_section.splitlines() if line.startswith("    ")] == tool_lines
 
 
 def test_weather_return_direct(capsys):

@@ -30,6 +30,11 @@ def _last_user_text(prompt: Prompt) -> str:
     return users[-1].text if users else ""
 
 
+def _system_text(prompt: Prompt) -> str | None:
+    systems = [m.text for m in prompt.messages if isinstance(m, SystemMessage)]
+    return systems[0] if systems else None
+
+
 def _echo(prompt: Prompt) -> str:
     earlier = [m for m in prompt.messages if not isinstance(m, SystemMessage)][:-1]
     return f"You said {_last_user_text(prompt)!r}; I see {len(earlier)} earlier message(s)."
@@ -72,6 +77,17 @@ SCENARIOS: dict[str, Callable[[], ScriptedChatModel]] = {
         chunk_size=8,
     ),
     "add": lambda: ScriptedChatModel([tool_call_response(("add", {"a": 2, "b": 40})), "42."]),
+    "options": lambda: ScriptedChatModel(
+        responder=lambda prompt: (
+            f"temperature={prompt.options.temperature} max_tokens={prompt.options.max_tokens} "
+            f"stop={prompt.options.stop_sequences} system={_system_text(prompt)!r}"
+        )
+    ),
+    "tools-forever": lambda: ScriptedChatModel(
+        responder=lambda prompt: tool_call_response(
+            ("get_weather", {"city": f"City {len(prompt.messages)}"})
+        )
+    ),
     "unknown-tool": lambda: ScriptedChatModel(
         [tool_call_response(("fly", {"to": "Mars"})), "I cannot fly."]
     ),

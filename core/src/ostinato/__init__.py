@@ -74,6 +74,7 @@ from ostinato.model import (
     Usage,
 )
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
+from ostinato.prompt_template import PromptTemplate
 from ostinato.tools import (
     DefaultToolCallingManager,
     ToolCallback,
@@ -137,6 +138,7 @@ __all__ = [
     "OstinatoError",
     "PendingToolCalls",
     "Prompt",
+    "PromptTemplate",
     "StreamAdvisor",
     "StreamResponseSpec",
     "SystemMessage",

@@ -22,7 +22,9 @@ __all__ = [
     "CANCEL_SCOPE",
     "CONVERSATION_ID",
     "EVENT_SINK",
+    "NATIVE_STRUCTURED_OUTPUT",
     "OUTPUT_FORMAT",
+    "OUTPUT_SCHEMA",
     "PENDING_TOOL_CALLS",
     "RESUMED_TURN",
     "SENT_OPTIONS",
@@ -39,8 +41,16 @@ TOOL_CALLING_ADVISOR_AUTO_REGISTER: Final = (
     "ostinato.chat_client.tool_calling.advisor.auto_register"
 )
 
+#: ``True``: ``entity()`` asks the provider to enforce the JSON schema (as
+#: ``entity(..., native=True)``); set with ``AdvisorParams.native_structured_output()``.
+NATIVE_STRUCTURED_OUTPUT: Final = "ostinato.chat_client.structured_output.native"
+
 #: Format instructions to append to the last user message (structured output).
 OUTPUT_FORMAT: Final = "ostinato.chat_client.output_format"
+
+#: A JSON schema (its JSON text) the model must enforce itself (native structured output):
+#: the model advisors put it on the options as ``output_schema``.
+OUTPUT_SCHEMA: Final = "ostinato.chat_client.output_schema"
 
 #: Set on model responses: the options the model actually received.
 SENT_OPTIONS: Final = "ostinato.model.sent_options"

@@ -9,6 +9,10 @@
     │                               two tool advisors)
     ├── SyncFromLoopError           a sync face was called on ostinato's private event loop
     ├── OutputParsingError          the model's answer could not be converted to the asked type
+    ├── PromptTemplateError         a prompt template is malformed, or a parameter is missing
+    │                               or unused
+    ├── StructuredOutputNotSupportedError
+    │                               native structured output was asked of a model without it
     ├── ApprovalError               an approver raised, timed out or returned no decision
     ├── ResumeError                 a pending value or its decisions cannot resume a turn
     ├── EventSchemaError            a loop event's JSON form could not be read
@@ -62,10 +66,12 @@ __all__ = [
     "OutputParsingError",
     "PermissionDeniedError",
     "PluginError",
+    "PromptTemplateError",
     "RateLimitError",
     "ResumeError",
     "ServerError",
     "StreamInterruptedError",
+    "StructuredOutputNotSupportedError",
     "SyncFromLoopError",
     "ToolArgumentsError",
     "ToolCallLimitExceeded",
@@ -113,6 +119,24 @@ class OutputParsingError(OstinatoError, ValueError):
     def __init__(self, message: str, *, text: str | None) -> None:
         super().__init__(message)
         self.text = text
+
+
+class PromptTemplateError(OstinatoError, ValueError):
+    """A prompt template could not be rendered: a placeholder that is not a plain name,
+    an unmatched brace, a parameter the template needs but was not given, or one given
+    that the template does not use (the message names them)."""
+
+
+class StructuredOutputNotSupportedError(OstinatoError):
+    """``entity(..., native=True)`` asked a model that cannot enforce a JSON schema itself.
+
+    Attributes:
+        model: the model's ``repr``.
+    """
+
+    def __init__(self, message: str, *, model: str) -> None:
+        super().__init__(message)
+        self.model = model
 
 
 class ApprovalError(OstinatoError):

@@ -44,6 +44,10 @@ class ChatOptions:
         temperature, max_tokens, top_p, top_k, frequency_penalty, presence_penalty: the
             usual sampling controls.
         stop_sequences: texts that end generation.
+        output_schema: a JSON schema (its JSON text) the provider itself must make the
+            answer follow (native structured output); set by
+            ``entity(..., native=True)``. Only models that declare
+            ``native_structured_output = True`` read it.
     """
 
     model: str | None = None
@@ -54,6 +58,7 @@ class ChatOptions:
     stop_sequences: tuple[str, ...] | None = None
     frequency_penalty: float | None = None
     presence_penalty: float | None = None
+    output_schema: str | None = None
 
     def __post_init__(self) -> None:
         stops: object = self.stop_sequences

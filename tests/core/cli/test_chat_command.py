@@ -242,7 +242,7 @@ def test_bad_tool_sources_exit_2(scripted, capsys, source, problem):
 
 def test_the_local_default_is_set_up_first_and_says_so(fake_distributions, capsys):
     module = fake_distributions.plugin("llamacpp", LOCAL.format(exit=0))
-    code, out, err = chat(capsys, "hi")
+    code, out, err = chat(capsys, "--yes", "hi")
     assert code == 0
     assert out == "Hi from the local model.\n"
     assert "setting up...\n" in err
@@ -260,7 +260,7 @@ def test_the_local_default_is_set_up_first_and_says_so(fake_distributions, capsy
 
 def test_a_failed_local_setup_exits_1(fake_distributions, capsys):
     fake_distributions.plugin("llamacpp", LOCAL.format(exit=130))
-    code, _, err = chat(capsys, "hi")
+    code, _, err = chat(capsys, "--yes", "hi")
     assert code == 1
     assert err.splitlines()[-1] == (
         "ostinato: error: `ostinato local setup` did not finish (exit code 130); fix: read "

@@ -67,7 +67,7 @@ def test_bash_completes_every_command_plugin_commands_included(script):
 
 
 def test_bash_completes_a_commands_options_and_words(script):
-    assert sorted(complete(script, "chat", "--m")) == ["--model"]
+    assert sorted(complete(script, "chat", "--mod")) == ["--model"]
     assert "--approve" in complete(script, "chat", "hello", "--")
     assert complete(script, "completion", "") == ["bash", "fish", "zsh"]
     assert complete(script, "--debug", "completion", "z") == ["zsh"]

@@ -221,3 +221,18 @@ def test_ctrl_c_during_a_one_shot_turn_exits_130(scripted, tmp_path):
     assert process.returncode == 130
     assert out == b"\n"  # the answer's line is closed
     assert err.decode().splitlines()[-1] == "cancelled"
+
+
+def test_an_unknown_slash_command_is_an_error_not_a_question(terminal):
+    terminal.expect(r"\n> ")
+    terminal.type("/exti\n")
+    terminal.expect(
+        r"ostinato: error: unknown command '/exti' \(commands: /help, /exit, /quit\); nothing "
+        r"was sent to the model; fix: to ask a question that starts with '/', double it: //exti"
+    )
+    terminal.expect(r"\n> ")
+    terminal.type("//etc is a folder\n")
+    terminal.expect(r"You said '/etc is a folder'; I see 0 earlier message\(s\)\.")
+    terminal.expect(r"\n> ")
+    terminal.type("/exit\n")
+    assert terminal.process.wait(timeout=20) == 0

@@ -119,3 +119,99 @@ def test_convert_refuses_text_that_is_not_json():
 def test_strip_code_fence_leaves_unfenced_text_trimmed():
     assert strip_code_fence("  [1, 2]  ") == "[1, 2]"
     assert strip_code_fence("```python\nprint()\n```") == "print()"
+
+
+# -- native structured output ---------------------------------------------------------
+
+
+def test_native_entity_puts_the_schema_on_the_options_instead_of_instructions():
+    import json
+
+    model = ScriptedChatModel(['{"name": "John", "age": 30}'])
+    person = ChatClient.create(model).prompt("Who?").call().entity(Person, native=True)
+    assert person == Person(name="John", age=30)
+    sent = model.prompts[0]
+    assert sent.messages[-1].text == "Who?"
+    schema = json.loads(sent.options.output_schema)
+    assert schema["type"] == "object" and schema["required"] == ["name", "age"]
+
+
+def test_native_entity_of_a_list_travels_wrapped_in_an_object():
+    import json
+
+    model = ScriptedChatModel(['{"value": [{"name": "A", "age": 1}]}'])
+    people = ChatClient.create(model).prompt("Who?").call().entity(list[Person], native=True)
+    assert people == [Person(name="A", age=1)]
+    schema = json.loads(model.prompts[0].options.output_schema)
+    assert schema["properties"]["value"]["type"] == "array"
+    assert schema["required"] == ["value"] and schema["additionalProperties"] is False
+    assert schema["properties"]["value"]["items"] == {"$ref": "#/$defs/Person"}
+    assert "Person" in schema["$defs"]
+
+
+def test_a_native_answer_without_its_wrapper_is_a_parsing_error():
+    model = ScriptedChatModel(['[{"name": "A", "age": 1}]'])
+    with pytest.raises(OutputParsingError, match=r'expected a JSON object \{"value": \.\.\.\}'):
+        ChatClient.create(model).prompt("Who?").call().entity(list[Person], native=True)
+
+
+def test_native_entity_is_refused_before_the_call_by_a_model_without_it():
+    from ostinato.errors import StructuredOutputNotSupportedError
+
+    model = ScriptedChatModel(["never"], native_structured_output=False)
+    with pytest.raises(StructuredOutputNotSupportedError) as caught:
+        ChatClient.create(model).prompt("Who?").call().entity(Person, native=True)
+    assert "ScriptedChatModel" in str(caught.value) and caught.value.model == repr(model)
+    assert "use entity(type) without native=True" in str(caught.value)
+    assert model.call_count == 0
+
+
+def test_a_third_party_model_without_the_declaration_is_refused():
+    from ostinato.errors import StructuredOutputNotSupportedError
+    from ostinato.prompt import ToolCallingChatOptions
+
+    class HomeMadeModel:
+        default_options = ToolCallingChatOptions()
+
+        async def call(self, prompt):  # pragma: no cover - never reached
+            raise AssertionError("called")
+
+        async def stream(self, prompt):  # pragma: no cover - never reached
+            yield  # an async generator
+
+        def __repr__(self) -> str:
+            return "HomeMadeModel()"
+
+    with pytest.raises(StructuredOutputNotSupportedError, match="HomeMadeModel\\(\\) cannot"):
+        ChatClient.create(HomeMadeModel()).prompt("Who?").call().entity(Person, native=True)
+
+
+def test_native_structured_output_as_a_client_default_advisor_param():
+    from ostinato.client import AdvisorParams
+
+    model = ScriptedChatModel(['{"name": "Ann", "age": 5}', '{"name": "Bo", "age": 6}'])
+    client = (
+        ChatClient.builder(model).default_advisors(AdvisorParams.native_structured_output()).build()
+    )
+    assert client.prompt("Who?").call().entity(Person).name == "Ann"
+    assert model.prompts[0].options.output_schema is not None
+    assert client.prompt("Who?").call().entity(Person, native=False).name == "Bo"
+    assert model.prompts[1].options.output_schema is None
+    assert "JSON Schema" in model.prompts[1].messages[-1].text
+
+
+def test_native_entity_with_validation_keeps_the_schema_on_every_attempt():
+    model = ScriptedChatModel(['{"name": "John"}', '{"name": "John", "age": 30}'])
+    spec = ChatClient.create(model).prompt("Who?").call()
+    person = spec.entity(Person, native=True, validate_schema=True)
+    assert person == Person(name="John", age=30)
+    assert model.call_count == 2
+    assert all(p.options.output_schema for p in model.prompts)
+    assert "Output JSON validation failed because of:" in model.prompts[1].messages[-1].text
+
+
+async def test_native_aentity_is_the_async_twin():
+    model = ScriptedChatModel(['{"name": "Ann", "age": 5}'])
+    person = await ChatClient.create(model).prompt("Who?").call().aentity(Person, native=True)
+    assert person == Person(name="Ann", age=5)
+    assert model.prompts[0].options.output_schema is not None

@@ -211,9 +211,11 @@ def test_the_tool_advisor_copy_keeps_history_unless_memory_is_inside():
 
 def test_bad_texts_and_options_are_refused_with_what_was_given():
     spec = ChatClient.create(ScriptedChatModel()).prompt()
-    with pytest.raises(TypeError, match="system text must be a str, got int"):
+    with pytest.raises(TypeError, match="system text must be a str or a PromptTemplate, got int"):
         spec.system(42)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="user text must be a str, got NoneType"):
+    with pytest.raises(
+        TypeError, match="user text must be a str or a PromptTemplate, got NoneType"
+    ):
         spec.user(None)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="options must be ChatOptions, got dict"):
         spec.options({"temperature": 0.1})  # type: ignore[arg-type]
@@ -245,3 +247,101 @@ def test_the_cache_is_per_client():
     one = ChatClient.builder(model).default_tools(tool1).build()
     two = ChatClient.builder(model).default_tools(tool1).build()
     assert built(one.prompt("a")).options is not built(two.prompt("a")).options
+
+
+# -- prompt templates ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_user_and_system_templates_are_rendered_with_their_parameters(mode):
+    model = ScriptedChatModel(["ok"])
+    spec = (
+        ChatClient.create(model)
+        .prompt()
+        .system("You are {role}.", role="a pirate")
+        .user("Tell me about {topic} ({{briefly}})", topic="owls")
+    )
+    assert run(spec, mode) == "ok"
+    assert [m.text for m in model.prompts[0].messages] == [
+        "You are a pirate.",
+        "Tell me about owls ({briefly})",
+    ]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_default_templates_take_parameters_from_the_builder_and_the_request(mode):
+    model = ScriptedChatModel(["ok"])
+    client = (
+        ChatClient.builder(model)
+        .default_system("Answer as {persona}, in {language}.", persona="a poet", language="English")
+        .default_user("Describe {thing}.")
+        .build()
+    )
+    assert run(client.prompt().system(language="French").user(thing="the sea"), mode) == "ok"
+    assert [m.text for m in model.prompts[0].messages] == [
+        "Answer as a poet, in French.",
+        "Describe the sea.",
+    ]
+
+
+def test_a_new_text_replaces_the_parameters_of_the_old_one():
+    client = (
+        ChatClient.builder(ScriptedChatModel()).default_system("Be {tone}.", tone="kind").build()
+    )
+    assert (
+        built(client.prompt().system("Be brief {{now}}.")).messages[0].text == "Be brief {{now}}."
+    )
+    assert built(client.prompt("q")).messages[0].text == "Be kind."
+
+
+def test_plain_text_without_parameters_is_sent_as_written():
+    spec = ChatClient.create(ScriptedChatModel()).prompt().user('Reply as {"ok": true} {{x}}')
+    assert built(spec).messages[-1].text == 'Reply as {"ok": true} {{x}}'
+
+
+def test_a_prompt_template_value_is_reused_and_always_rendered():
+    from ostinato import PromptTemplate
+    from ostinato.errors import PromptTemplateError
+
+    ask = PromptTemplate("Tell me about {topic}")
+    client = ChatClient.create(ScriptedChatModel())
+    assert built(client.prompt().user(ask, topic="owls")).messages[-1].text == "Tell me about owls"
+    assert built(client.prompt().user(ask, topic="bats")).messages[-1].text == "Tell me about bats"
+    with pytest.raises(PromptTemplateError, match="missing parameter\\(s\\): topic"):
+        built(client.prompt().user(ask))
+
+
+def test_parameters_alone_keep_the_text_and_its_media():
+    from ostinato.messages import Media
+
+    image = Media("image/png", b"1")
+    spec = ChatClient.create(ScriptedChatModel()).prompt().user("Describe {what}", image)
+    spec.user(what="it")
+    message = built(spec).messages[-1]
+    assert (message.text, message.media) == ("Describe it", (image,))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_template_mismatch_fails_before_the_model_is_called(mode):
+    from ostinato.errors import PromptTemplateError
+
+    model = ScriptedChatModel(["never"])
+    spec = ChatClient.create(model).prompt().user("Tell me about {topic}", topik="owls")
+    with pytest.raises(PromptTemplateError) as caught:
+        run(spec, mode)
+    assert "missing parameter(s): topic" in str(caught.value)
+    assert "unused parameter(s): topik" in str(caught.value)
+    assert model.prompts == []
+
+
+def test_unsafe_placeholders_are_refused():
+    from ostinato.errors import PromptTemplateError
+
+    spec = ChatClient.create(ScriptedChatModel()).prompt().user("{x.__class__}", x=1)
+    with pytest.raises(PromptTemplateError, match=r"has the placeholder \{x\.__class__\}"):
+        built(spec)
+
+
+def test_text_of_another_type_is_refused_at_once():
+    with pytest.raises(TypeError, match="user text must be a str or a PromptTemplate, got int"):
+        ChatClient.create(ScriptedChatModel()).prompt().user(3)  # type: ignore[arg-type]

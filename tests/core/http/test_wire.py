@@ -10,6 +10,7 @@ from ostinato.http import (
     StreamParserBase,
     arguments_object,
     error_object,
+    output_schema,
     plain,
     tool_schema,
     unexpected_reply,
@@ -71,6 +72,16 @@ def test_stream_parser_base_sets_the_common_state_and_reads_json() -> None:
         parser._event_object("sk-1 is not json")
     assert str(caught.value).startswith("acme: a stream event is not JSON")
     assert "sk-1" not in str(caught.value)
+
+
+def test_output_schema_reads_the_options_schema_or_refuses_it() -> None:
+    from ostinato.prompt import ChatOptions
+
+    assert output_schema(ChatOptions()) is None
+    assert output_schema(ChatOptions(output_schema='{"type": "object"}')) == {"type": "object"}
+    for text in ("not json", "[1]"):
+        with pytest.raises(ConfigurationError, match="output_schema must be the JSON text"):
+            output_schema(ChatOptions(output_schema=text))
 
 
 def test_whole_reply_carries_the_bodys_id_and_model() -> None:

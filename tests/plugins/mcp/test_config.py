@@ -28,6 +28,7 @@ def test_the_common_format_is_read_as_it_is(tmp_path):
                     "headers": {"Authorization": "Bearer ${DOCS_TOKEN}"},
                     "requireApproval": ["delete_page"],
                     "toolPrefix": "docs_",
+                    "allowedTools": ["search", "read_page", "delete_page"],
                 },
                 "legacy": {"type": "sse", "url": "https://old.example/sse"},
                 "off": {"command": "nothing", "disabled": True},
@@ -44,6 +45,9 @@ def test_the_common_format_is_read_as_it_is(tmp_path):
     )
     assert docs.transport == "http" and docs.headers["Authorization"] == "Bearer s3cret-token-value"
     assert docs.require_approval == ("delete_page",) and docs.tool_prefix == "docs_"
+    assert (
+        docs.allowed_tools == ("search", "read_page", "delete_page") and time.allowed_tools is None
+    )
     assert legacy.transport == "sse"
     assert config.disabled == ("off",) and not config.problems
     assert "s3cret" not in repr(docs) and "s3cret" not in repr(config)

@@ -42,3 +42,40 @@ def test_killing_the_calling_process_leaves_no_server_behind():
         assert readable, f"the MCP server {server_pid} outlived the process that started it"
     finally:
         os.close(server)
+
+
+EXITING = textwrap.dedent(
+    f"""
+    import json, os, sys, tempfile
+    import ostinato_mcp.plugin
+    from ostinato.config import build_container
+    from ostinato.testing import ScriptedChatModel, tool_call_response
+
+    path = os.path.join(tempfile.mkdtemp(), "mcp.json")
+    server = {{"command": sys.executable, "args": [{DEMO!r}]}}
+    json.dump({{"mcpServers": {{"demo": server}}}}, open(path, "w"))
+    os.environ.update(OSTINATO_TOOLS__ENABLED="mcp", OSTINATO_MCP_CONFIG=path)
+    model = ScriptedChatModel([tool_call_response(("pid", {{}})), lambda p: p.messages[-1].responses[0].response_data])
+    client = build_container(plugins=[ostinato_mcp.plugin], chat_model=model).chat_client()
+    print(client.prompt("pid?").call().content(), flush=True)
+    """
+)
+
+
+def test_an_auto_configured_client_closes_its_servers_when_the_interpreter_exits():
+    proc = subprocess.run(
+        [sys.executable, "-c", EXITING], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    try:
+        server = os.pidfd_open(int(proc.stdout))
+    except ProcessLookupError:
+        pass  # already gone
+    else:
+        try:
+            readable, _, _ = select.select([server], [], [], 20)
+            assert readable, "the MCP server outlived the interpreter"
+        finally:
+            os.close(server)
+    assert "error occurred during closing" not in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr

@@ -189,7 +189,7 @@ async def test_require_approval_lists_the_tools_whose_calls_wait_for_a_decision(
         await server.aclose()
 
 
-def test_always_and_never_cover_every_tool_or_none():
+async def test_always_and_never_cover_every_tool_or_none():
     from ostinato_mcp import McpServerConfig
 
     always = McpServer(McpServerConfig(name="a", url="http://h/mcp", require_approval="always"))
@@ -203,3 +203,11 @@ def mcp_tool(name: str):
     from mcp import types
 
     return types.Tool(name=name, input_schema={"type": "object"})
+
+
+async def test_allowed_tools_offers_only_those(demo_url):
+    server = McpServer(name="demo", url=demo_url, allowed_tools=["add", "pid"])
+    try:
+        assert [t.tool_definition.name for t in await server.list_tools()] == ["add", "pid"]
+    finally:
+        await server.aclose()

@@ -1,7 +1,9 @@
 """The innermost advisors: they call the :class:`~ostinato.model.ChatModel` and never go further.
 
 Both sit at ``LOWEST_PRECEDENCE``. Before calling, they add structured-output format
-instructions found in the context to the last user message. Each response's context is
+instructions found in the context to the last user message, or, for native structured
+output, put the context's JSON schema on the options (``output_schema``) after checking
+that the model declares it can enforce one. Each response's context is
 the request's, plus the options actually sent (under :data:`SENT_OPTIONS`), which the
 tool loop uses to run tools an inner advisor added (Spring AI cannot run those).
 """
@@ -15,16 +17,21 @@ from ostinato._frozen import freeze
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor
 from ostinato.advisors._chain import AdvisorChain
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
-from ostinato.context_keys import OUTPUT_FORMAT, SENT_OPTIONS
+from ostinato.context_keys import OUTPUT_FORMAT, OUTPUT_SCHEMA, SENT_OPTIONS
 from ostinato.messages import UserMessage
-from ostinato.model import ChatModel
-from ostinato.prompt import Prompt
+from ostinato.model import ChatModel, check_native_structured_output
+from ostinato.prompt import ChatOptions, Prompt
 
 __all__ = ["ChatModelCallAdvisor", "ChatModelStreamAdvisor"]
 
 
-def _augment(request: ChatClientRequest) -> Prompt:
+def _augment(request: ChatClientRequest, model: ChatModel) -> Prompt:
     prompt = request.prompt
+    schema = request.context.get(OUTPUT_SCHEMA)
+    if isinstance(schema, str) and schema:
+        check_native_structured_output(model)
+        options = prompt.options if prompt.options is not None else ChatOptions()
+        prompt = prompt.copy(options=options.copy(output_schema=schema))
     fmt = request.context.get(OUTPUT_FORMAT)
     if isinstance(fmt, str) and fmt:
         prompt = prompt.augment_user_message(
@@ -55,7 +62,7 @@ class ChatModelCallAdvisor(CallAdvisor):
         self, request: ChatClientRequest, chain: AdvisorChain
     ) -> ChatClientResponse:
         """Send the prompt to the model and wrap its answer with the request's context."""
-        prompt = _augment(request)
+        prompt = _augment(request, self._model)
         response = await self._model.call(prompt)
         return ChatClientResponse(
             response, freeze(request.context).merged({SENT_OPTIONS: prompt.options})
@@ -84,7 +91,7 @@ class ChatModelStreamAdvisor(StreamAdvisor):
         self, request: ChatClientRequest, chain: AdvisorChain
     ) -> AsyncIterator[ChatClientResponse]:
         """Stream the model's chunks, each wrapped with the request's context."""
-        prompt = _augment(request)
+        prompt = _augment(request, self._model)
         context = freeze(request.context).merged({SENT_OPTIONS: prompt.options})
         async with closing_stream(self._model.stream(prompt)) as chunks:
             async for chunk in chunks:

@@ -4,7 +4,9 @@
 question from standard input when that is not a terminal, and opens an interactive
 session when it is. The answer streams to stdout; tool calls, usage totals, progress and
 errors go to stderr. Exit codes: 0 answered, 1 the model (or a setup step) failed,
-2 a usage or configuration error, 130 cancelled with Ctrl-C.
+2 a usage or configuration error, 3 the tool loop stopped before an answer (iteration
+cap, limit, no progress), 4 tool calls the model asked for were not run (no tool loop),
+130 cancelled with Ctrl-C.
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ from ostinato.cli._model_choice import (
     describe_model_error,
     ensure_local_model,
 )
+from ostinato.cli._model_options import model_options
 from ostinato.cli._output import print_error, print_json
 from ostinato.cli._terminal import TerminalRenderer
 from ostinato.cli._tool_loading import load_tools
-from ostinato.errors import ModelError
+from ostinato.cli._turn_outcome import turn_outcome
+from ostinato.errors import ConfigurationError, ModelError
+from ostinato.prompt import ChatOptions
 
 __all__ = ["EXIT_CANCELLED", "add_chat_command", "ask_once", "run_chat"]
 
@@ -66,6 +71,15 @@ def add_chat_command(subparsers: Any) -> None:
     )
     parser.add_argument("--system", "-s", metavar="TEXT", help="the system message")
     parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a model option, e.g. -o temperature=0.2 -o max_tokens=200 (repeatable; "
+        "checked against the model's options)",
+    )
+    parser.add_argument(
         "--conversation",
         "-c",
         metavar="ID",
@@ -82,6 +96,13 @@ def add_chat_command(subparsers: Any) -> None:
         "--approve",
         action="store_true",
         help="ask before each tool call runs: y runs it, n denies it, e edits its arguments",
+    )
+    parser.add_argument(
+        "--yes",
+        "-y",
+        action="store_true",
+        help="set up the local default model (build + 1.1 GB download) without asking "
+        "when it is not set up",
     )
     parser.set_defaults(handler=run_chat)
 
@@ -102,7 +123,7 @@ def ask_once(
     out: TextIO,
     err: TextIO,
 ) -> int:
-    """Run one turn on ``runner`` and show it; the exit code (0, 1 or 130)."""
+    """Run one turn on ``runner`` and show it; the exit code (0, 1, 3, 4 or 130)."""
     renderer = TerminalRenderer(out, err, show_answer=not as_json)
     try:
         result = runner.run(session.ask(question, renderer))
@@ -116,23 +137,39 @@ def ask_once(
     renderer.finish(result.response, result.rounds, result.seconds)
     if as_json:
         print_json(result.response.to_dict() if result.response is not None else None, out)
-    return 0
+    code, why = turn_outcome(result.response, result.ended, result.rounds, result.not_run)
+    if why is not None:
+        print_error(why, err, exit_code=code, with_json=False)
+    return code
 
 
 def _question(args: argparse.Namespace) -> str | None:
+    """The question; ``None`` for an interactive session (no question, stdin a terminal).
+
+    Raises:
+        ConfigurationError: no question was given and standard input, not a terminal,
+            was empty (``ostinato chat < /dev/null``): there is nothing to ask.
+    """
     if args.question:
         return " ".join(args.question)
     if _is_terminal(sys.stdin):
         return None
     text = sys.stdin.read().strip()
-    return text or None
+    if not text:
+        raise ConfigurationError(
+            "no question: none on the command line, and standard input (not a terminal) "
+            "was empty\n"
+            'fix: ostinato chat "your question", pipe the question in (echo ... | ostinato '
+            "chat), or run ostinato chat on a terminal for an interactive session"
+        )
+    return text
 
 
 def _open(args: argparse.Namespace, context: CliContext, choice: ModelChoice) -> ChatSession:
     _, manager, registry = context.loaded()
     tools = load_tools(args.tools)
-    ensure_local_model(choice, registry, sys.stderr)
-    return open_session(
+    ensure_local_model(choice, registry, sys.stderr, assume_yes=args.yes, stdin=sys.stdin)
+    session = open_session(
         choice,
         manager,
         registry,
@@ -143,6 +180,13 @@ def _open(args: argparse.Namespace, context: CliContext, choice: ModelChoice) ->
         approve=args.approve,
         mcp_config=args.mcp,
     )
+    defaults = getattr(session.model, "default_options", None)
+    session.options = model_options(
+        args.option,
+        defaults if isinstance(defaults, ChatOptions) else ChatOptions(),
+        choice.provider,
+    )
+    return session
 
 
 def run_chat(args: argparse.Namespace, context: CliContext) -> int:

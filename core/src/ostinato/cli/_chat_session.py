@@ -28,9 +28,11 @@ from ostinato.cli._model_choice import ModelChoice
 from ostinato.cli._observer import ToolCallListener
 from ostinato.client import AdvisorParams, ChatClient
 from ostinato.errors import ConfigurationError
-from ostinato.messages import AssistantMessage, Message, UserMessage
+from ostinato.events import LoopExitReason
+from ostinato.messages import AssistantMessage, Message, ToolCall, UserMessage
 from ostinato.model import ChatModel, ChatResponse
 from ostinato.plugins import PluginManager, Registry
+from ostinato.prompt import ChatOptions
 from ostinato.tools import ToolCallback
 
 if TYPE_CHECKING:
@@ -49,11 +51,15 @@ _MCP_PREFIX: Final = "OSTINATO_MCP_"
 
 @dataclass(frozen=True, slots=True)
 class TurnResult:
-    """What one turn produced: the final response, its model rounds and its duration."""
+    """What one turn produced: the final response, its model rounds, its duration, and
+    why its tool loop ended (``None`` when no tool loop ran), and the calls the model asked
+    for that the loop did not run."""
 
     response: ChatResponse | None
     rounds: int
     seconds: float
+    ended: LoopExitReason | None = None
+    not_run: tuple[ToolCall, ...] = ()
 
 
 class ChatSession:
@@ -69,6 +75,7 @@ class ChatSession:
         remember: keep the conversation in the session (when no memory advisor does).
         stream: stream the answer (``--no-stream``: one blocking call).
         approve: ask on the terminal before each tool call runs (``--approve``).
+        options: model options of every turn (``-o key=value``).
     """
 
     def __init__(
@@ -83,6 +90,7 @@ class ChatSession:
         remember: bool = True,
         stream: bool = True,
         approve: bool = False,
+        options: ChatOptions | None = None,
     ) -> None:
         self.client = client
         self.model = model
@@ -93,6 +101,7 @@ class ChatSession:
         self.remember = remember
         self.stream = stream
         self.approve = approve
+        self.options = options
         self.history: list[Message] = []
 
     async def ask(self, question: str, renderer: TerminalRenderer) -> TurnResult:
@@ -105,6 +114,8 @@ class ChatSession:
         if self.remember:
             spec.messages(list(self.history))
         spec.user(question).tools(*self.tools).listener(listener)
+        if self.options is not None:
+            spec.options(self.options)
         if self.conversation_id is not None:
             spec.advisors(AdvisorParams.conversation_id(self.conversation_id))
         if self.approve:
@@ -134,7 +145,9 @@ class ChatSession:
         if self.remember:
             answer = response.text if response is not None else None
             self.history += [UserMessage(question), AssistantMessage(answer or "")]
-        return TurnResult(response, listener.rounds, time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        not_run = tuple(listener.not_run.values())
+        return TurnResult(response, listener.rounds, seconds, listener.ended, not_run)
 
     async def aclose(self) -> None:
         """Close the model (its HTTP clients, a local server it started)."""

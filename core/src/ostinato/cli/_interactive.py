@@ -5,6 +5,8 @@ kept in ``$XDG_STATE_HOME/ostinato/chat_history``, else
 ``~/.local/state/ostinato/chat_history``). Ctrl-C during a turn cancels that turn (the
 model request and running async tools are cancelled; the conversation is left as it was)
 and the session goes on; Ctrl-C at the prompt clears the line; Ctrl-D or ``/exit`` quits.
+A line starting with ``/`` is a command: an unknown one is an error, never a question
+(``//text`` asks ``/text``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,18 @@ _HELP: Final = """\
 type a question and press Enter; the model may call the tools you passed with --tools
   Ctrl-C      cancel the running turn (or clear the line)
   Ctrl-D      quit (so do /exit and /quit)
-  Up/Down     earlier questions"""
+  Up/Down     earlier questions
+  //text      ask "/text" (a line starting with one "/" is a command)"""
+_COMMANDS: Final = ("/help", "/exit", "/quit")
+
+
+def _unknown_command(line: str) -> str:
+    word = line.split()[0]
+    return (
+        f"unknown command {word!r} (commands: {', '.join(_COMMANDS)}); nothing was sent to "
+        "the model\n"
+        f"fix: to ask a question that starts with '/', double it: /{line}"
+    )
 
 
 def history_path() -> Path:
@@ -100,6 +113,11 @@ def run_interactive(session: ChatSession, runner: asyncio.Runner, *, as_json: bo
                 return 0
             if question == "/help":
                 print(_HELP, file=err, flush=True)
+                continue
+            if question.startswith("//"):
+                question = question[1:]  # a question that starts with "/", escaped
+            elif question.startswith("/"):
+                print_error(_unknown_command(question), err, exit_code=2)
                 continue
             try:
                 ask_once(session, runner, question, as_json=as_json, out=out, err=err)

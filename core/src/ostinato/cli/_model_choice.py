@@ -4,7 +4,8 @@ failures mean.
 The model is ``--model``, else ``OSTINATO_MODEL``, else the local default
 ``llamacpp:default`` when the ``llamacpp`` plugin is installed. The local default is
 made ready with the plugin's own command (``ostinato local status``, then
-``ostinato local setup`` when it is not set up), saying so first. Model errors are turned
+``ostinato local setup`` when it is not set up): a build and a download, so only after
+the user agrees (on a terminal, or with ``--yes``). Model errors are turned
 into one line with the fix: unreachable server, refused credentials, unknown model...
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TextIO
@@ -130,28 +132,72 @@ def local_model_ready(registry: Registry) -> bool | None:
         return registration.value.run(["status"]) == 0
 
 
-def ensure_local_model(choice: ModelChoice, registry: Registry, err: TextIO) -> None:
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _consents(why: str, stdin: TextIO, err: TextIO) -> bool:
+    print(
+        f"ostinato: {why} {LOCAL_DEFAULT_MODEL} runs a small local model, which is not set up "
+        f"yet: `ostinato {LOCAL_COMMAND} setup` builds llama-server and fetches a 1.1 GB "
+        "model (several minutes, once)",
+        file=err,
+        flush=True,
+    )
+    print("set it up now? [y/N] ", end="", file=err, flush=True)
+    answer = stdin.readline()
+    return answer.strip().lower() in ("y", "yes")
+
+
+def ensure_local_model(
+    choice: ModelChoice,
+    registry: Registry,
+    err: TextIO,
+    *,
+    assume_yes: bool = False,
+    stdin: TextIO | None = None,
+) -> None:
     """Run ``ostinato local setup`` when ``choice`` is the local default and it is not set
-    up, saying so on ``err`` first.
+    up: after asking on a terminal, at once with ``assume_yes`` (``--yes``); without a
+    terminal and without ``assume_yes`` nothing is built or fetched.
 
     Raises:
+        ConfigurationError: it is not set up and the user declined, or there is no
+            terminal to ask on and ``assume_yes`` is false (the fix names the command).
         OstinatoError: the setup failed or was interrupted.
     """
     if not choice.is_local_default or local_model_ready(registry) is not False:
         return
     why = "no model is configured, so" if choice.source == "the local default" else "since"
-    print(
-        f"ostinato: {why} {LOCAL_DEFAULT_MODEL} runs a small local model, which is not set up "
-        f"yet: running `ostinato {LOCAL_COMMAND} setup` (builds llama-server and fetches the "
-        "model; several minutes, once)",
-        file=err,
-        flush=True,
+    setup = f"ostinato {LOCAL_COMMAND} setup"
+    refused = ConfigurationError(
+        f"{LOCAL_DEFAULT_MODEL} is not set up (llama-server is not built, or the model is "
+        "not fetched)\n"
+        f"fix: run `{setup}` first (several minutes and a 1.1 GB download, once), pass "
+        "--yes to let ostinato chat run it, or choose another model with --model"
     )
+    if not assume_yes:
+        source = stdin if stdin is not None else sys.stdin
+        if not _is_terminal(source):
+            raise refused
+        if not _consents(why, source, err):
+            raise refused
+    else:
+        print(
+            f"ostinato: {why} {LOCAL_DEFAULT_MODEL} runs a small local model, which is not set "
+            f"up yet: running `{setup}` (builds llama-server and fetches the model; several "
+            "minutes, once)",
+            file=err,
+            flush=True,
+        )
     code = registry.commands[LOCAL_COMMAND].value.run(["setup"])
     if code != 0:
         raise OstinatoError(
-            f"`ostinato {LOCAL_COMMAND} setup` did not finish (exit code {code})\n"
-            f"fix: read its output above, then run `ostinato {LOCAL_COMMAND} setup` again "
+            f"`{setup}` did not finish (exit code {code})\n"
+            f"fix: read its output above, then run `{setup}` again "
             "(it resumes), or choose another model with --model"
         )
 

@@ -14,7 +14,15 @@ import time
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from ostinato.events import LoopEvent, RoundStarted, ToolFinished, ToolStarted
+from ostinato.events import (
+    LoopEnded,
+    LoopEvent,
+    LoopExitReason,
+    RoundStarted,
+    ToolCallRequested,
+    ToolFinished,
+    ToolStarted,
+)
 from ostinato.messages import ToolCall
 
 __all__ = ["ChatEvents", "ToolCallEvent", "ToolCallListener"]
@@ -72,12 +80,16 @@ class ToolCallListener:
     Use one listener per turn: :attr:`rounds` counts that turn's model rounds.
     """
 
-    __slots__ = ("_events", "_rounds", "_running")
+    __slots__ = ("_events", "_rounds", "_running", "ended", "not_run")
 
     def __init__(self, events: ChatEvents) -> None:
         self._events = events
         self._rounds = 0
         self._running: dict[str, tuple[ToolCall, float]] = {}
+        #: Why the turn's tool loop ended (``None`` until it did, or when no loop ran).
+        self.ended: LoopExitReason | None = None
+        #: The calls the model asked for that have not started (by id, in order).
+        self.not_run: dict[str, ToolCall] = {}
 
     @property
     def rounds(self) -> int:
@@ -89,11 +101,17 @@ class ToolCallListener:
         if isinstance(event, RoundStarted):
             self._rounds = event.round
             self._events.model_started(event.round)
+        elif isinstance(event, ToolCallRequested):
+            self.not_run[event.call.id] = event.call
         elif isinstance(event, ToolStarted):
+            self.not_run.pop(event.call.id, None)
             self._running[event.call.id] = (event.call, time.perf_counter())
             self._events.tool_started(event.call.name, event.call.arguments)
         elif isinstance(event, ToolFinished):
+            self.not_run.pop(event.call.id, None)  # answered without running (denied...)
             self._finished(event)
+        elif isinstance(event, LoopEnded):
+            self.ended = event.reason
 
     def _finished(self, event: ToolFinished) -> None:
         call = event.call

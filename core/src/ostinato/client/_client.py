@@ -13,10 +13,12 @@ from ostinato.advisors import (
     UsageLimits,
 )
 from ostinato.client._params import AdvisorParams
-from ostinato.client._spec import ChatClientRequestSpec, OptionsCache, SpecState
+from ostinato.client._spec import KEEP_TEXT, ChatClientRequestSpec, OptionsCache, SpecState
 from ostinato.events import EventListener
+from ostinato.messages import Media
 from ostinato.model import ChatModel
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
+from ostinato.prompt_template import PromptTemplate
 
 __all__ = ["ChatClient", "ChatClientBuilder"]
 
@@ -138,14 +140,23 @@ class ChatClientBuilder:
         self._state = SpecState() if defaults is None else defaults
         self._tool_advisor = tool_advisor
 
-    def default_system(self, text: str) -> ChatClientBuilder:
-        """The system text of every request (a request's ``system()`` replaces it)."""
-        self._state.system = text
+    def default_system(
+        self, text: str | PromptTemplate = KEEP_TEXT, /, **params: Any
+    ) -> ChatClientBuilder:
+        """The system text of every request (a request's ``system()`` replaces it).
+
+        ``default_system("You are {role}.", role="helpful")`` makes it a template; a
+        request's ``system(role="terse")`` overrides a parameter and keeps the text.
+        """
+        self._state.set_system(text, params)
         return self
 
-    def default_user(self, text: str) -> ChatClientBuilder:
-        """The user text of every request (a request's ``user()`` replaces it)."""
-        self._state.user = text
+    def default_user(
+        self, text: str | PromptTemplate = KEEP_TEXT, /, *media: Media, **params: Any
+    ) -> ChatClientBuilder:
+        """The user text of every request (a request's ``user()`` replaces it), with
+        optional media and template parameters as in ``user()``."""
+        self._state.set_user(text, media, params)
         return self
 
     def default_advisors(

@@ -6,7 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ostinato._frozen import FrozenDict, freeze
-from ostinato.context_keys import CONVERSATION_ID, TOOL_CALLING_ADVISOR_AUTO_REGISTER
+from ostinato.context_keys import (
+    CONVERSATION_ID,
+    NATIVE_STRUCTURED_OUTPUT,
+    TOOL_CALLING_ADVISOR_AUTO_REGISTER,
+)
 
 __all__ = ["TOOL_CALLING_ADVISOR_AUTO_REGISTER", "AdvisorParams"]
 
@@ -35,6 +39,13 @@ class AdvisorParams:
         if not isinstance(conversation_id, str) or not conversation_id.strip():
             raise ValueError(f"conversation_id must be a non-blank string, got {conversation_id!r}")
         return AdvisorParams({CONVERSATION_ID: conversation_id})
+
+    @staticmethod
+    def native_structured_output(enabled: bool = True) -> AdvisorParams:
+        """Make ``entity()`` ask the provider to enforce the JSON schema itself (Spring
+        AI's ``ENABLE_NATIVE_STRUCTURED_OUTPUT``); as ``entity(type, native=True)``, for
+        every request of a client when given to ``default_advisors``."""
+        return AdvisorParams({NATIVE_STRUCTURED_OUTPUT: enabled})
 
     @staticmethod
     def param(key: str, value: Any) -> AdvisorParams:

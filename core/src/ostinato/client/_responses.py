@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ostinato._aio import closing_stream
 from ostinato.advisors import ChatClientResponse
-from ostinato.context_keys import EVENT_SINK, OUTPUT_FORMAT, SENT_OPTIONS
+from ostinato.context_keys import (
+    EVENT_SINK,
+    NATIVE_STRUCTURED_OUTPUT,
+    OUTPUT_FORMAT,
+    OUTPUT_SCHEMA,
+    SENT_OPTIONS,
+)
 from ostinato.model import ChatResponse
 
 if TYPE_CHECKING:
@@ -59,20 +65,36 @@ class CallResponseSpec:
         return response.text if response is not None else None
 
     @overload
-    async def aentity(self, output_type: type[T], *, validate_schema: bool = False) -> T: ...
+    async def aentity(
+        self, output_type: type[T], *, validate_schema: bool = False, native: bool | None = None
+    ) -> T: ...
     @overload
-    async def aentity(self, output_type: Any, *, validate_schema: bool = False) -> Any: ...
-    async def aentity(self, output_type: Any, *, validate_schema: bool = False) -> Any:
+    async def aentity(
+        self, output_type: Any, *, validate_schema: bool = False, native: bool | None = None
+    ) -> Any: ...
+    async def aentity(
+        self, output_type: Any, *, validate_schema: bool = False, native: bool | None = None
+    ) -> Any:
         """The answer converted to ``output_type`` (a pydantic model, dataclass, list...).
 
         Format instructions with the type's JSON schema are added to the user message.
-        With ``validate_schema=True`` a
+        With ``native=True`` (or ``AdvisorParams.native_structured_output()`` among the
+        request's or the client's advisor params, when ``native`` is left ``None``) the
+        provider enforces the schema instead (``ChatOptions.output_schema``); a model
+        that cannot raises :class:`~ostinato.errors.StructuredOutputNotSupportedError`
+        before anything is sent. With ``validate_schema=True`` a
         :class:`~ostinato.advisors.StructuredOutputValidationAdvisor` re-asks the model
         (up to 3 times) while its answer does not match the schema.
         """
         from ostinato.client._entity import EntityConverter
 
-        converter = EntityConverter(output_type)
+        if native is None:
+            native = self._spec.advisor_params.get(NATIVE_STRUCTURED_OUTPUT) is True
+        if native:
+            from ostinato.model import check_native_structured_output
+
+            check_native_structured_output(self._spec.model)
+        converter = EntityConverter(output_type, native=native)
         extra = []
         if validate_schema:
             from ostinato.advisors import StructuredOutputValidationAdvisor
@@ -81,7 +103,12 @@ class CallResponseSpec:
                 StructuredOutputValidationAdvisor(output_json_schema=json.dumps(converter.schema))
             )
         chain = self._spec.build_chain(extra)
-        request = self._spec.build_request({OUTPUT_FORMAT: converter.format_instructions})
+        schema_entry = (
+            {OUTPUT_SCHEMA: json.dumps(converter.schema)}
+            if native
+            else {OUTPUT_FORMAT: converter.format_instructions}
+        )
+        request = self._spec.build_request(schema_entry)
         response = await chain.next_call(request)
         return converter.convert(response.chat_response.text if response.chat_response else None)
 
@@ -106,15 +133,22 @@ class CallResponseSpec:
         return run_sync(self.acontent(), async_name="acontent")
 
     @overload
-    def entity(self, output_type: type[T], *, validate_schema: bool = False) -> T: ...
+    def entity(
+        self, output_type: type[T], *, validate_schema: bool = False, native: bool | None = None
+    ) -> T: ...
     @overload
-    def entity(self, output_type: Any, *, validate_schema: bool = False) -> Any: ...
-    def entity(self, output_type: Any, *, validate_schema: bool = False) -> Any:
+    def entity(
+        self, output_type: Any, *, validate_schema: bool = False, native: bool | None = None
+    ) -> Any: ...
+    def entity(
+        self, output_type: Any, *, validate_schema: bool = False, native: bool | None = None
+    ) -> Any:
         """Blocking twin of :meth:`aentity`."""
         from ostinato.runtime import run_sync
 
         return run_sync(
-            self.aentity(output_type, validate_schema=validate_schema), async_name="aentity"
+            self.aentity(output_type, validate_schema=validate_schema, native=native),
+            async_name="aentity",
         )
 
 

@@ -23,7 +23,7 @@ from ostinato.advisors import (
     check_tool_advisors,
 )
 from ostinato.client._params import AdvisorParams
-from ostinato.client._spec_state import OptionsCache, SpecState
+from ostinato.client._spec_state import KEEP_TEXT, OptionsCache, SpecState
 from ostinato.context_keys import (
     APPROVAL_SETTINGS,
     CANCEL_SCOPE,
@@ -34,15 +34,17 @@ from ostinato.context_keys import (
 from ostinato.events import EventListener, EventSink
 from ostinato.messages import Media, Message, SystemMessage, UserMessage
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
+from ostinato.prompt_template import PromptTemplate, template_for
 from ostinato.tools import FunctionToolCallback, ToolCallback, ToolCallbackProvider
 
 if TYPE_CHECKING:
     from ostinato.client._client import ChatClient
     from ostinato.client._responses import CallResponseSpec, StreamResponseSpec
+    from ostinato.model import ChatModel
     from ostinato.runtime import CancelScope
     from ostinato.tools import ApprovalPolicy, Approver, PendingToolCalls
 
-__all__ = ["ChatClientRequestSpec", "OptionsCache", "SpecState"]
+__all__ = ["KEEP_TEXT", "ChatClientRequestSpec", "OptionsCache", "SpecState"]
 
 
 class ChatClientRequestSpec:
@@ -63,15 +65,31 @@ class ChatClientRequestSpec:
 
     # -- fluent setters -----------------------------------------------------------------
 
-    def system(self, text: str) -> ChatClientRequestSpec:
-        """Set the system text (replacing the client's default)."""
-        self._state.system = _text(text, "system")
+    def system(
+        self, text: str | PromptTemplate = KEEP_TEXT, /, **params: Any
+    ) -> ChatClientRequestSpec:
+        """Set the system text (replacing the client's default), or fill its template.
+
+        ``system("You are {role}.", role="a pirate")`` renders ``{name}`` placeholders
+        when the request is built; ``system(role="a pirate")`` keeps the text (the
+        client's default) and sets parameters. A ``str`` without parameters is sent as
+        written; a :class:`~ostinato.prompt_template.PromptTemplate` is always rendered.
+        """
+        self._state.set_system(text, params)
         return self
 
-    def user(self, text: str, *media: Media) -> ChatClientRequestSpec:
-        """Set the user text, with optional media attachments."""
-        self._state.user = _text(text, "user")
-        self._state.media = list(media)
+    def user(
+        self, text: str | PromptTemplate = KEEP_TEXT, /, *media: Media, **params: Any
+    ) -> ChatClientRequestSpec:
+        """Set the user text, with optional media attachments and template parameters.
+
+        ``user("Tell me about {topic}", topic="owls")`` renders the placeholders when
+        the request is built (a missing or unused parameter raises
+        :class:`~ostinato.errors.PromptTemplateError` then, before the model is called).
+        ``user(topic="owls")`` keeps the current text (e.g. the client's default) and
+        sets parameters. A ``str`` without parameters is sent as written, braces and all.
+        """
+        self._state.set_user(text, media, params)
         return self
 
     def messages(self, *messages: Message | Sequence[Message]) -> ChatClientRequestSpec:
@@ -198,6 +216,16 @@ class ChatClientRequestSpec:
 
     # -- assembly -----------------------------------------------------------------------
 
+    @property
+    def model(self) -> ChatModel:
+        """The model this request goes to."""
+        return self._client.model
+
+    @property
+    def advisor_params(self) -> Mapping[str, Any]:
+        """The advisor params set so far (the client's defaults, then this request's)."""
+        return self._state.advisor_params
+
     def effective_advisors(self, extra: Sequence[Advisor] = ()) -> list[Advisor]:
         """The advisors of this request after auto-registration, invariant checked."""
         state = self._state
@@ -226,10 +254,11 @@ class ChatClientRequestSpec:
         state = self._state
         messages: list[Message] = []
         if state.system is not None:
-            messages.append(SystemMessage(state.system))
+            messages.append(SystemMessage(_rendered(state.system, state.system_params)))
         messages.extend(state.messages)
-        if state.user is not None:
-            messages.append(UserMessage(state.user, tuple(state.media)))
+        user = None if state.user is None else _rendered(state.user, state.user_params)
+        if user is not None:
+            messages.append(UserMessage(user, tuple(state.media)))
 
         options = self._options()
         ctx = dict(state.advisor_params)
@@ -243,7 +272,7 @@ class ChatClientRequestSpec:
             if state.approval:
                 ctx[APPROVAL_SETTINGS] = approval_settings(state.approval)
             if state.resume is not None:
-                messages, options = check_resume(state.resume, state.user, options, ctx)
+                messages, options = check_resume(state.resume, user, options, ctx)
                 ctx[RESUMED_TURN] = state.resume
         return ChatClientRequest(Prompt(messages, options), ctx)
 
@@ -316,7 +345,9 @@ def _resolve_tools(items: Sequence[ToolCallback | ToolCallbackProvider]) -> list
     return tools
 
 
-def _text(value: str, what: str) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{what} text must be a str, got {type(value).__name__}")
-    return value
+def _rendered(text: str | PromptTemplate, params: Mapping[str, Any]) -> str:
+    """Templates are rendered when parameters are given (and a ``PromptTemplate`` always);
+    a plain text without parameters is sent as written, as Spring AI does."""
+    if isinstance(text, PromptTemplate):
+        return text.render(params)
+    return template_for(text).render(params) if params else text

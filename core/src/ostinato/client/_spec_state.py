@@ -3,7 +3,7 @@ per request), and the cache of built options a client's specs share."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -13,12 +13,16 @@ from ostinato.context_keys import USAGE_LIMITS
 from ostinato.events import EventListener
 from ostinato.messages import Media, Message
 from ostinato.prompt import ChatOptions
+from ostinato.prompt_template import PromptTemplate
 from ostinato.tools import ToolCallback, ToolCallbackProvider
 
 if TYPE_CHECKING:
     from ostinato.tools import ResumedTurn
 
-__all__ = ["OptionsCache", "SpecState"]
+__all__ = ["KEEP_TEXT", "OptionsCache", "SpecState"]
+
+#: The default of ``user()``/``system()``'s text: keep the current text, set parameters.
+KEEP_TEXT: Any = object()
 
 
 class OptionsCache:
@@ -39,8 +43,8 @@ class OptionsCache:
 class SpecState:
     """The mutable parts of a spec; the client keeps one as its defaults and copies it."""
 
-    system: str | None = None
-    user: str | None = None
+    system: str | PromptTemplate | None = None
+    user: str | PromptTemplate | None = None
     media: list[Media] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
     advisors: list[Advisor] = field(default_factory=list)
@@ -48,6 +52,8 @@ class SpecState:
     tool_context: dict[str, Any] = field(default_factory=dict)
     options: ChatOptions | None = None
     advisor_params: dict[str, Any] = field(default_factory=dict)
+    system_params: dict[str, Any] = field(default_factory=dict)
+    user_params: dict[str, Any] = field(default_factory=dict)
     listeners: list[EventListener] = field(default_factory=list)
     approval: dict[str, Any] = field(default_factory=dict)
     resume: ResumedTurn | None = None
@@ -64,10 +70,32 @@ class SpecState:
             dict(self.tool_context),
             self.options,
             dict(self.advisor_params),
+            dict(self.system_params),
+            dict(self.user_params),
             list(self.listeners),
             dict(self.approval),
             self.resume,
         )
+
+    def set_system(self, text: str | PromptTemplate, params: Mapping[str, Any]) -> None:
+        """A new system text replaces the text and its parameters; with ``KEEP_TEXT`` the
+        parameters merge into the current ones (to fill a default template)."""
+        if text is KEEP_TEXT:
+            self.system_params.update(params)
+        else:
+            self.system = _text(text, "system")
+            self.system_params = dict(params)
+
+    def set_user(
+        self, text: str | PromptTemplate, media: Sequence[Media], params: Mapping[str, Any]
+    ) -> None:
+        """As :meth:`set_system`; a new text also replaces the media."""
+        if text is KEEP_TEXT:
+            self.user_params.update(params)
+        else:
+            self.user = _text(text, "user")
+            self.user_params = dict(params)
+            self.media = list(media)
 
     def set_usage_limits(self, limits: UsageLimits | None) -> None:
         """Set (or, with ``None``, remove) the usage limits of each turn."""
@@ -128,3 +156,11 @@ class SpecState:
             if not isinstance(key, str) or not key.strip():
                 raise ValueError(f"tool context keys must be non-blank strings, got {key!r}")
         self.tool_context.update(context)
+
+
+def _text(value: str | PromptTemplate, what: str) -> str | PromptTemplate:
+    if not isinstance(value, str | PromptTemplate):
+        raise TypeError(
+            f"{what} text must be a str or a PromptTemplate, got {type(value).__name__}"
+        )
+    return value

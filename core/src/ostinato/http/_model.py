@@ -97,6 +97,9 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
 
     #: The ``user-agent`` header (``ostinato-openai/0.1.0``).
     user_agent: ClassVar[str] = "ostinato"
+    #: Whether the wire format can carry ``ChatOptions.output_schema`` (the provider
+    #: enforces the JSON schema); adapters whose request builder sends it say ``True``.
+    native_structured_output: ClassVar[bool] = False
     #: How a stream's bytes split into items.
     stream_format: ClassVar[type[SSEFraming] | type[NDJSONFraming]] = SSEFraming
     #: The ``accept`` header of a stream.

@@ -4,7 +4,8 @@
 rate limits and request id of the reply, the secret to mask, ``done``) and reads an
 event's JSON object. :func:`arguments_object` reads a tool call's arguments;
 :func:`plain` turns frozen options (mappings, tuples) back into JSON containers;
-:func:`tool_schema` reads a tool's input schema text, refusing one that is not JSON;
+:func:`tool_schema` reads a tool's input schema text, refusing one that is not JSON, and
+:func:`output_schema` the schema an answer must follow (native structured output);
 :func:`unexpected_reply` is the error of a reply that is not the object the protocol
 says; :func:`error_object` finds the mapping describing an error in the usual shapes;
 :func:`whole_reply` is a whole reply's :class:`~ostinato.model.ChatResponse`.
@@ -20,6 +21,7 @@ from typing import Any
 from ostinato.errors import ConfigurationError, MalformedResponseError
 from ostinato.http._error_report import json_text
 from ostinato.model import ChatResponse, ChatResponseMetadata, Generation, Usage
+from ostinato.prompt import ChatOptions
 from ostinato.redaction import Redactor
 from ostinato.transport import excerpt
 
@@ -27,6 +29,7 @@ __all__ = [
     "StreamParserBase",
     "arguments_object",
     "error_object",
+    "output_schema",
     "plain",
     "tool_schema",
     "unexpected_reply",
@@ -56,6 +59,26 @@ def tool_schema(name: str, input_schema: str) -> Any:
             f"tool {name!r}: its input schema is not JSON ({exc}); a ToolDefinition's "
             "input_schema must be JSON schema text"
         ) from None
+
+
+def output_schema(options: ChatOptions) -> dict[str, Any] | None:
+    """The JSON schema the options ask the provider to enforce (``output_schema``), parsed.
+
+    Raises:
+        ConfigurationError: the text is not a JSON object.
+    """
+    text = options.output_schema
+    if text is None:
+        return None
+    try:
+        schema = json.loads(text)
+    except ValueError as exc:
+        schema = exc
+    if not isinstance(schema, dict):
+        raise ConfigurationError(
+            f"ChatOptions.output_schema must be the JSON text of a schema object, got {text[:80]!r}"
+        ) from None
+    return schema
 
 
 def arguments_object(arguments: str) -> dict[str, Any]:

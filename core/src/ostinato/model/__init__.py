@@ -5,7 +5,7 @@ This package must not import tools, advisors or the client.
 
 from ostinato.model._accumulator import UsageAccumulator, accumulate_response_usage
 from ostinato.model._aggregator import MessageAggregator
-from ostinato.model._protocol import ChatModel
+from ostinato.model._protocol import ChatModel, check_native_structured_output
 from ostinato.model._response import (
     ChatGenerationMetadata,
     ChatResponse,
@@ -26,5 +26,6 @@ __all__ = [
     "Usage",
     "UsageAccumulator",
     "accumulate_response_usage",
+    "check_native_structured_output",
     "cumulative_usage",
 ]

@@ -124,6 +124,9 @@ class ScriptedChatModel:
         responder: used when the script is exhausted (instead of failing); handy for
             concurrency tests that answer from the prompt.
         latency: seconds to wait before answering (and between stream chunks).
+        native_structured_output: whether ``entity(..., native=True)`` is accepted (the
+            JSON schema is then on the recorded prompts' options as ``output_schema``);
+            ``False`` plays a model without native structured output.
 
     In streams, text answers are cut into chunks of ``chunk_size`` characters, tool-call
     arguments into fragments carrying an ``index`` (like OpenAI's), and usage and the
@@ -136,6 +139,7 @@ class ScriptedChatModel:
         "chunk_size",
         "default_options_",
         "latency",
+        "native_structured_output",
         "prompts",
         "responder",
         "script",
@@ -149,8 +153,10 @@ class ScriptedChatModel:
         responder: Callable[[Prompt], Any] | None = None,
         latency: float = 0.0,
         chunk_size: int = 4,
+        native_structured_output: bool = True,
     ) -> None:
         self.script: list[Any] = list(script)
+        self.native_structured_output = native_structured_output
         self.default_options_ = (
             default_options if default_options is not None else ToolCallingChatOptions()
         )

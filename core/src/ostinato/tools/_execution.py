@@ -31,6 +31,7 @@ from ostinato.errors import (
     ToolNotFoundError,
     ToolTimeoutError,
 )
+from ostinato.instrumentation import tool_scopes
 from ostinato.messages import ToolCall
 from ostinato.tools._callback import ToolCallback, ToolContext
 from ostinato.tools._function import describe_exception
@@ -126,6 +127,18 @@ async def _invoke(
 
 
 async def _outcome(job: ToolJob, context: ToolContext) -> str | ToolError:
+    scopes = tool_scopes()
+    if not scopes:
+        return await _run(job, context)
+    with contextlib.ExitStack() as stack:
+        reports = [stack.enter_context(scope(job.call, job.callback)) for scope in scopes]
+        outcome = await _run(job, context)
+        for report in reports:
+            report(outcome)
+        return outcome
+
+
+async def _run(job: ToolJob, context: ToolContext) -> str | ToolError:
     name = job.call.name
     task = current_task()
     try:

@@ -47,6 +47,7 @@ class AnthropicChatModel(HttpxChatModel[AnthropicChatOptions]):
     """
 
     user_agent = "ostinato-anthropic/0.1.0"
+    native_structured_output = True
     path = "/v1/messages"
     env_prefix = "OSTINATO_ANTHROPIC_"
     read_error = staticmethod(read_anthropic_error)

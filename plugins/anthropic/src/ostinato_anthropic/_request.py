@@ -4,7 +4,9 @@
 input_schema}``; ``tool_choice`` is sent only with tools. Extended thinking comes from the
 ``thinking`` mapping or the ``thinking_budget`` shortcut. Prompt-caching breakpoints go
 where the options ask (system, tools, conversation). Options left ``None`` are not sent,
-so the API's defaults apply; ``extra_body`` is laid over the rest.
+so the API's defaults apply; ``extra_body`` is laid over the rest. An ``output_schema``
+(native structured output) becomes ``output_config.format`` (``json_schema``), beside
+the other ``output_config`` entries and in place of another format.
 """
 
 from __future__ import annotations
@@ -13,10 +15,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from ostinato.errors import ConfigurationError
-from ostinato.http import plain, tool_schema
+from ostinato.http import output_schema, plain, tool_schema
 from ostinato.prompt import Prompt
 from ostinato_anthropic._messages import cache_control, message_payloads, system_blocks
-from ostinato_anthropic._options import DEFAULT_MAX_TOKENS, AnthropicChatOptions
+from ostinato_anthropic._options import (
+    DEFAULT_MAX_TOKENS,
+    AnthropicChatOptions,
+    json_schema_output_config,
+)
 
 __all__ = ["build_request_body", "thinking_payload", "tool_choice_payload", "tool_payload"]
 
@@ -124,5 +130,11 @@ def build_request_body(
         value = getattr(options, name)
         if value is not None:
             body[name] = plain(value)
+    schema = output_schema(options)
+    if schema is not None:
+        body["output_config"] = {
+            **body.get("output_config", {}),
+            **json_schema_output_config(schema),
+        }
     body.update(plain(options.extra_body))
     return body

@@ -47,6 +47,7 @@ SERVER_KEYS: Final = (
     "timeout",
     "toolPrefix",
     "requireApproval",
+    "allowedTools",
 )
 _TYPES: Final = {"stdio": "stdio", "http": "http", "streamable-http": "http", "sse": "sse"}
 _REFERENCE: Final = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
@@ -85,6 +86,7 @@ class McpServerConfig:
         timeout: seconds one tool call may take.
         tool_prefix: prepended to the server's tool names (``None``: the toolset's rule).
         require_approval: which calls need approval.
+        allowed_tools: the only tools of the server offered (``None``: all).
     """
 
     name: str
@@ -98,6 +100,7 @@ class McpServerConfig:
     timeout: float = 60.0
     tool_prefix: str | None = None
     require_approval: Approval = "never"
+    allowed_tools: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if (self.command is None) == (self.url is None):
@@ -261,6 +264,9 @@ def _server(
         timeout=float(timeout),
         tool_prefix=prefix,
         require_approval=_approval(entry.get("requireApproval", "never"), where),
+        allowed_tools=None
+        if entry.get("allowedTools") is None
+        else _strings(entry["allowedTools"], "allowedTools", where),
     )
 
 

@@ -74,6 +74,7 @@ class McpServer:
         timeout: float = 60.0,
         tool_prefix: str | None = None,
         require_approval: Approval = "never",
+        allowed_tools: Sequence[str] | None = None,
         startup_timeout: float = 30.0,
         max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
     ) -> None:
@@ -94,6 +95,7 @@ class McpServer:
                 require_approval=require_approval
                 if isinstance(require_approval, str)
                 else tuple(require_approval),
+                allowed_tools=None if allowed_tools is None else tuple(allowed_tools),
             )
         self.config = config
         self.startup_timeout = startup_timeout
@@ -186,7 +188,12 @@ class McpServer:
         """The tools of the last listing (empty before the first), named ``prefix + name``
         (``prefix`` defaults to the server's ``tool_prefix``)."""
         prefix = self.config.tool_prefix if prefix is None else prefix
-        return [self._tool(tool, prefix or "") for tool in self._listed or ()]
+        allowed = self.config.allowed_tools
+        return [
+            self._tool(tool, prefix or "")
+            for tool in self._listed or ()
+            if allowed is None or tool.name in allowed
+        ]
 
     def tool_named(self, tool: McpTool, prefix: str) -> McpTool:
         """``tool`` (one of :meth:`tools`) under the name ``prefix + its server name``."""

@@ -10,6 +10,7 @@ server's own ``toolPrefix`` wins over the rule.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import re
 import warnings
 from collections import Counter
@@ -56,6 +57,7 @@ class McpToolset:
         )
         self.prefix: PrefixRule = prefix
         self.failures: dict[str, ToolExecutionError] = {}
+        self._closed_at_exit = False
 
     @classmethod
     def from_config(
@@ -139,10 +141,21 @@ class McpToolset:
 
     def list_tools_sync(self) -> list[McpTool]:
         """:meth:`list_tools` from synchronous code, on ostinato's private loop (where the
-        sync faces of a client run, so the sessions opened here serve them)."""
+        sync faces of a client run, so the sessions opened here serve them). Those
+        sessions are closed when the interpreter exits, before the private loop stops."""
         from ostinato.runtime import run_sync
 
-        return run_sync(self.list_tools, async_name="list_tools")
+        tools = run_sync(self.list_tools, async_name="list_tools")
+        if not self._closed_at_exit:
+            self._closed_at_exit = True
+            # Registered after the private loop's own exit handler, so it runs first.
+            atexit.register(self.close_all)
+        return tools
+
+    def close_all(self) -> None:
+        """Close every server's sessions on every loop, from outside those loops."""
+        for server in self.servers:
+            server.close_all()
 
     async def __aenter__(self) -> McpToolset:
         await self.list_tools()

@@ -52,6 +52,7 @@ class OllamaChatModel(HttpxChatModel[OllamaChatOptions]):
     """
 
     user_agent = "ostinato-ollama/0.1.0"
+    native_structured_output = True
     path = "/api/chat"
     env_prefix = "OSTINATO_OLLAMA_"
     stream_format = NDJSONFraming

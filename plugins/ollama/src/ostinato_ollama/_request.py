@@ -5,7 +5,8 @@ Messages map one to one, except a :class:`ToolResponseMessage`, which becomes on
 message is sent with its text (``""`` when it has none), its reasoning as ``thinking``,
 and its tool calls with the arguments as objects. Images travel base64-encoded in
 ``images``. Tools become ``function`` tools. Sampling options go in the ``options``
-object; ``stream`` is always sent, since Ollama streams when it is left out.
+object; ``stream`` is always sent, since Ollama streams when it is left out. An
+``output_schema`` (native structured output) is sent as ``format``, in place of another.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ostinato.errors import ConfigurationError
-from ostinato.http import arguments_object, plain, tool_schema
+from ostinato.http import arguments_object, output_schema, plain, tool_schema
 from ostinato.messages import (
     AssistantMessage,
     Media,
@@ -149,6 +150,9 @@ def build_request_body(
         ]
     if options.format is not None:
         body["format"] = plain(options.format)
+    schema = output_schema(options)
+    if schema is not None:
+        body["format"] = schema
     sampling = model_options(options)
     if sampling is not None:
         body["options"] = sampling

@@ -84,6 +84,7 @@ class OpenAIChatModel(HttpxChatModel[OpenAIChatOptions]):
     """
 
     user_agent = "ostinato-openai/0.1.0"
+    native_structured_output = True
     path = "/chat/completions"
     env_prefix = "OSTINATO_OPENAI_"
     read_error = staticmethod(read_openai_error)

@@ -5,7 +5,9 @@ Messages map one to one, except a :class:`ToolResponseMessage`, which becomes on
 ``content: ""`` (accepted everywhere, unlike ``null`` on some imitators); reasoning
 metadata is not sent back. Tools become ``function`` tools whose ``parameters`` is the
 tool's input schema; ``tool_choice`` and ``parallel_tool_calls`` are sent only with
-tools. Options left ``None`` are not sent, so the server's defaults apply.
+tools. Options left ``None`` are not sent, so the server's defaults apply. An
+``output_schema`` (native structured output) becomes a strict ``json_schema``
+``response_format``, its schema made strict-compatible, in place of any other.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ostinato.errors import ConfigurationError
-from ostinato.http import plain, tool_schema
+from ostinato.http import output_schema, plain, tool_schema
 from ostinato.messages import (
     AssistantMessage,
     Media,
@@ -28,7 +30,7 @@ from ostinato.messages import (
 )
 from ostinato.prompt import Prompt
 from ostinato.tools import ToolDefinition
-from ostinato_openai._options import OpenAIChatOptions
+from ostinato_openai._options import OpenAIChatOptions, json_schema_response_format
 
 __all__ = [
     "BodyTemplate",
@@ -246,6 +248,9 @@ class BodyTemplate:
             value = getattr(options, name)
             if value is not None:
                 fields[name] = plain(value)
+        schema = output_schema(options)
+        if schema is not None:
+            fields["response_format"] = json_schema_response_format(strict_schema(schema))
         if options.stop_sequences:
             fields["stop"] = list(options.stop_sequences)
         if options.tool_callbacks:

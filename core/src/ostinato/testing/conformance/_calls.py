@@ -7,6 +7,7 @@ import json
 import pytest
 
 from ostinato.model import FinishReason
+from ostinato.prompt import ChatOptions
 from ostinato.testing.conformance._base import ConformanceBase
 from ostinato.testing.conformance._canned import body_strings
 from ostinato.testing.conformance._checks import (
@@ -107,5 +108,25 @@ class CallConformance(ConformanceBase):
             response = await model.call(self.prompt(model, options=options))
         sent = body_strings(replay.body())
         assert {"name", "age"} <= sent, "the JSON schema was not sent"
+        assert response.text is not None
+        assert json.loads(response.text) == dict(exp.structured)
+
+    async def test_native_structured_output(self) -> None:
+        """A model declaring ``native_structured_output`` sends ``output_schema``."""
+        exp = self.expectations
+        schema = {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "age": {"type": "integer"}},
+            "required": ["name", "age"],
+            "additionalProperties": False,
+        }
+        canned = self.require(Scenario.STRUCTURED_OUTPUT)
+        async with self.replay(canned) as (model, replay):
+            if getattr(model, "native_structured_output", False) is not True:
+                pytest.skip(f"{type(model).__name__} has no native structured output")
+            options = ChatOptions(output_schema=json.dumps(schema))
+            response = await model.call(self.prompt(model, options=options))
+        sent = body_strings(replay.body())
+        assert {"name", "age", "additionalProperties"} <= sent, "output_schema was not sent"
         assert response.text is not None
         assert json.loads(response.text) == dict(exp.structured)

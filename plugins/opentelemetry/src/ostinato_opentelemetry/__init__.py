@@ -1,0 +1,57 @@
+"""OpenTelemetry traces and metrics of ostinato's tool loop, to the GenAI semantic
+conventions.
+
+Installed, the plugin instruments every auto-configured client; :func:`instrument`
+instruments a client built by hand. Names are loaded on first use, so importing the
+package does not import OpenTelemetry.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ostinato_opentelemetry._instrument import (
+        instrument,
+        instrumentation_advisors,
+        uninstrument_tools,
+    )
+    from ostinato_opentelemetry._model_span import ModelCallSpanAdvisor
+    from ostinato_opentelemetry._settings import OpenTelemetrySettings
+    from ostinato_opentelemetry._setup import configure_from_environment
+    from ostinato_opentelemetry._turn_span import TurnSpanAdvisor
+
+__all__ = [
+    "ModelCallSpanAdvisor",
+    "OpenTelemetrySettings",
+    "TurnSpanAdvisor",
+    "__version__",
+    "configure_from_environment",
+    "instrument",
+    "instrumentation_advisors",
+    "uninstrument_tools",
+]
+
+#: The distribution's version.
+__version__ = "0.1.0"
+
+_LAZY = {
+    "instrument": "ostinato_opentelemetry._instrument",
+    "instrumentation_advisors": "ostinato_opentelemetry._instrument",
+    "uninstrument_tools": "ostinato_opentelemetry._instrument",
+    "ModelCallSpanAdvisor": "ostinato_opentelemetry._model_span",
+    "OpenTelemetrySettings": "ostinato_opentelemetry._settings",
+    "configure_from_environment": "ostinato_opentelemetry._setup",
+    "TurnSpanAdvisor": "ostinato_opentelemetry._turn_span",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ostinato_opentelemetry' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

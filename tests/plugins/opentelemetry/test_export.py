@@ -1,0 +1,92 @@
+"""Export over real OTLP/HTTP, set up from the ``OTEL_*`` variables, in child processes
+(the SDK's providers can be set once per process): spans and metrics reach a loopback
+receiver that decodes the protobuf payloads, and an exporter that cannot deliver never
+slows a turn."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from tests.plugins.opentelemetry.receiver import OtlpReceiver, SilentServer
+from tests.servers import free_port
+
+CHILD = Path(__file__).with_name("export_child.py")
+
+
+def _run_child(
+    turns: int, env: Mapping[str, str]
+) -> tuple[subprocess.CompletedProcess[str], float]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "OSTINATO_"))}
+    began = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, str(CHILD), str(turns)],
+        capture_output=True,
+        text=True,
+        env={**clean, **env},
+        timeout=120,
+        check=False,
+    )
+    return done, time.perf_counter() - began
+
+
+def _slowest(done: subprocess.CompletedProcess[str]) -> float:
+    assert done.returncode == 0, done.stderr
+    [line] = [x for x in done.stdout.splitlines() if x.startswith("slowest ")]
+    return float(line.split()[1])
+
+
+def test_spans_and_metrics_reach_an_otlp_http_receiver() -> None:
+    with OtlpReceiver() as receiver:
+        done, _ = _run_child(
+            2,
+            {"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url, "OTEL_SERVICE_NAME": "weather-bot"},
+        )
+        _slowest(done)  # the child exits after flushing: everything has arrived
+
+    names = sorted(name for _, name, _ in receiver.spans)
+    assert (
+        names
+        == ["chat", "chat", "chat", "chat"] + ["execute_tool weather"] * 2 + ["invoke_agent"] * 2
+    )
+    assert {service for service, _, _ in receiver.spans} == {"weather-bot"}
+    chat = next(attributes for _, name, attributes in receiver.spans if name == "chat")
+    assert chat["gen_ai.operation.name"] == "chat"
+    assert chat["gen_ai.provider.name"] == "openai"
+    assert chat["gen_ai.usage.input_tokens"] in (5, 9)
+    assert {"gen_ai.client.operation.duration", "gen_ai.client.token.usage"} <= set(
+        receiver.metrics
+    )
+
+
+_EAGER_EXPORT = {
+    # Export as soon as spans end, so exports run during the turns; give up after 1 s.
+    "OTEL_BSP_SCHEDULE_DELAY": "1",
+    "OTEL_EXPORTER_OTLP_TIMEOUT": "1",
+    "OTEL_METRICS_EXPORTER": "none",
+}
+
+
+def test_a_dead_port_never_slows_a_turn() -> None:
+    endpoint = f"http://127.0.0.1:{free_port()}"
+    done, seconds = _run_child(10, {"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, **_EAGER_EXPORT})
+
+    slowest = _slowest(done)
+    assert slowest < 0.5, f"a turn took {slowest:.3f} s while spans went to a dead port"
+    assert seconds < 30, f"the process took {seconds:.1f} s to exit"
+    failures = [line for line in done.stderr.splitlines() if "Failed to export" in line]
+    assert len(failures) == 1, done.stderr  # reported once, not per batch
+    assert "repeats of this are not logged" in failures[0]
+
+
+def test_a_collector_that_never_answers_never_slows_a_turn() -> None:
+    with SilentServer() as server:
+        done, seconds = _run_child(10, {"OTEL_EXPORTER_OTLP_ENDPOINT": server.url, **_EAGER_EXPORT})
+
+    slowest = _slowest(done)
+    assert slowest < 0.5, f"a turn took {slowest:.3f} s while the collector never answered"
+    assert seconds < 30, f"the process took {seconds:.1f} s to exit"
