@@ -32,6 +32,7 @@ STDLIB_ALLOWED = frozenset(
         "_opcode",
         "_operator",
         "_sre",
+        "_string",  # with string: the parser of PromptTemplate, exported by ostinato
         "_struct",
         "_typing",
         "_weakrefset",
@@ -58,6 +59,7 @@ STDLIB_ALLOWED = frozenset(
         "operator",
         "re",
         "reprlib",
+        "string",
         "struct",
         "token",
         "tokenize",
