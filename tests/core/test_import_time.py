@@ -1,57 +1,166 @@
-"""``import ostinato`` stays cheap: fast, and without the heavy libraries."""
+"""``import ostinato`` stays cheap: a fixed set of standard-library modules, none of the
+heavy libraries, no thread.
+
+How long the import takes is measured by the benchmark (``bench/``, against its 150 ms
+target), never here: a wall-clock assertion fails on a loaded machine. What makes the
+import slow is what it loads, and that is checked exactly: a module the import did not
+load before fails the test, named with the chain of imports that brought it in, and
+either loads on first use instead or, when every ``import ostinato`` needs it, joins
+:data:`STDLIB_ALLOWED` deliberately.
+"""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-import tempfile
-
-BUDGET_SECONDS = 0.150
-RUNS = 5
 
 # Only their own layers may import these: never the package itself.
 HEAVY_MODULES = ("httpx", "pluggy", "dependency_injector", "pydantic_settings")
 
+# The standard-library top-level modules ``import ostinato`` may load. The runtime under
+# the sync faces (threading, queue, logging, asyncio), the cancel scope, the event
+# classes and the approval machinery load on first use.
+STDLIB_ALLOWED = frozenset(
+    {
+        "__future__",
+        "_ast",
+        "_collections",
+        "_contextvars",
+        "_functools",
+        "_json",
+        "_opcode",
+        "_operator",
+        "_sre",
+        "_string",  # with string: the parser of PromptTemplate, exported by ostinato
+        "_struct",
+        "_typing",
+        "_weakrefset",
+        "ast",
+        "base64",
+        "binascii",
+        "collections",
+        "contextlib",
+        "contextvars",
+        "copy",
+        "copyreg",
+        "dataclasses",
+        "dis",
+        "enum",
+        "functools",
+        "importlib",
+        "inspect",
+        "itertools",
+        "json",
+        "keyword",
+        "linecache",
+        "math",
+        "opcode",
+        "operator",
+        "re",
+        "reprlib",
+        "string",
+        "struct",
+        "token",
+        "tokenize",
+        "types",
+        "typing",
+        "warnings",
+        "weakref",
+    }
+)
+
 _PROBE = f"""
-import json, sys, threading, time
+import json, sys
 HEAVY = {HEAVY_MODULES!r}
-start = time.perf_counter()
+before = set(sys.modules)
 import ostinato
-elapsed = time.perf_counter() - start
+loaded = sorted(set(sys.modules) - before)
+import threading
 print(json.dumps({{
-    "elapsed": elapsed,
+    "loaded": loaded,
     "modules": sorted(name for name in sys.modules if name.split(".")[0] in HEAVY),
     "threads": [t.name for t in threading.enumerate()],
 }}))
 """
 
 
-def probe(env: dict[str, str] | None = None) -> dict[str, object]:
-    """Import ostinato in a fresh interpreter and report what it cost."""
+def probe() -> dict[str, object]:
+    """Import ostinato in a fresh interpreter (``-X importtime``, for the chains) and
+    report what it loaded, the heavy libraries among them, and the threads running."""
     proc = subprocess.run(
-        [sys.executable, "-c", _PROBE],
+        [sys.executable, "-X", "importtime", "-c", _PROBE],
         capture_output=True,
         text=True,
         timeout=60,
         check=True,
-        env=env,
     )
     result: dict[str, object] = json.loads(proc.stdout)
+    result["chains"] = import_chains(proc.stderr)
     return result
 
 
-def test_import_ostinato_takes_under_150_ms():
-    # Measured as users meet it: with compiled bytecode (an installed wheel has it). The
-    # bytecode goes to a private cache so the source tree stays clean, even where the
-    # environment sets PYTHONDONTWRITEBYTECODE.
-    with tempfile.TemporaryDirectory() as cache:
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env["PYTHONPYCACHEPREFIX"] = cache
-        probe(env)  # compiles and caches the bytecode
-        timings = [float(probe(env)["elapsed"]) for _ in range(RUNS)]  # type: ignore[arg-type]
-    assert min(timings) < BUDGET_SECONDS, f"import ostinato took {sorted(timings)} s"
+def import_chains(importtime: str) -> dict[str, list[str]]:
+    """``{module: [module, its importer, ..., the top-level import]}`` from the output
+    of ``-X importtime``, which lists each module after the ones it imported, indented
+    two spaces more per level."""
+    rows: list[tuple[int, str]] = []
+    for line in importtime.splitlines():
+        if not line.startswith("import time:") or "|" not in line:
+            continue
+        name = line.rsplit("|", 1)[1]
+        stripped = name.lstrip(" ")
+        if stripped == "imported package":
+            continue
+        rows.append(((len(name) - len(stripped)) // 2, stripped.strip()))
+    chains: dict[str, list[str]] = {}
+    for index, (depth, name) in enumerate(rows):
+        chain, level = [name], depth
+        for later_depth, later in rows[index + 1 :]:
+            if later_depth < level:
+                chain.append(later)
+                level = later_depth
+        chains.setdefault(name, chain)
+    return chains
+
+
+def test_import_ostinato_loads_only_the_allowed_standard_library_modules():
+    result = probe()
+    loaded: list[str] = result["loaded"]  # type: ignore[assignment]
+    chains: dict[str, list[str]] = result["chains"]  # type: ignore[assignment]
+    stdlib = {name for name in loaded if name.split(".")[0] in sys.stdlib_module_names}
+    new = sorted(name for name in stdlib if name.split(".")[0] not in STDLIB_ALLOWED)
+    found = [f"{name} (imported by {' <- '.join(chains.get(name, [name])[1:])})" for name in new]
+    assert not found, (
+        "import ostinato now loads standard-library modules it did not: "
+        + "; ".join(found)
+        + ". Import them where they are first used (inside the function, or a lazy "
+        "export), or, if every import of ostinato needs them, add them to STDLIB_ALLOWED."
+    )
+
+
+def test_the_chain_of_a_module_names_its_importers():
+    # The message of the test above depends on this reading of -X importtime.
+    stderr = "\n".join(
+        (
+            "import time: self [us] | cumulative | imported package",
+            "import time:        10 |         10 |         threading",
+            "import time:        10 |         20 |       ostinato.runtime._cancel_scope",
+            "import time:        10 |         30 |     ostinato.advisors._tool_loop",
+            "import time:        10 |         10 |     ostinato.events",
+            "import time:        10 |         50 |   ostinato.advisors",
+            "import time:        10 |         60 | ostinato",
+        )
+    )
+    chains = import_chains(stderr)
+    assert chains["threading"] == [
+        "threading",
+        "ostinato.runtime._cancel_scope",
+        "ostinato.advisors._tool_loop",
+        "ostinato.advisors",
+        "ostinato",
+    ]
+    assert chains["ostinato.events"] == ["ostinato.events", "ostinato.advisors", "ostinato"]
 
 
 def test_import_ostinato_does_not_import_heavy_libraries():

@@ -64,8 +64,10 @@ class ToolLoopExitListener(Advisor, ABC):
 
     @abstractmethod
     async def on_tool_loop_exit(self, ending: ToolLoopExit) -> None:
-        """Called once, before the tool advisor returns or streams ``ending.response``.
-        An exception raised here fails the turn."""
+        """Called once per ending, before the tool advisor returns or streams
+        ``ending.response``; with ``final_answer_on_limit``, at the limit, before the last
+        round (``ending.response`` then holds the limit's text). An exception raised here
+        fails the turn."""
 
 
 async def notify_loop_exit(advisors: Iterable[Advisor], ending: ToolLoopExit) -> None:

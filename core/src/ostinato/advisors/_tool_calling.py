@@ -22,25 +22,21 @@ from ostinato._aio import closing_stream
 from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor, ToolAdvisor
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._loop_cancel import CANCELLED, RoundCancelled
+from ostinato.advisors._loop_steps import LoopExit
 from ostinato.advisors._no_progress import NoProgressAction
 from ostinato.advisors._no_progress import no_progress_action as _action
+from ostinato.advisors._round_marks import RoundMarker, with_previous_usage
 from ostinato.advisors._tool_calling_settings import (
     ToolCallingAdvisorSettings,
     ToolExecutionEligibilityChecker,
     default_eligibility_checker,
 )
-from ostinato.advisors._tool_loop import (
-    LoopExit,
-    NextRound,
-    RoundMarker,
-    ToolLoopTurn,
-    with_previous_usage,
-)
+from ostinato.advisors._tool_loop import ToolLoopTurn
 from ostinato.advisors._usage_limits import UsageLimits
 from ostinato.messages import Message
 from ostinato.model import FinishReason
 from ostinato.prompt import ToolCallingChatOptions
-from ostinato.runtime._cancel_scope import TurnCancelled
 from ostinato.tools import ToolCallingManager, ToolExecutionResult
 
 if TYPE_CHECKING:
@@ -318,19 +314,15 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         if not isinstance(options, ToolCallingChatOptions):
             return await chain.next_call(request)
         turn = await ToolLoopTurn.start(self, request, chain, options, stream=False)
-        resumed = await turn.resume()
-        if isinstance(resumed, LoopExit):
-            return await self.do_finalize_loop(resumed.response, chain)
-        while True:
+        step = await turn.resume()
+        while not isinstance(step, LoopExit):
             round_request = await turn.begin_round()
-            try:
-                response = await turn.guard(turn.inner_chain().next_call(round_request))
-            except TurnCancelled:
-                step: NextRound | LoopExit = await turn.cancelled(round_request)
+            response = await turn.guard(turn.inner_chain().next_call(round_request))
+            if isinstance(response, RoundCancelled):
+                step = await turn.cancelled(round_request)
             else:
                 step = await turn.decide(round_request, response)
-            if isinstance(step, LoopExit):
-                return await self.do_finalize_loop(step.response, chain)
+        return await self.do_finalize_loop(step.response, chain)
 
     def advise_stream(
         self, request: ChatClientRequest, chain: AdvisorChain
@@ -351,38 +343,53 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         chain: AdvisorChain,
         options: ToolCallingChatOptions,
     ) -> AsyncIterator[ChatClientResponse]:
-        # Chunks of tool rounds are hidden; the others are shown as they arrive, with the
-        # usage of earlier rounds added and stamped with their round number.
+        # Chunks of tool rounds are hidden; the others are shown as they arrive (see
+        # _stream_round). A round cancelled midway ends the turn with its own answer.
         turn = await ToolLoopTurn.start(self, request, chain, options, stream=True)
-        resumed = await turn.resume()
-        if isinstance(resumed, LoopExit):
-            tail = turn.stream_tail(resumed)
-            if tail is not None:
-                yield tail
-            return
-        while True:
+        step = await turn.resume()
+        while not isinstance(step, LoopExit):
             round_request = await turn.begin_round()
-            previous = turn.usage.total
             aggregator = ChatClientMessageAggregator()
-            marker = RoundMarker(turn.rounds + 1)
-            try:
-                async with closing_stream(turn.inner_chain().next_stream(round_request)) as chunks:
-                    async for chunk in turn.guard_stream(chunks):
-                        aggregator.add(chunk)
-                        shown = not turn.is_tool_round(chunk.chat_response)
-                        if turn.events is not None:
-                            await turn.events.chunk(turn.rounds + 1, chunk, shown)
-                        if shown:
-                            yield with_previous_usage(marker.mark(chunk), previous)
-            except TurnCancelled:
-                yield (await turn.cancelled(round_request)).response
-                return
+            cancelled = False
+            async with closing_stream(self._stream_round(turn, round_request, aggregator)) as shown:
+                async for chunk in shown:
+                    if isinstance(chunk, RoundCancelled):
+                        cancelled = True
+                    else:
+                        yield chunk
             aggregate = aggregator.result()
-            if aggregate is None:
+            if cancelled:
+                step = await turn.cancelled(round_request)
+            elif aggregate is None:
                 return
-            step = await turn.decide(round_request, aggregate)
-            if isinstance(step, LoopExit):
-                tail = turn.stream_tail(step)
-                if tail is not None:
-                    yield tail
-                return
+            else:
+                step = await turn.decide(round_request, aggregate)
+        tail = turn.stream_tail(step)
+        if tail is not None:
+            yield tail
+
+    async def _stream_round(
+        self,
+        turn: ToolLoopTurn,
+        request: ChatClientRequest,
+        aggregator: ChatClientMessageAggregator,
+    ) -> AsyncIterator[ChatClientResponse | RoundCancelled]:
+        # One round's chunks into ``aggregator``; those shown are yielded with the usage
+        # of earlier rounds added and stamped with their round number; CANCELLED last if
+        # the turn's cancel scope was cancelled (the round's stream is closed first).
+        previous = turn.usage.total
+        marker = RoundMarker(turn.rounds + 1)
+        cancelled = False
+        async with closing_stream(turn.inner_chain().next_stream(request)) as chunks:
+            async for chunk in turn.guard_stream(chunks):
+                if isinstance(chunk, RoundCancelled):  # the last item: the guard ends here
+                    cancelled = True
+                    continue
+                aggregator.add(chunk)
+                shown = not turn.is_tool_round(chunk.chat_response)
+                if turn.events is not None:
+                    await turn.events.chunk(turn.rounds + 1, chunk, shown)
+                if shown:
+                    yield with_previous_usage(marker.mark(chunk), previous)
+        if cancelled:
+            yield CANCELLED

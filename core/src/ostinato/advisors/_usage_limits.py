@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ostinato.errors import UsageLimitExceeded
 from ostinato.messages import AssistantMessage
 from ostinato.model import ChatGenerationMetadata, ChatResponse, FinishReason, Generation
 
@@ -80,6 +81,12 @@ class UsageBreach:
             f"Stopped: the turn reached its usage limit {self.name}={self.limit} "
             f"(used {self.used}) while the model still asked for tools. Raise the limit "
             "(UsageLimits) if the task needs more."
+        )
+
+    def error(self) -> UsageLimitExceeded:
+        """The error raised for this breach when the limits say ``raise_error``."""
+        return UsageLimitExceeded(
+            self.message, limit_name=self.name, limit=self.limit, used=self.used
         )
 
 

@@ -1,0 +1,144 @@
+"""The state of one turn of the tool loop, and the plumbing its drivers use.
+
+:class:`TurnState` holds what a turn of a :class:`~ostinato.advisors.ToolCallingAdvisor`
+keeps between rounds (options, history, summed usage, round and tool-call counts, the
+usage limits, the no-progress tracker, the cancel scope, the events) and offers the
+drivers what is not a decision: the chain inside the loop, the eligibility check, the
+waits raced against the cancel scope, and the stream's tail. Every decision of the loop
+is made by its subclass :class:`~ostinato.advisors._tool_loop.ToolLoopTurn`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Sequence
+from typing import TYPE_CHECKING, Self, TypeVar
+
+from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._loop_cancel import RoundCancelled, cancel_scope_of, guarded, guarded_each
+from ostinato.advisors._loop_exit import LoopExitReason
+from ostinato.advisors._loop_steps import LoopExit
+from ostinato.advisors._no_progress import NoProgressTracker
+from ostinato.advisors._round_marks import stream_tail
+from ostinato.advisors._usage_limits import UsageLimits
+from ostinato.context_keys import EVENT_SINK, USAGE_LIMITS
+from ostinato.events import EventSink
+from ostinato.messages import Message
+from ostinato.model import ChatResponse, UsageAccumulator
+from ostinato.prompt import ToolCallingChatOptions
+
+if TYPE_CHECKING:
+    from ostinato.advisors._chain import AdvisorChain
+    from ostinato.advisors._loop_events import TurnEvents
+    from ostinato.advisors._tool_calling import ToolCallingAdvisor
+
+__all__ = ["TurnState"]
+
+T = TypeVar("T")
+
+
+class TurnState:
+    """The state of one turn of the tool loop (options, history, usage, round number,
+    limits, cancel scope, events) and what the drivers need of it besides the decisions,
+    which are :class:`~ostinato.advisors._tool_loop.ToolLoopTurn`'s."""
+
+    __slots__ = (
+        "_advisor",
+        "_after",
+        "_before",
+        "_chain",
+        "_checker",
+        "_final",
+        "_limits",
+        "_next",
+        "_progress",
+        "_scope",
+        "events",
+        "history",
+        "instructions",
+        "options",
+        "request",
+        "rounds",
+        "stream",
+        "tool_calls",
+        "usage",
+    )
+
+    def __init__(
+        self,
+        advisor: ToolCallingAdvisor,
+        request: ChatClientRequest,
+        chain: AdvisorChain,
+        options: ToolCallingChatOptions,
+        *,
+        stream: bool,
+    ) -> None:
+        self._advisor = advisor
+        self._chain = chain
+        self._checker = advisor.tool_execution_eligibility_checker
+        if stream:
+            self._before = advisor.do_before_stream
+            self._after = advisor.do_after_stream
+            self._next = advisor.do_get_next_instructions_for_tool_call_stream
+        else:
+            self._before = advisor.do_before_call
+            self._after = advisor.do_after_call
+            self._next = advisor.do_get_next_instructions_for_tool_call
+        self.stream = stream
+        self.request = request
+        self.options = options
+        self.instructions: Sequence[Message] = request.prompt.messages
+        self.history: Sequence[Message] = self.instructions
+        self.usage = UsageAccumulator()
+        self.rounds = 0
+        self._scope = cancel_scope_of(request)
+        self.tool_calls = 0
+        sink = request.context.get(EVENT_SINK)
+        self.events: TurnEvents | None = None
+        if isinstance(sink, EventSink):  # somebody listens: the event classes load now
+            from ostinato.advisors._loop_events import TurnEvents
+
+            self.events = TurnEvents(sink)
+        settings = advisor.tool_calling_settings
+        limits = request.context.get(USAGE_LIMITS)
+        self._limits = limits if isinstance(limits, UsageLimits) else settings.usage_limits
+        repeats = settings.no_progress_repeats
+        self._progress = NoProgressTracker(repeats) if repeats is not None else None
+        # Set when the next round is the last, without tools: why, and the answer to give
+        # if the model asks for tools all the same.
+        self._final: tuple[LoopExitReason, ChatResponse] | None = None
+
+    @classmethod
+    async def start(
+        cls,
+        advisor: ToolCallingAdvisor,
+        request: ChatClientRequest,
+        chain: AdvisorChain,
+        options: ToolCallingChatOptions,
+        *,
+        stream: bool,
+    ) -> Self:
+        """A new turn, after ``do_initialize_loop`` (or ``_stream``) ran on ``request``."""
+        init = advisor.do_initialize_loop_stream if stream else advisor.do_initialize_loop
+        return cls(advisor, await init(request, chain), chain, options, stream=stream)
+
+    def is_tool_round(self, response: ChatResponse | None) -> bool:
+        """Whether ``response`` asks for tools (the advisor's eligibility checker)."""
+        return response is not None and bool(self._checker(response))
+
+    def inner_chain(self) -> AdvisorChain:
+        """A fresh chain of the advisors inside the loop, for one round."""
+        return self._chain.copy(self._advisor)
+
+    def guard(self, work: Awaitable[T]) -> Awaitable[T | RoundCancelled]:
+        """``work``, raced against the request's cancel scope (``work`` itself without
+        one); gives :data:`CANCELLED` once the scope is cancelled."""
+        return work if self._scope is None else guarded(self._scope, work)
+
+    def guard_stream(self, chunks: AsyncIterator[T]) -> AsyncIterator[T | RoundCancelled]:
+        """``chunks``, each raced against the request's cancel scope; ends with
+        :data:`CANCELLED` once the scope is cancelled (see :meth:`guard`)."""
+        return chunks if self._scope is None else guarded_each(self._scope, chunks)
+
+    def stream_tail(self, ending: LoopExit) -> ChatClientResponse | None:
+        """What the stream path still yields after ``ending`` (see :func:`stream_tail`)."""
+        return stream_tail(ending, self.usage, self.rounds)
