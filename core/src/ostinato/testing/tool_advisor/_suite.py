@@ -5,7 +5,8 @@ async) and checks the events contract (:func:`check_turn`), call/stream parity, 
 deltas against ``content()``, and every ending: answered, return-direct, tool-call
 limit, iteration cap, one last round without tools at the cap, no progress (told and
 ended), usage limits (requests, tokens, tool calls, raising), a failing tool and a
-raising listener.
+raising listener; approvals, resume and cancellation are checked by its base,
+:class:`~ostinato.testing.tool_advisor._approvals.ApprovalConformance`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ostinato.testing._scripted import (
     tool_call,
     tool_call_response,
 )
+from ostinato.testing.tool_advisor._approvals import ApprovalConformance
 from ostinato.testing.tool_advisor._checks import check_turn
 from ostinato.testing.tool_advisor._harness import PATHS, WAYS, Run, comparable, run_way
 from ostinato.tools import DefaultToolCallingManager, ToolCallLimits, tool
@@ -74,7 +76,7 @@ def _weather(city: str, n: int, usage: tuple[int, int, int] | None = (1, 2, 3)) 
     return tool_call_response(tool_call("weather", {"city": city}, id=f"w{n}"), usage=usage)
 
 
-class ToolAdvisorConformance:
+class ToolAdvisorConformance(ApprovalConformance):
     """Subclass it in a tool advisor's tests and implement :meth:`make_advisor` (and
     :meth:`discovery` when the model must find tools before it can call them)::
 
