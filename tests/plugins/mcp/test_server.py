@@ -84,6 +84,34 @@ async def test_an_is_error_result_is_a_tool_error_the_model_reads(time_server):
     assert "Invalid timezone" in answer
 
 
+@pytest.mark.parametrize("mode", ["call", "stream"])
+async def test_a_server_error_reaches_listeners_as_a_failed_tool(time_server, mode):
+    from ostinato.events import ToolFinished
+
+    tools = await time_server.list_tools()
+    model = ScriptedChatModel(
+        [
+            tool_call_response(("get_current_time", {"timezone": "Nowhere/Atlantis"})),
+            echo_tool_answer,
+        ]
+    )
+    seen: list[ToolFinished] = []
+    client = ChatClient.builder(model, tool_advisor=ToolCallingAdvisor()).build()
+    spec = (
+        client.prompt("go")
+        .tools(*tools)
+        .listener(lambda event: seen.append(event) if isinstance(event, ToolFinished) else None)
+    )
+    if mode == "call":
+        await spec.call().acontent()
+    else:
+        [text async for text in spec.stream().acontent()]
+    [finished] = seen
+    assert finished.call.name == "get_current_time"
+    assert finished.error == "ToolExecutionError"
+    assert "Invalid timezone" in finished.result
+
+
 async def test_http_server_tools_results_and_media(demo_url):
     server = McpServer(name="demo", url=demo_url)
     try:
