@@ -25,6 +25,7 @@ PACKAGE = {
     "PromptChatMemoryAdvisor",
     "RecentConversationsRepository",
     "SQLiteChatMemoryRepository",
+    "RemoteStoreSyncFaces",
     "UpdatableChatMemoryRepository",
     "__version__",
     "apply_window",

@@ -20,7 +20,6 @@ from typing import Any, TypeVar
 import psycopg
 from pydantic import SecretStr
 
-from ostinato.memory import ChatMemoryRepositorySyncFaces
 from ostinato.messages import Message
 from ostinato.redaction import mask_credentials, mask_url
 from ostinato.transport import LoopClients
@@ -29,6 +28,7 @@ from ostinato_memory import (
     ChatMemoryStoreUnavailableError,
     ConversationChange,
     ConversationSummary,
+    RemoteStoreSyncFaces,
     check_conversation_id,
     check_messages,
     decode_message,
@@ -66,7 +66,7 @@ _RECENT = (
 )
 
 
-class PostgresChatMemoryRepository(ChatMemoryRepositorySyncFaces):
+class PostgresChatMemoryRepository(RemoteStoreSyncFaces):
     """A :class:`~ostinato.memory.ChatMemoryRepository` (and
     :class:`~ostinato_memory.UpdatableChatMemoryRepository`,
     :class:`~ostinato_memory.RecentConversationsRepository`) in PostgreSQL.
@@ -238,23 +238,11 @@ class PostgresChatMemoryRepository(ChatMemoryRepositorySyncFaces):
 
         return await self._run("list conversations", work)
 
-    # -- blocking faces and closing -------------------------------------------------------
-
-    def update_sync(self, conversation_id: str, change: ConversationChange) -> list[Message]:
-        """Blocking :meth:`update`."""
-        from ostinato.runtime import run_sync
-
-        return run_sync(self.update(conversation_id, change), async_name="update")
+    # -- closing (the blocking faces come from RemoteStoreSyncFaces) ---------------------
 
     async def aclose(self) -> None:
         """Close every pool (the next operation opens a new one)."""
         await self._pools.aclose()
-
-    def close(self) -> None:
-        """Blocking :meth:`aclose`."""
-        from ostinato.runtime import run_sync
-
-        run_sync(self.aclose(), async_name="aclose")
 
     def __repr__(self) -> str:
         return f"PostgresChatMemoryRepository({self.url!r})"

@@ -32,7 +32,6 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, WatchError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from ostinato.memory import ChatMemoryRepositorySyncFaces
 from ostinato.messages import Message
 from ostinato.redaction import mask_credentials, mask_url
 from ostinato.transport import LoopClients
@@ -41,6 +40,7 @@ from ostinato_memory import (
     ChatMemoryStoreUnavailableError,
     ConversationChange,
     ConversationSummary,
+    RemoteStoreSyncFaces,
     check_conversation_id,
     check_messages,
     decode_message,
@@ -92,7 +92,7 @@ def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-class RedisChatMemoryRepository(ChatMemoryRepositorySyncFaces):
+class RedisChatMemoryRepository(RemoteStoreSyncFaces):
     """A :class:`~ostinato.memory.ChatMemoryRepository` (and
     :class:`~ostinato_memory.UpdatableChatMemoryRepository`,
     :class:`~ostinato_memory.RecentConversationsRepository`) in Redis.
@@ -304,23 +304,11 @@ class RedisChatMemoryRepository(ChatMemoryRepositorySyncFaces):
 
         return await self._run("list conversations", work)
 
-    # -- blocking faces and closing -------------------------------------------------------
-
-    def update_sync(self, conversation_id: str, change: ConversationChange) -> list[Message]:
-        """Blocking :meth:`update`."""
-        from ostinato.runtime import run_sync
-
-        return run_sync(self.update(conversation_id, change), async_name="update")
+    # -- closing (the blocking faces come from RemoteStoreSyncFaces) ---------------------
 
     async def aclose(self) -> None:
         """Close every connection pool (the next operation opens a new one)."""
         await self._clients.aclose()
-
-    def close(self) -> None:
-        """Blocking :meth:`aclose`."""
-        from ostinato.runtime import run_sync
-
-        run_sync(self.aclose(), async_name="aclose")
 
     def __repr__(self) -> str:
         return f"RedisChatMemoryRepository({self.url!r}, key_prefix={self._prefix!r})"

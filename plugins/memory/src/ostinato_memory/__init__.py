@@ -34,7 +34,11 @@ from ostinato_memory._listing import (
 )
 from ostinato_memory._message_advisor import MessageChatMemoryAdvisor
 from ostinato_memory._prompt_advisor import DEFAULT_SYSTEM_PROMPT_TEMPLATE, PromptChatMemoryAdvisor
-from ostinato_memory._repository import ConversationChange, UpdatableChatMemoryRepository
+from ostinato_memory._repository import (
+    ConversationChange,
+    RemoteStoreSyncFaces,
+    UpdatableChatMemoryRepository,
+)
 from ostinato_memory._validation import check_conversation_id, check_messages
 from ostinato_memory._window import MessageWindowChatMemory, apply_window, pair_tool_messages
 
@@ -69,6 +73,7 @@ __all__ = [
     "NotAMemoryDatabaseError",
     "PromptChatMemoryAdvisor",
     "RecentConversationsRepository",
+    "RemoteStoreSyncFaces",
     "SQLiteChatMemoryRepository",
     "UpdatableChatMemoryRepository",
     "__version__",
