@@ -31,7 +31,7 @@ if TYPE_CHECKING:
         httpx_timeout,
         make_client,
     )
-    from ostinato.http._contract import Connection, EventParser
+    from ostinato.http._contract import Connection, EventParser, ModelArguments
     from ostinato.http._error_report import ErrorReport, json_text, model_error
     from ostinato.http._errors import (
         error_from_transport,
@@ -72,6 +72,7 @@ __all__ = [
     "Framing",
     "HttpxChatModel",
     "LinearConnectionPool",
+    "ModelArguments",
     "ModelFactory",
     "NDJSONFraming",
     "ProviderSettings",
@@ -113,6 +114,7 @@ __getattr__, __dir__ = lazy_exports(
         "Framing": "ostinato.http._framing",
         "HttpxChatModel": "ostinato.http._model",
         "LinearConnectionPool": "ostinato.http._pool",
+        "ModelArguments": "ostinato.http._contract",
         "ModelFactory": "ostinato.http._factory",
         "NDJSONFraming": "ostinato.http._framing",
         "ProviderSettings": "ostinato.http._settings",

@@ -17,10 +17,11 @@ per-read timeout and ``max_response_bytes`` only (an answer streams as long as i
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack, aclosing
 from functools import partial
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, TypeVar, cast, get_args
 
 import httpx
 
@@ -63,13 +64,18 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
     """A chat model behind an HTTP JSON API, over httpx.
 
     A subclass sets the class attributes below and implements :meth:`request_body`,
-    :meth:`_parse_reply`, :meth:`_stream_parser` and :meth:`_error_from_payload`.
+    :meth:`_parse_reply`, :meth:`_stream_parser` and :meth:`_error_from_payload`. One
+    that declares :attr:`options_type` and :attr:`default_base_url` needs no constructor
+    of its own; one with arguments of its own takes the others as
+    ``**arguments: Unpack[ModelArguments[MyOptions]]`` and passes them on.
 
     Args:
         model: the default model name (shortcut for ``default_options.model``).
-        default_options: the options every request starts from.
-        base_url: the API root; requests go to ``<base_url><path>``.
-        provider: the name errors carry.
+        default_options: the options every request starts from (default: an
+            :attr:`options_type` made without arguments).
+        base_url: the API root; requests go to ``<base_url><path>`` (default:
+            :attr:`default_base_url`).
+        provider: the name errors carry (default: :attr:`provider`).
         headers: the provider's own headers of every request (``anthropic-version``).
         api_key: checked for a header and sent as :meth:`_auth_headers` says (bearer).
         timeout: seconds, or an ``httpx.Timeout``; applied to every request, also on
@@ -90,12 +96,23 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
             partial response, retries included (default 600; ``None``: no bound).
 
     Raises:
+        TypeError: ``default_options`` or ``base_url`` is missing and the class declares
+            no default for it.
         ConfigurationError: the base URL is not ``http(s)://host...``, the API key or an
             extra header holds a character a header cannot carry (not shown), or a limit
             is not positive.
     """
 
-    #: The ``user-agent`` header (``ostinato-openai/0.1.0``).
+    #: The name errors carry unless the model is given another (``openai``); a subclass
+    #: that declares it and no ``env_prefix`` gets ``OSTINATO_<PROVIDER>_``.
+    provider: ClassVar[str] = "http"
+    #: The API root when no ``base_url`` is given (``None``: ``base_url`` is required).
+    default_base_url: ClassVar[str | None] = None
+    #: Makes the default options when none are given: by default the options class the
+    #: subclass names as its parameter (``HttpxChatModel[MyOptions]``).
+    options_type: ClassVar[Callable[[], ChatOptions] | None] = None
+    #: The ``user-agent`` header: by default ``<distribution>/<version>`` of the package
+    #: defining the subclass (``ostinato-openai/0.1.0``, from its ``__version__``).
     user_agent: ClassVar[str] = "ostinato"
     #: Whether the wire format can carry ``ChatOptions.output_schema`` (the provider
     #: enforces the JSON schema); adapters whose request builder sends it say ``True``.
@@ -110,10 +127,10 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
     def __init__(
         self,
         *,
-        model: str | None,
-        default_options: OptionsT,
-        base_url: str,
-        provider: str,
+        model: str | None = None,
+        default_options: OptionsT | None = None,
+        base_url: str | None = None,
+        provider: str | None = None,
         headers: Mapping[str, str] | None = None,
         api_key: str | SecretLike | None = None,
         timeout: float | httpx.Timeout | None = None,
@@ -126,7 +143,11 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
         call_deadline: float | None = DEFAULT_CALL_DEADLINE,
         first_event_timeout: float | None = DEFAULT_FIRST_EVENT_TIMEOUT,
     ) -> None:
+        if default_options is None:
+            default_options = self._declared("options_type", "default_options")()
         options = default_options.copy(model=model) if model else default_options
+        base_url = self._declared("default_base_url", "base_url") if base_url is None else base_url
+        provider = provider or type(self).provider
         root, userinfo = split_userinfo(check_base_url(base_url, variable="base_url").rstrip("/"))
         self._api_key = header_api_key(api_key, provider=provider)
         self._timeout = httpx_timeout(timeout)
@@ -162,6 +183,32 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
                 api_key=self._api_key, headers=sent, url=base_url, params=self._params
             ),
         )
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = vars(cls)
+        if "options_type" not in declared:
+            for base in declared.get("__orig_bases__", ()):
+                options = (*get_args(base), None)[0]
+                if isinstance(options, type) and issubclass(options, ChatOptions):
+                    cls.options_type = options
+        if "provider" in declared and "env_prefix" not in declared:
+            cls.env_prefix = f"OSTINATO_{cls.provider.upper()}_"
+        if "user_agent" not in declared:
+            package = sys.modules.get(cls.__module__.partition(".")[0])
+            version = getattr(package, "__version__", None)
+            if isinstance(version, str) and package is not None:
+                cls.user_agent = f"{package.__name__.replace('_', '-')}/{version}"
+
+    @classmethod
+    def _declared(cls, attribute: str, argument: str) -> Any:
+        value = getattr(cls, attribute)
+        if value is None:
+            raise TypeError(
+                f"{cls.__name__}() needs {argument}=...: the class declares no {attribute}\n"
+                f"fix: pass {argument}, or set {attribute} on {cls.__name__}"
+            )
+        return value
 
     # -- what a subclass writes ----------------------------------------------------------
 
