@@ -6,8 +6,10 @@
   it reads an error body.
 * :class:`ProviderSettings`: the connection settings every provider plugin reads from
   ``OSTINATO_<PROVIDER>_*`` (base URL, key, timeouts, retries, pool, extra headers and
-  query, size limit, deadlines); :func:`connection_arguments` turns them into the model's
-  keyword arguments, and :func:`model_factory` makes an adapter's ``create_chat_model``.
+  query, size limit, deadlines), and :class:`ChatProviderSettings` with them the default
+  options every chat API takes (temperature, top_p, max_tokens, extra body);
+  :func:`connection_arguments` turns them into the model's keyword arguments, and
+  :func:`model_factory` makes an adapter's ``create_chat_model``.
 * :func:`error_from_transport`, :func:`error_payload`, :func:`redirect_error`: a failed
   exchange, an error body and a 3xx as typed :class:`~ostinato.errors.ModelError` s.
 * :func:`check_base_url`: a base URL refused early, with what was expected.
@@ -46,6 +48,7 @@ if TYPE_CHECKING:
     from ostinato.http._settings import (
         DEFAULT_CALL_DEADLINE,
         DEFAULT_FIRST_EVENT_TIMEOUT,
+        ChatProviderSettings,
         ProviderSettings,
         provider_env,
         provider_field,
@@ -66,6 +69,7 @@ __all__ = [
     "DEFAULT_FIRST_EVENT_TIMEOUT",
     "DEFAULT_LIMITS",
     "DEFAULT_TIMEOUT",
+    "ChatProviderSettings",
     "Connection",
     "ErrorReport",
     "EventParser",
@@ -108,6 +112,7 @@ __getattr__, __dir__ = lazy_exports(
         "DEFAULT_FIRST_EVENT_TIMEOUT": "ostinato.http._settings",
         "DEFAULT_LIMITS": "ostinato.http._client",
         "DEFAULT_TIMEOUT": "ostinato.http._client",
+        "ChatProviderSettings": "ostinato.http._settings",
         "Connection": "ostinato.http._contract",
         "ErrorReport": "ostinato.http._error_report",
         "EventParser": "ostinato.http._contract",
