@@ -12,6 +12,8 @@
   :func:`model_factory` makes an adapter's ``create_chat_model``.
 * :func:`error_from_transport`, :func:`error_payload`, :func:`redirect_error`: a failed
   exchange, an error body and a 3xx as typed :class:`~ostinato.errors.ModelError` s.
+* :class:`MessageEncoder`: the walk over a conversation, an adapter writing one method per
+  message kind; :class:`PayloadCache`: each message encoded once.
 * :func:`check_base_url`: a base URL refused early, with what was expected.
 
 Only adapters import this package: it needs httpx (``pip install ostinato[http]``), and
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
     )
     from ostinato.http._factory import ModelFactory, connection_arguments, model_factory
     from ostinato.http._framing import Framing, NDJSONFraming, SSEFraming
+    from ostinato.http._message_encoder import MessageEncoder, Payload, PayloadCache
     from ostinato.http._model import HttpxChatModel
     from ostinato.http._pool import LinearConnectionPool, use_linear_pool
     from ostinato.http._settings import (
@@ -76,9 +79,12 @@ __all__ = [
     "Framing",
     "HttpxChatModel",
     "LinearConnectionPool",
+    "MessageEncoder",
     "ModelArguments",
     "ModelFactory",
     "NDJSONFraming",
+    "Payload",
+    "PayloadCache",
     "ProviderSettings",
     "SSEFraming",
     "StreamParserBase",
@@ -119,9 +125,12 @@ __getattr__, __dir__ = lazy_exports(
         "Framing": "ostinato.http._framing",
         "HttpxChatModel": "ostinato.http._model",
         "LinearConnectionPool": "ostinato.http._pool",
+        "MessageEncoder": "ostinato.http._message_encoder",
         "ModelArguments": "ostinato.http._contract",
         "ModelFactory": "ostinato.http._factory",
         "NDJSONFraming": "ostinato.http._framing",
+        "Payload": "ostinato.http._message_encoder",
+        "PayloadCache": "ostinato.http._message_encoder",
         "ProviderSettings": "ostinato.http._settings",
         "SSEFraming": "ostinato.http._framing",
         "StreamParserBase": "ostinato.http._wire",

@@ -16,7 +16,13 @@ from typing import Any, Final, Unpack
 import httpx
 
 from ostinato.errors import MalformedResponseError
-from ostinato.http import DEFAULT_LIMITS, DEFAULT_TIMEOUT, HttpxChatModel, ModelArguments
+from ostinato.http import (
+    DEFAULT_LIMITS,
+    DEFAULT_TIMEOUT,
+    HttpxChatModel,
+    ModelArguments,
+    PayloadCache,
+)
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
 from ostinato.transport import DEFAULT_MAX_RESPONSE_BYTES, excerpt
@@ -26,7 +32,7 @@ from ostinato_openai._errors import REQUEST_ID_HEADERS
 from ostinato_openai._errors import read_error as read_openai_error
 from ostinato_openai._normalise import RATE_LIMIT_HEADERS, rate_limit
 from ostinato_openai._options import OpenAIChatOptions
-from ostinato_openai._request import BodyTemplate, PayloadCache
+from ostinato_openai._request import BodyTemplate
 
 __all__ = [
     "DEFAULT_BASE_URL",
@@ -127,7 +133,7 @@ class OpenAIChatModel(HttpxChatModel[OpenAIChatOptions]):
 
     def request_body(self, prompt: Prompt, *, stream: bool = False) -> dict[str, Any]:
         """The JSON body this model would send for ``prompt``."""
-        return self._prepare(prompt).template(stream).body(prompt.messages, self._payloads)
+        return self._prepare(prompt).template(stream).body(prompt, self._payloads)
 
     # -- the wire format ---------------------------------------------------------------
 
