@@ -14,10 +14,6 @@ the test ends. When a test fails, a screenshot of the page and its console go to
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,42 +21,19 @@ from typing import Any
 
 import pytest
 
-__all__ = [
-    "ARTIFACTS",
-    "CHROMIUM_ARGS",
-    "ServedPage",
-    "browser",
-    "chromium_path",
-    "open_page",
-    "serve",
-]
+from tests.plugins.serve.browser.chromium import (
+    CHROMIUM_ARGS,
+    NO_CHROMIUM,
+    LoopbackServer,
+    chromium_path,
+)
+
+__all__ = ["ARTIFACTS", "ServedPage", "browser", "open_page", "serve"]
 
 ROOT = Path(__file__).resolve().parents[4]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 # Each expectation waits at most this long for the page to reach the state it expects.
 EXPECT_TIMEOUT_MS = 10_000
-
-
-def chromium_path() -> str | None:
-    """The system's Chromium: ``OSTINATO_CHROMIUM``, else the Debian package's binary."""
-    for candidate in (os.environ.get("OSTINATO_CHROMIUM"), "/usr/bin/chromium"):
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    for name in ("chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
 
 
 @pytest.fixture(scope="session")
@@ -68,11 +41,7 @@ def browser() -> Iterator[Any]:
     """One headless Chromium for the session (a fresh profile of its own)."""
     executable = chromium_path()
     if executable is None:
-        pytest.skip(
-            "BROWSER TESTS SKIPPED: no Chromium on this machine. Install it with "
-            "`scripts/install-browser` (`make test` runs it; it needs root and apt-get), "
-            "or point OSTINATO_CHROMIUM at a Chromium binary"
-        )
+        pytest.skip(NO_CHROMIUM)
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=EXPECT_TIMEOUT_MS)
@@ -118,43 +87,15 @@ def _save_artifacts(request: pytest.FixtureRequest, pages: list[ServedPage]) -> 
         (ARTIFACTS / f"{name}.console.txt").write_text("\n".join(served.console) + "\n")
 
 
-class _LoopbackServer:
-    """uvicorn serving ``app`` on a socket of 127.0.0.1 that already listens."""
-
-    def __init__(self, app: Any) -> None:
-        import uvicorn
-
-        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.socket.bind(("127.0.0.1", 0))
-        self.socket.listen(64)
-        self.port: int = self.socket.getsockname()[1]
-        config = uvicorn.Config(
-            app, log_level="warning", lifespan="off", timeout_graceful_shutdown=2
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
-        )
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-        self.socket.close()
-        if self.thread.is_alive():
-            raise RuntimeError("the test's uvicorn did not stop within 10 s")
-
-
 @pytest.fixture
 def serve() -> Iterator[Callable[[Any], str]]:
     """``serve(app)`` runs ``app`` on loopback for this test and returns its base URL."""
-    servers: list[_LoopbackServer] = []
+    servers: list[LoopbackServer] = []
 
     def start(app: Any) -> str:
-        server = _LoopbackServer(app)
+        server = LoopbackServer(app)
         servers.append(server)
-        return f"http://127.0.0.1:{server.port}/"
+        return server.url
 
     yield start
     for server in servers:

@@ -1,7 +1,7 @@
 """The web page, used as a person would: in Chromium, against a real served client.
 
-The client runs a scripted model and real tools (``send_money`` needs approval); every
-test types into the page, clicks its buttons and reads what it shows.
+The client (``scenario.py``) runs a scripted model and real tools (``send_money`` needs
+approval); every test types into the page, clicks its buttons and reads what it shows.
 """
 
 from __future__ import annotations
@@ -13,52 +13,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from ostinato import ChatClient, ToolResponseMessage, UserMessage, tool
-from ostinato.testing import ScriptedChatModel, tool_call, tool_call_response
+from tests.plugins.serve.browser.scenario import build_app
 
 TOKEN = "s3cret-token-for-the-page"
-
-
-@tool(description="Current temperature in a city, in °C")
-def temperature(city: str) -> int:
-    return {"Paris": 14, "Lisbon": 21}.get(city, 10)
-
-
-@tool(requires_approval=True, description="Send money to someone")
-def send_money(amount: int, to: str) -> str:
-    return f"sent {amount} EUR to {to}"
-
-
-def _answer(prompt: Any) -> Any:
-    last = prompt.messages[-1]
-    if isinstance(last, ToolResponseMessage):
-        return "Results: " + "; ".join(r.response_data for r in last.responses)
-    text = last.text if isinstance(last, UserMessage) else ""
-    if "weather" in text:
-        return tool_call_response(
-            tool_call("temperature", {"city": "Lisbon"}, id="lisbon"),
-            tool_call("temperature", {"city": "Paris"}, id="paris"),
-        )
-    if "pay" in text:
-        return tool_call_response(tool_call("send_money", {"amount": 50, "to": "Ann"}, id="pay"))
-    if "count" in text:
-        said = sum(isinstance(m, UserMessage) for m in prompt.messages)
-        return f"You said {said} thing(s) in this conversation."
-    if "markup" in text:
-        return '<img src="x" onerror="document.title=\'owned\'"><b>bold?</b>'
-    return "Hello."
-
-
-def _app(token: str | None = None) -> Any:
-    from ostinato_serve import ServeSettings, create_app
-
-    client = ChatClient.create(ScriptedChatModel(responder=_answer))
-    return create_app(
-        client,
-        tools=[temperature, send_money],
-        settings=ServeSettings(token=token),
-        model_name="scripted:test",
-    )
 
 
 @pytest.fixture
@@ -66,7 +23,7 @@ def page_on(serve: Callable[[Any], str], open_page: Callable[..., Any]) -> Calla
     """``page_on(token=None, fragment="", **viewport)``: a page open on a fresh app."""
 
     def open_(token: str | None = None, fragment: str = "", **viewport: int) -> Any:
-        return open_page(serve(_app(token)) + fragment, **viewport)
+        return open_page(serve(build_app(token)) + fragment, **viewport)
 
     return open_
 
