@@ -114,6 +114,21 @@ def test_mutate_starts_from_the_client_defaults():
     assert built(other.prompt("x")).messages[0] == SystemMessage("S")
 
 
+def test_remove_default_advisors_drops_those_of_a_kind_only():
+    from ostinato.advisors import MemoryAdvisor, SimpleLoggerAdvisor
+
+    class Remembering(SimpleLoggerAdvisor, MemoryAdvisor):
+        pass
+
+    logger, memory = SimpleLoggerAdvisor(), Remembering()
+    client = ChatClient.builder(ScriptedChatModel(["x"])).default_advisors(logger, memory).build()
+    stateless = client.mutate().remove_default_advisors(MemoryAdvisor).build()
+    kept = [a for a in stateless.prompt().effective_advisors() if a is logger or a is memory]
+    assert kept == [logger]
+    original = [a for a in client.prompt().effective_advisors() if a is logger or a is memory]
+    assert original == [logger, memory]
+
+
 def test_describe_renders_the_effective_chain():
     client = ChatClient.create(ScriptedChatModel())
     text = client.prompt("x").describe()
