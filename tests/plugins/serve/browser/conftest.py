@@ -36,9 +36,13 @@ ARTIFACTS = ROOT / "test-artifacts" / "browser"
 EXPECT_TIMEOUT_MS = 10_000
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium for the session (a fresh profile of its own)."""
+    """One headless Chromium per test module (a fresh profile of its own).
+
+    Module scope, not session: while Playwright's sync API is open the main thread has a
+    running event loop, which the async tests of later modules could not start theirs in.
+    """
     executable = chromium_path()
     if executable is None:
         pytest.skip(NO_CHROMIUM)
