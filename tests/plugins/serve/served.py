@@ -8,6 +8,7 @@ in words. ``pay`` needs approval.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import threading
@@ -23,6 +24,7 @@ from ostinato.prompt import Prompt
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
 
 __all__ = [
+    "GatedModel",
     "agent",
     "asgi_client",
     "pay",
@@ -62,6 +64,53 @@ def answer(prompt: Prompt) -> Any:
 def agent() -> ChatClient:
     """A client on the scripted agent."""
     return ChatClient.create(ScriptedChatModel(responder=answer))
+
+
+class GatedModel:
+    """The scripted agent, held at the start of each model request until :meth:`release`
+    (from any thread). ``entered`` is set once a request waits; ``cancelled`` once a
+    waiting request was cancelled."""
+
+    def __init__(self) -> None:
+        self.inner = ScriptedChatModel(responder=answer)
+        self.entered = threading.Event()
+        self.cancelled = threading.Event()
+        self._lock = threading.Lock()
+        self._released = False
+        self._gates: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
+
+    @property
+    def default_options(self) -> Any:
+        return self.inner.default_options
+
+    def release(self) -> None:
+        with self._lock:
+            self._released = True
+            gates, self._gates = self._gates, []
+        for loop, gate in gates:
+            loop.call_soon_threadsafe(gate.set)
+
+    async def _wait(self) -> None:
+        gate = asyncio.Event()
+        with self._lock:
+            if self._released:
+                return
+            self._gates.append((asyncio.get_running_loop(), gate))
+        self.entered.set()
+        try:
+            await gate.wait()
+        except asyncio.CancelledError:
+            self.cancelled.set()
+            raise
+
+    async def call(self, prompt: Prompt) -> Any:
+        await self._wait()
+        return await self.inner.call(prompt)
+
+    async def stream(self, prompt: Prompt) -> AsyncIterator[Any]:
+        await self._wait()
+        async for chunk in self.inner.stream(prompt):
+            yield chunk
 
 
 def asgi_client(app: Any, **kwargs: Any) -> httpx.AsyncClient:
