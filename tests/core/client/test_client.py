@@ -12,27 +12,7 @@ from ostinato import ChatClient, Prompt, tool
 from ostinato.advisors import ToolCallingAdvisor
 from ostinato.messages import SystemMessage, UserMessage
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
-from ostinato.tools import tool_callbacks
-
-
-@tool
-def tool1(x: int) -> int:
-    """First tool."""
-    return x
-
-
-@tool
-def tool2(x: int) -> int:
-    """Second tool."""
-    return x * 2
-
-
-T1, T2 = tool_callbacks(tool1)[0], tool_callbacks(tool2)[0]
-
-
-def built(spec):
-    return spec.build_request().prompt
-
+from tests.core.client.fakes import built, tool1, tool2
 
 # -- sync faces and sharing ----------------------------------------------------------------
 

@@ -49,7 +49,8 @@ def pay(amount: int, to: str) -> str:
 
 
 def answer(prompt: Prompt) -> Any:
-    """The scripted agent: asks a tool for a question naming one, answers the tool's result."""
+    """The scripted agent: asks for a tool the question names (the offered tool whose name
+    says weather), answers the tool's result."""
     last = prompt.messages[-1]
     if isinstance(last, ToolResponseMessage):
         return text_response(f"Done: {last.responses[0].response_data}.", usage=(10, 5, 15))
@@ -57,7 +58,9 @@ def answer(prompt: Prompt) -> Any:
     if "pay" in question.lower():
         return tool_call_response(("pay", {"amount": 5, "to": "Ann"}), usage=(8, 2, 10))
     if "weather" in question.lower():
-        return tool_call_response(("weather", {"city": "Paris"}), usage=(8, 2, 10))
+        offered = getattr(prompt.options, "tool_names", ())
+        name = next((n for n in offered if "weather" in n), "weather")
+        return tool_call_response((name, {"city": "Paris"}), usage=(8, 2, 10))
     return text_response(f"You said: {question}", usage=(4, 3, 7))
 
 

@@ -170,3 +170,23 @@ async def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatc
     assert TOKEN not in repr(settings)
     async with asgi_client(create_app(agent())) as http:
         assert (await http.get("/api/info")).json()["auth"] is True
+
+
+async def test_mounted_under_a_prefix_the_token_still_guards_the_api(tmp_path: Path) -> None:
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    (tmp_path / "index.html").write_text("page")
+    inner = create_app(agent(), settings=ServeSettings(token=TOKEN), static_dir=tmp_path)
+    outer = Starlette(routes=[Mount("/agent", app=inner)])
+    async with asgi_client(outer) as http:
+        refused = await http.get("/agent/api/conversations")
+        turn = await http.post("/agent/api/turns", json={"message": "hi"})
+        allowed = await http.post(
+            "/agent/api/turns", json={"message": "hi"}, headers={"Authorization": f"Bearer {TOKEN}"}
+        )
+        info = await http.get("/agent/api/info")
+        page = await http.get("/agent/")
+    assert refused.status_code == 401 and turn.status_code == 401
+    assert allowed.status_code == 200
+    assert info.status_code == 200 and page.text == "page"

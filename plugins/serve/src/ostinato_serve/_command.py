@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 from typing import Any
 
@@ -127,5 +128,7 @@ def main(argv: list[str]) -> int:
     app, session = _build(args)
     shown = f"[{host}]" if ":" in host else host
     print(f"ostinato serve: http://{shown}:{port}/ (Ctrl-C stops)", file=sys.stderr)
-    asyncio.run(_serve(app, session, host, port))
+    # uvicorn stops on Ctrl-C, then raises it again: here that is a normal stop.
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_serve(app, session, host, port))
     return 0

@@ -21,6 +21,14 @@ _PROTECTED: Final = ("/api/", "/v1/")
 _OPEN: Final = frozenset({"/api/info"})
 
 
+def _route_path(scope: Scope) -> str:
+    """The path inside this app: mounted under a prefix (``app.mount("/agent", ...)``),
+    ``path`` still carries the prefix, which ``root_path`` names."""
+    path: str = scope.get("path", "")
+    root: str = scope.get("root_path", "")
+    return path[len(root) :] if root and path.startswith(root) else path
+
+
 def _too_large(limit: int) -> ApiError:
     return ApiError(
         413,
@@ -41,7 +49,7 @@ class Guard:
     def _authorized(self, scope: Scope) -> bool:
         if self._token is None:
             return True
-        path: str = scope.get("path", "")
+        path = _route_path(scope)
         if path in _OPEN or not path.startswith(_PROTECTED):
             return True
         for name, value in scope.get("headers", ()):
