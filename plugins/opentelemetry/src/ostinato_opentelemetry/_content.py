@@ -1,6 +1,8 @@
 """Content capture: messages, tool definitions and tool payloads in the GenAI conventions'
-JSON shapes. Each shape is handed to ``fit`` (the telemetry's: credentials masked, size
-bounded) before it becomes an attribute."""
+JSON shapes. Each piece of free text goes through ``mask`` (the telemetry's: credentials
+masked, a piece far longer than an attribute cut) before it is shaped, so that a
+credential is masked as written, not JSON-escaped; the shaped JSON is then bounded to
+``limit`` characters."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ __all__ = [
     "tool_definitions",
 ]
 
-Fit = Callable[[str], str]
+Mask = Callable[[str], str]
 
 
 def bounded(text: str, limit: int, *, dropped: int = 0) -> str:
@@ -36,19 +38,33 @@ def bounded(text: str, limit: int, *, dropped: int = 0) -> str:
     return f"{text[:kept]}…[truncated {len(text) + dropped - kept} chars]"
 
 
-def _parts(message: Message) -> list[dict[str, Any]]:
+def _arguments(arguments: str, mask: Mask) -> Any:
+    """A tool call's arguments as the JSON object they are (as text when they are not)."""
+    masked = mask(arguments)
+    try:
+        return json.loads(masked)
+    except ValueError:
+        return masked
+
+
+def _parts(message: Message, mask: Mask) -> list[dict[str, Any]]:
     if isinstance(message, ToolResponseMessage):
         return [
-            {"type": "tool_call_response", "id": r.id, "response": r.response_data}
+            {"type": "tool_call_response", "id": r.id, "response": mask(r.response_data)}
             for r in message.responses
         ]
     parts: list[dict[str, Any]] = []
     text = getattr(message, "text", None)
     if text:
-        parts.append({"type": "text", "content": text})
+        parts.append({"type": "text", "content": mask(text)})
     if isinstance(message, AssistantMessage):
         parts.extend(
-            {"type": "tool_call", "id": c.id, "name": c.name, "arguments": c.arguments}
+            {
+                "type": "tool_call",
+                "id": c.id,
+                "name": c.name,
+                "arguments": _arguments(c.arguments, mask),
+            }
             for c in message.tool_calls
         )
     return parts
@@ -64,23 +80,27 @@ def _role(message: Message) -> str:
     return "system"
 
 
-def input_messages(messages: Iterable[Message], fit: Fit) -> str:
+def input_messages(messages: Iterable[Message], mask: Mask, limit: int) -> str:
     """``gen_ai.input.messages``: the non-system messages sent, as JSON."""
     shaped = [
-        {"role": _role(m), "parts": _parts(m)} for m in messages if not isinstance(m, SystemMessage)
+        {"role": _role(m), "parts": _parts(m, mask)}
+        for m in messages
+        if not isinstance(m, SystemMessage)
     ]
-    return fit(json.dumps(shaped, ensure_ascii=False, default=str))
+    return bounded(json.dumps(shaped, ensure_ascii=False, default=str), limit)
 
 
-def system_instructions(messages: Iterable[Message], fit: Fit) -> str | None:
+def system_instructions(messages: Iterable[Message], mask: Mask, limit: int) -> str | None:
     """``gen_ai.system_instructions``: the system messages' text parts, or ``None``."""
-    parts = [{"type": "text", "content": m.text} for m in messages if isinstance(m, SystemMessage)]
+    parts = [
+        {"type": "text", "content": mask(m.text)} for m in messages if isinstance(m, SystemMessage)
+    ]
     if not parts:
         return None
-    return fit(json.dumps(parts, ensure_ascii=False))
+    return bounded(json.dumps(parts, ensure_ascii=False), limit)
 
 
-def tool_definitions(callbacks: Iterable[Any], fit: Fit) -> str | None:
+def tool_definitions(callbacks: Iterable[Any], limit: int) -> str | None:
     """``gen_ai.tool.definitions``: the tools offered to the model, as JSON, or ``None``."""
     shaped = []
     for callback in callbacks:
@@ -99,13 +119,15 @@ def tool_definitions(callbacks: Iterable[Any], fit: Fit) -> str | None:
         )
     if not shaped:
         return None
-    return fit(json.dumps(shaped, ensure_ascii=False, default=str))
+    return bounded(json.dumps(shaped, ensure_ascii=False, default=str), limit)
 
 
-def output_messages(outputs: Iterable[tuple[AssistantMessage, str | None]], fit: Fit) -> str:
+def output_messages(
+    outputs: Iterable[tuple[AssistantMessage, str | None]], mask: Mask, limit: int
+) -> str:
     """``gen_ai.output.messages``: each generation with its finish reason, as JSON."""
     shaped = [
-        {"role": "assistant", "parts": _parts(m), "finish_reason": (reason or "").lower()}
+        {"role": "assistant", "parts": _parts(m, mask), "finish_reason": (reason or "").lower()}
         for m, reason in outputs
     ]
-    return fit(json.dumps(shaped, ensure_ascii=False, default=str))
+    return bounded(json.dumps(shaped, ensure_ascii=False, default=str), limit)

@@ -68,13 +68,13 @@ def _request_attributes(telemetry: Telemetry, request: ChatClientRequest, stream
         if conversation is not None:
             attributes["gen_ai.conversation.id"] = str(conversation)
         if telemetry.settings.capture_content:
-            fit = telemetry.captured
+            mask, limit = telemetry.masked, telemetry.settings.max_attribute_length
             messages = request.prompt.messages
-            attributes["gen_ai.input.messages"] = input_messages(messages, fit)
-            system = system_instructions(messages, fit)
+            attributes["gen_ai.input.messages"] = input_messages(messages, mask, limit)
+            system = system_instructions(messages, mask, limit)
             if system is not None:
                 attributes["gen_ai.system_instructions"] = system
-            tools = tool_definitions(getattr(options, "tool_callbacks", ()), fit)
+            tools = tool_definitions(getattr(options, "tool_callbacks", ()), limit)
             if tools is not None:
                 attributes["gen_ai.tool.definitions"] = tools
         return attributes
@@ -135,7 +135,9 @@ class _Response:
             if usage.reasoning_tokens is not None:
                 attributes["gen_ai.usage.reasoning.output_tokens"] = usage.reasoning_tokens
         if telemetry.settings.capture_content and self.outputs:
-            attributes["gen_ai.output.messages"] = output_messages(self.outputs, telemetry.captured)
+            attributes["gen_ai.output.messages"] = output_messages(
+                self.outputs, telemetry.masked, telemetry.settings.max_attribute_length
+            )
         return attributes
 
 

@@ -35,6 +35,8 @@ SCOPE_NAME = "ostinato_opentelemetry"
 TELEMETRY_KEY = otel_context.create_key("ostinato_opentelemetry.telemetry")
 #: The most characters of a span status description (an error's message).
 _STATUS_LENGTH = 1024
+#: Masked past the bound, so a credential the bound cuts is masked whole first.
+_MASK_MARGIN = 512
 
 _log = logging.getLogger(SCOPE_NAME)
 _reported: set[str] = set()
@@ -116,13 +118,22 @@ class Telemetry:
         """``text`` fit for a content attribute: credentials masked, then bounded."""
         limit = self.settings.max_attribute_length
         # Mask a little more than is kept, so a credential cut at the limit is masked whole.
-        head = self.redactor.mask(text[: limit + 512])
-        return bounded(head, limit, dropped=max(len(text) - len(head), 0))
+        head = self.redactor.mask(text[: limit + _MASK_MARGIN])
+        return bounded(head, limit, dropped=max(len(text) - limit - _MASK_MARGIN, 0))
+
+    def masked(self, text: str) -> str:
+        """A piece of ``text`` to be shaped into a content attribute: credentials masked;
+        what lies far past the attribute's bound is cut (it could never be kept)."""
+        cut = self.settings.max_attribute_length + _MASK_MARGIN
+        if len(text) <= cut:
+            return self.redactor.mask(text)
+        return f"{self.redactor.mask(text[:cut])}…[truncated {len(text) - cut} chars]"
 
     def describe(self, error: BaseException) -> str:
         """An error's message for a span status: credentials masked, bounded."""
         text = str(error) or type(error).__qualname__
-        return bounded(self.redactor.mask(text[: _STATUS_LENGTH + 512]), _STATUS_LENGTH)
+        head = self.redactor.mask(text[: _STATUS_LENGTH + _MASK_MARGIN])
+        return bounded(head, _STATUS_LENGTH)
 
     @classmethod
     def create(cls, settings: OpenTelemetrySettings, provider_name: str | None) -> Telemetry:
