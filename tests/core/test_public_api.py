@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import ostinato
+from tests.fakes.public_api import public_members
 
 TOP_LEVEL = {
     "ToolLoopExitListener",
@@ -102,18 +103,6 @@ def test_module_declares_all_and_documents_itself(name):
     assert len(set(module.__all__)) == len(module.__all__), f"{name}.__all__ repeats a name"
 
 
-def _public_members(obj: type) -> list[tuple[str, object]]:
-    members = []
-    for attr, value in vars(obj).items():
-        if attr.startswith("_"):
-            continue
-        if isinstance(value, staticmethod | classmethod):
-            value = value.__func__
-        if isinstance(value, property) or inspect.isfunction(value):
-            members.append((attr, value))
-    return members
-
-
 @pytest.mark.parametrize("name", MODULES)
 def test_every_exported_name_exists_and_has_a_docstring(name):
     module = importlib.import_module(name)
@@ -125,7 +114,7 @@ def test_every_exported_name_exists_and_has_a_docstring(name):
             continue
         assert inspect.getdoc(value), f"{name}.{export} has no docstring"
         if inspect.isclass(value):
-            for attr, member in _public_members(value):
+            for attr, member in public_members(value):
                 doc = member.__doc__ if isinstance(member, property) else inspect.getdoc(member)
                 assert doc, f"{name}.{export}.{attr} has no docstring"
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["FakeDistributions", "clean_environment", "fake_distributions"]
+__all__ = ["FakeDistributions", "clean_environment", "data_home", "fake_distributions"]
 
 _counter = itertools.count()
 
@@ -142,3 +142,15 @@ def clean_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     work.mkdir()
     monkeypatch.chdir(work)
     return work
+
+
+@pytest.fixture(autouse=True)
+def data_home(clean_environment: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No ``OSTINATO_*`` variables, and ``XDG_DATA_HOME`` under the test's temporary directory.
+
+    Used wherever a conftest (or test module) imports it, for every test there: nothing can
+    touch the real ``~/.local/share/ostinato``.
+    """
+    home = tmp_path / "data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    return home

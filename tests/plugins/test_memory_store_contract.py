@@ -13,7 +13,6 @@ import importlib
 import importlib.metadata
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -34,10 +33,10 @@ from ostinato_memory_redis import (
     RedisMemorySettings,
     create_redis_repository,
 )
-from tests.fakes.distributions import clean_environment
+from tests.fakes.distributions import clean_environment, data_home
 from tests.servers import free_port
 
-__all__ = ["clean_environment"]
+__all__ = ["clean_environment", "data_home"]
 
 
 @dataclass(frozen=True)
@@ -91,14 +90,6 @@ STORES = [
         masked=":***@",
     ),
 ]
-
-
-@pytest.fixture(autouse=True)
-def data_home(clean_environment: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """``XDG_DATA_HOME`` under the test's temporary directory."""
-    home = tmp_path / "data"
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
-    return home
 
 
 @pytest.fixture(params=STORES, ids=lambda store: store.plugin)

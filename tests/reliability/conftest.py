@@ -4,22 +4,13 @@ are always closed, and a deterministic hypothesis profile."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 
 import pytest
 
-from tests.fakes.distributions import clean_environment
+from tests.fakes.distributions import clean_environment, data_home
 from tests.reliability.faultserver import Fault, FaultServer, ReceivedRequest
 
 __all__ = ["clean_environment", "data_home", "serve"]
-
-
-@pytest.fixture(autouse=True)
-def data_home(clean_environment: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """No ``OSTINATO_*`` variables, and ``XDG_DATA_HOME`` under the test's directory."""
-    home = tmp_path / "data"
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
-    return home
 
 
 @pytest.fixture

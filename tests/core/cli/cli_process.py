@@ -1,4 +1,5 @@
-"""Running ``ostinato`` in a child process, as a user runs it from a shell.
+"""Running ``ostinato`` in a child process, as a user runs it from a shell (or, with
+:func:`run_main`, its entry point in this process).
 
 The child sees the fake distributions of the test (``--model scripted:<scenario>``), no
 ``OSTINATO_*`` variable of the parent, and standard input from ``stdin`` (a closed,
@@ -13,9 +14,12 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+import pytest
+
+from ostinato.cli import main
 from tests.fakes.distributions import FakeDistributions
 
-__all__ = ["ROOT", "child_environment", "run_ostinato"]
+__all__ = ["ROOT", "child_environment", "run_main", "run_ostinato"]
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -51,3 +55,11 @@ def run_ostinato(
         timeout=60,
         check=False,
     )
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``ostinato *argv`` through its entry point in this process: the exit code, and what
+    it wrote to stdout and stderr."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err

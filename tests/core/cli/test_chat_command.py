@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ostinato.cli import main
 from ostinato.messages import SystemMessage, ToolResponseMessage, UserMessage
 from ostinato.model import ChatResponse
+from tests.core.cli.cli_process import run_main
 from tests.fakes import scripted_provider
 from tests.fakes.scripted_provider import WEATHER_ANSWER
 
@@ -47,9 +47,7 @@ LOCAL = """
 
 
 def chat(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(["chat", *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_main(capsys, "chat", *argv)
 
 
 def weather(capsys, *extra: str) -> tuple[int, str, str]:

@@ -10,24 +10,15 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from urllib.parse import quote
 
 import psycopg
 import pytest
 
-from tests.fakes.distributions import clean_environment
+from tests.fakes.distributions import clean_environment, data_home
 from tests.servers import PostgresServer
 
 __all__ = ["clean_environment", "data_home", "fresh_schema_url", "postgres_server", "postgres_url"]
-
-
-@pytest.fixture(autouse=True)
-def data_home(clean_environment: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """``XDG_DATA_HOME`` under the test's temporary directory."""
-    home = tmp_path / "data"
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
-    return home
 
 
 @pytest.fixture(scope="session")

@@ -6,11 +6,19 @@
 says the answer is done. A truncated last item is dropped; a body that ends before the
 answer is done raises what ``unfinished()`` makes. Until the first partial response,
 each read goes through ``first`` (the wait for the first event is bounded there).
+
+The last item is not the end of the HTTP body (a chunked body's empty last chunk, the end
+of a ``content-length``): once the parser is done, the rest of the body is read too —
+at most :data:`TAIL_BYTES`, within :data:`TAIL_SECONDS` — so that the connection goes
+back to the pool instead of being closed. A tail that is longer or slower is left
+unread (the connection is closed with the response); the answer is complete either way.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from typing import Final
 
 from ostinato.errors import MalformedResponseError, ModelError
 from ostinato.http._contract import EventParser
@@ -18,7 +26,12 @@ from ostinato.http._framing import Framing
 from ostinato.model import ChatResponse
 from ostinato.transport import ByteBudget
 
-__all__ = ["read_stream"]
+__all__ = ["TAIL_BYTES", "TAIL_SECONDS", "read_stream"]
+
+#: The most bytes read after the last item to end the body (more: the connection closes).
+TAIL_BYTES: Final = 64 << 10
+#: The most seconds spent reading that tail.
+TAIL_SECONDS: Final = 1.0
 
 
 async def read_stream(
@@ -55,6 +68,7 @@ async def read_stream(
                 yield chunk
             if parser.done:
                 ended(answered)
+                await _read_tail(pieces)
                 return
     for item in framing.close():
         try:
@@ -65,3 +79,16 @@ async def read_stream(
             yield chunk
     if not parser.done:
         raise unfinished()
+
+
+async def _read_tail(pieces: AsyncIterator[bytes]) -> None:
+    """Read what follows the last item, so that the body ends and the connection is kept."""
+    left = TAIL_BYTES
+    try:
+        async with asyncio.timeout(TAIL_SECONDS):
+            async for piece in pieces:
+                left -= len(piece)
+                if left < 0:
+                    return
+    except Exception:  # the answer is complete; the connection just closes
+        return

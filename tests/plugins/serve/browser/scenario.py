@@ -1,0 +1,59 @@
+"""The served client the page is tried on: a scripted model and real tools.
+
+``temperature`` runs at once; ``send_money`` needs approval. The model asks for
+``temperature`` (twice) when the question mentions the weather, for ``send_money`` when it
+says "pay", counts the user's messages for "count", answers with markup for "markup", and
+otherwise says hello; after tool results it answers with them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ostinato import ChatClient, ToolResponseMessage, UserMessage, tool
+from ostinato.testing import ScriptedChatModel, tool_call, tool_call_response
+
+__all__ = ["build_app", "send_money", "temperature"]
+
+
+@tool(description="Current temperature in a city, in °C")
+def temperature(city: str) -> int:
+    return {"Paris": 14, "Lisbon": 21}.get(city, 10)
+
+
+@tool(requires_approval=True, description="Send money to someone")
+def send_money(amount: int, to: str) -> str:
+    return f"sent {amount} EUR to {to}"
+
+
+def _answer(prompt: Any) -> Any:
+    last = prompt.messages[-1]
+    if isinstance(last, ToolResponseMessage):
+        return "Results: " + "; ".join(r.response_data for r in last.responses)
+    text = last.text if isinstance(last, UserMessage) else ""
+    if "weather" in text:
+        return tool_call_response(
+            tool_call("temperature", {"city": "Lisbon"}, id="lisbon"),
+            tool_call("temperature", {"city": "Paris"}, id="paris"),
+        )
+    if "pay" in text:
+        return tool_call_response(tool_call("send_money", {"amount": 50, "to": "Ann"}, id="pay"))
+    if "count" in text:
+        said = sum(isinstance(m, UserMessage) for m in prompt.messages)
+        return f"You said {said} thing(s) in this conversation."
+    if "markup" in text:
+        return '<img src="x" onerror="document.title=\'owned\'"><b>bold?</b>'
+    return "Hello."
+
+
+def build_app(token: str | None = None) -> Any:
+    """The real ``ostinato_serve`` app serving the scripted client and both tools."""
+    from ostinato_serve import ServeSettings, create_app
+
+    client = ChatClient.create(ScriptedChatModel(responder=_answer))
+    return create_app(
+        client,
+        tools=[temperature, send_money],
+        settings=ServeSettings(token=token),
+        model_name="scripted:demo",
+    )

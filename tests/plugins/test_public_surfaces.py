@@ -1,0 +1,157 @@
+"""Each plugin package here exports exactly these names, all documented, in small modules,
+and its README's examples run (the checks are in ``tests.fakes.public_api``), in a clean
+environment with a private data directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import ostinato_mcp
+import ostinato_memory
+import ostinato_memory_postgres
+import ostinato_memory_redis
+import ostinato_tool_search
+from tests.fakes.distributions import clean_environment, data_home
+from tests.fakes.public_api import (
+    Surface,
+    check_documented,
+    check_exports,
+    check_readme_runs,
+    check_small,
+)
+
+__all__ = ["clean_environment", "data_home"]
+
+MEMORY = {
+    "DEFAULT_SYSTEM_PROMPT_TEMPLATE",
+    "SCHEMA_VERSION",
+    "ChatMemoryAdvisor",
+    "ChatMemoryAdvisorBuilder",
+    "ChatMemoryRepositoryError",
+    "ChatMemoryStoreUnavailableError",
+    "ConversationChange",
+    "ConversationSummary",
+    "DatabaseLockedError",
+    "InMemoryChatMemoryRepository",
+    "MemorySettings",
+    "MessageChatMemoryAdvisor",
+    "MessageWindowChatMemory",
+    "MissingConversationIdError",
+    "NewerSchemaError",
+    "NotAMemoryDatabaseError",
+    "PromptChatMemoryAdvisor",
+    "RecentConversationsRepository",
+    "SQLiteChatMemoryRepository",
+    "RemoteStoreSyncFaces",
+    "UpdatableChatMemoryRepository",
+    "__version__",
+    "apply_window",
+    "check_conversation_id",
+    "check_messages",
+    "create_chat_memory_repository",
+    "create_memory_advisor",
+    "decode_message",
+    "default_sqlite_path",
+    "encode_message",
+    "load_memory_settings",
+    "pair_tool_messages",
+    "recent_conversations",
+}
+MEMORY_POSTGRES = {
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "PostgresChatMemoryRepository",
+    "PostgresMemorySettings",
+    "__version__",
+    "create_postgres_repository",
+}
+MEMORY_REDIS = {
+    "DEFAULT_KEY_PREFIX",
+    "RedisChatMemoryRepository",
+    "RedisMemorySettings",
+    "__version__",
+    "create_redis_repository",
+}
+TOOL_SEARCH = {
+    "DEFAULT_MAX_RESULTS",
+    "DEFAULT_SYSTEM_MESSAGE_SUFFIX",
+    "SEARCH_TOOL_NAME",
+    "SESSION_ID_TOOL_CONTEXT_KEY",
+    "TURN_CONTEXT_KEY",
+    "AlwaysEvictStrategy",
+    "CompositeEvictionStrategy",
+    "EvictionStrategy",
+    "InMemoryToolIndex",
+    "IndexedSessions",
+    "KeywordToolIndex",
+    "LruEvictionStrategy",
+    "NeverEvictStrategy",
+    "RegexToolIndex",
+    "ToolIndex",
+    "ToolSearchSettings",
+    "ToolSearchAdvisorSettings",
+    "ToolSearchTool",
+    "ToolSearchToolCallingAdvisor",
+    "ToolSearchToolCallingAdvisorBuilder",
+    "ToolSearchTurn",
+    "TtlEvictionStrategy",
+    "__version__",
+    "create_tool_search_advisor",
+    "load_tool_search_settings",
+    "query_to_regex_pattern",
+    "tokenize",
+    "tool_set_fingerprint",
+}
+MCP = {
+    "DEFAULT_MAX_RESULT_CHARS",
+    "McpConfig",
+    "McpConfigError",
+    "McpServer",
+    "McpServerConfig",
+    "McpSettings",
+    "McpTool",
+    "McpToolMetadata",
+    "McpToolset",
+    "__version__",
+    "load_mcp_config",
+    "parse_mcp_config",
+}
+
+SURFACES = [
+    Surface(ostinato_memory, frozenset(MEMORY), readme="memory"),
+    Surface(ostinato_memory_postgres, frozenset(MEMORY_POSTGRES), readme="memory-postgres"),
+    Surface(ostinato_memory_redis, frozenset(MEMORY_REDIS), readme="memory-redis"),
+    Surface(ostinato_tool_search, frozenset(TOOL_SEARCH), readme="tool-search"),
+    Surface(ostinato_mcp, frozenset(MCP)),
+]
+MODULES = [(s, name) for s in SURFACES for name in s.modules]
+SOURCES = [(s, path) for s in SURFACES for path in s.sources]
+
+
+def _id(surface: Surface) -> str:
+    return surface.package.__name__
+
+
+@pytest.mark.parametrize("surface", SURFACES, ids=_id)
+def test_the_package_exports_exactly_the_intended_names(surface: Surface) -> None:
+    check_exports(surface.package, surface.names)
+
+
+@pytest.mark.parametrize(("surface", "name"), MODULES, ids=[name for _, name in MODULES])
+def test_every_module_documents_itself_and_its_exports(surface: Surface, name: str) -> None:
+    check_documented(name, surface.package.__name__)
+
+
+@pytest.mark.parametrize(
+    ("surface", "path"), SOURCES, ids=[f"{_id(s)}/{path.name}" for s, path in SOURCES]
+)
+def test_modules_stay_small(surface: Surface, path: Path) -> None:
+    check_small(path)
+
+
+@pytest.mark.parametrize("surface", [s for s in SURFACES if s.readme is not None], ids=_id)
+def test_the_readme_example_runs_and_prints_what_it_says(surface: Surface) -> None:
+    assert surface.readme is not None
+    check_readme_runs(surface.readme)
