@@ -30,43 +30,21 @@ from tests.reliability.faultserver import (
     reply,
     sse,
 )
+from tests.reliability.provider_bodies import (
+    anthropic_message,
+    anthropic_text_events,
+    ollama_message,
+)
 from tests.reliability.resources import open_sockets
 
 RUNS = 20
 
-ANTHROPIC_MESSAGE = {
-    "id": "msg_1",
-    "type": "message",
-    "role": "assistant",
-    "model": "m",
-    "content": [{"type": "text", "text": "hi"}],
-    "stop_reason": "end_turn",
-    "usage": {"input_tokens": 1, "output_tokens": 1},
-}
-OLLAMA_REPLY = {
-    "model": "m",
-    "created_at": "2025-01-01T00:00:00Z",
-    "message": {"role": "assistant", "content": "hi"},
-    "done": True,
-    "done_reason": "stop",
-}
-
-
+ANTHROPIC_MESSAGE = anthropic_message("hi")
+OLLAMA_REPLY = ollama_message("hi")
 #: Anthropic's stream of the same answer.
 ANTHROPIC_EVENTS = [
     f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
-    for event in (
-        {"type": "message_start", "message": {**ANTHROPIC_MESSAGE, "content": []}},
-        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
-        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "hi"}},
-        {"type": "content_block_stop", "index": 0},
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": "end_turn"},
-            "usage": {"output_tokens": 1},
-        },
-        {"type": "message_stop"},
-    )
+    for event in anthropic_text_events("hi", usage={"output_tokens": 1})
 ]
 
 
