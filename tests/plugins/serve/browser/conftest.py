@@ -9,7 +9,7 @@ Each test serves a real app (``ostinato_serve.create_app``) with a real uvicorn 
 loopback socket the fixture binds and listens on itself, so the browser can connect at
 once (the kernel queues the connection until uvicorn accepts it); the server stops when
 the test ends. When a test fails, a screenshot of the page and its console go to
-``test-artifacts/browser/`` (gitignored).
+``test-artifacts/browser/`` (gitignored); a page whose script threw fails its test.
 """
 
 from __future__ import annotations
@@ -128,3 +128,5 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
     _save_artifacts(request, opened)
     for context in contexts:
         context.close()
+    thrown = [line for served in opened for line in served.console if line.startswith("pageerror")]
+    assert not thrown, f"the page's script threw: {thrown}"
