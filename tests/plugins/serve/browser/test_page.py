@@ -103,6 +103,28 @@ def test_a_denied_call_does_not_run_and_the_model_reads_why(page_on: Any) -> Non
     _idle(page)
 
 
+def test_a_round_with_two_pending_calls_resumes_once_both_are_decided(page_on: Any) -> None:
+    page = page_on().page
+    _ask(page, "Please pay both of them")
+    calls = page.get_by_test_id("tool-call")
+    expect(calls).to_have_count(2)
+    ann, bob = calls.nth(0), calls.nth(1)
+    expect(bob).to_have_attribute("data-state", "pending")
+
+    ann.get_by_test_id("approve").click()
+    expect(ann.get_by_test_id("approve")).to_have_count(0)
+    expect(bob.get_by_test_id("approve")).to_be_focused()
+    expect(page.get_by_test_id("status")).to_have_text("Waiting for approval")
+    bob.get_by_test_id("deny").click()
+
+    expect(page.get_by_test_id("message-assistant")).to_contain_text(
+        "Results: sent 50 EUR to Ann; Tool call 'send_money' was not run: denied"
+    )
+    expect(ann).to_have_attribute("data-state", "done")
+    expect(bob).to_have_attribute("data-state", "denied")
+    _idle(page)
+
+
 def test_a_conversation_continues_until_a_new_one_starts(page_on: Any) -> None:
     page = page_on().page
     _ask(page, "count, please")

@@ -278,14 +278,17 @@
           const round = this.round(event.round);
           round.startedAt = performance.now();
           round.timing.textContent = "waiting for the model…";
+          round.buffer = "";
+          this.answer.textContent = ""; // the answer is the text of the latest round
           this.fillResultsFrom(event.messages || []);
           break;
         }
         case "text_delta": {
           const round = this.round(event.round);
+          if (!round.buffer) this.answer.textContent = "";
           round.buffer += event.text;
           this.answer.classList.remove("note");
-          this.answer.textContent = round.buffer;
+          this.answer.append(event.text); // a text node: never markup
           break;
         }
         case "tool_call_delta": {
