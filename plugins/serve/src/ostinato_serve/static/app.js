@@ -278,14 +278,17 @@
           const round = this.round(event.round);
           round.startedAt = performance.now();
           round.timing.textContent = "waiting for the model…";
+          round.buffer = "";
+          this.answer.textContent = ""; // the answer is the text of the latest round
           this.fillResultsFrom(event.messages || []);
           break;
         }
         case "text_delta": {
           const round = this.round(event.round);
+          if (!round.buffer) this.answer.textContent = "";
           round.buffer += event.text;
           this.answer.classList.remove("note");
-          this.answer.textContent = round.buffer;
+          this.answer.append(event.text); // a text node: never markup
           break;
         }
         case "tool_call_delta": {
@@ -339,7 +342,7 @@
           this.end(event);
           break;
         case "error":
-          this.fail((event.error && event.error.message) || "the turn failed");
+          this.interrupt(`Error: ${(event.error && event.error.message) || "the turn failed"}`);
           break;
         default:
           break; // a newer server's event: nothing to show
@@ -438,12 +441,15 @@
       }
     }
 
-    // the stream broke or was stopped: nothing may look as if it were still running
+    // the stream broke, failed or was stopped: nothing may look as if it were still
+    // running or still waiting for a decision
     interrupt(message) {
-      for (const card of this.node.querySelectorAll('.tool-call[data-state="running"], .tool-call[data-state="requested"]')) {
+      const unfinished = '.tool-call[data-state="running"], .tool-call[data-state="requested"]';
+      for (const card of this.node.querySelectorAll(unfinished)) {
         card.dataset.state = "failed";
         card.querySelector(".tool-state").textContent = "interrupted";
       }
+      for (const box of this.node.querySelectorAll(".decision")) box.remove();
       for (const round of this.rounds.values()) {
         if (round.timing.textContent === "waiting for the model…") round.timing.textContent = "interrupted";
       }
@@ -514,20 +520,17 @@
         ended = true;
       } else {
         errorMessage = error instanceof Error ? error.message : String(error);
-        if (!(error instanceof HttpError)) view.interrupt(`Error: ${errorMessage}`);
-        else view.fail(`Error: ${errorMessage}`);
+        view.interrupt(`Error: ${errorMessage}`);
       }
     } finally {
       if (state.abort === abort) state.abort = null;
-      if (state.pending && state.pending.view === view && !view.node.querySelector('[data-testid="approve"]')) {
+      // a turn that failed or stopped leaves no decision waiting
+      if (state.pending && state.pending.view === view && (errorMessage !== null || !ended)) {
         state.pending = null;
       }
       setBusy(false);
     }
     if (errorMessage !== null) {
-      // a failed turn leaves no decision waiting on its cards
-      if (state.pending && state.pending.view === view) state.pending = null;
-      setBusy(false);
       setStatus("error", `Error: ${errorMessage}`);
     } else if (state.pending) {
       setStatus("waiting");
@@ -649,7 +652,6 @@
         });
         if (calls.length) view.round(round).text.textContent = message.text || "";
         else view.answer.textContent = message.text || "";
-        if (!calls.length && !view.rounds.has(round)) view.round(round);
       } else if (message.type === "tool" && view) {
         view.fillResultsFrom([message]);
       }
