@@ -9,6 +9,7 @@ import pytest
 from pydantic import SecretStr
 from pydantic_settings import SettingsConfigDict
 
+import ostinato
 from ostinato.http import HttpxChatModel, ModelArguments, ProviderSettings, model_factory
 from ostinato.prompt import ToolCallingChatOptions
 
@@ -109,4 +110,5 @@ def test_the_user_agent_names_the_adapters_distribution_and_version(adapter: str
     model = getattr(package, f"{ {'openai': 'OpenAI'}.get(adapter, adapter.title()) }ChatModel")
     assert model.user_agent == f"ostinato-{adapter}/{package.__version__}"
     assert model.env_prefix == f"OSTINATO_{adapter.upper()}_"
-    assert DeclaredModel.user_agent == "ostinato"  # a package without __version__
+    # A package without __version__ keeps the base's: ostinato's own.
+    assert DeclaredModel.user_agent == f"ostinato/{ostinato.__version__}"

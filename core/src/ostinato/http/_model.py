@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import sys
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack, aclosing
 from functools import partial
-from typing import Any, ClassVar, TypeVar, cast, get_args
+from typing import Any, ClassVar, TypeVar, cast
 
 import httpx
 
@@ -35,6 +34,7 @@ from ostinato.http._base_url import check_base_url
 from ostinato.http._bounds import check_bound, within
 from ostinato.http._client import DEFAULT_LIMITS, encode_body, httpx_timeout, make_client
 from ostinato.http._contract import EventParser
+from ostinato.http._declaration import ModelDeclaration
 from ostinato.http._framing import NDJSONFraming, SSEFraming
 from ostinato.http._read_loop import read_stream
 from ostinato.http._replies import FINAL, ReplyHandling
@@ -70,14 +70,15 @@ OptionsT = TypeVar("OptionsT", bound=ChatOptions)
 T = TypeVar("T")
 
 
-class HttpxChatModel(ReplyHandling[OptionsT]):
+class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
     """A chat model behind an HTTP JSON API, over httpx.
 
-    A subclass sets the class attributes below and implements :meth:`request_body`,
-    :meth:`_parse_reply`, :meth:`_stream_parser` and :meth:`_error_from_payload`. One
-    that declares :attr:`options_type` and :attr:`default_base_url` needs no constructor
-    of its own; one with arguments of its own takes the others as
-    ``**arguments: Unpack[ModelArguments[MyOptions]]`` and passes them on.
+    A subclass sets the class attributes below and :class:`ModelDeclaration`'s, and
+    implements :meth:`request_body`, :meth:`_parse_reply`, :meth:`_stream_parser` and
+    :meth:`_error_from_payload`. One that declares :attr:`provider` and
+    :attr:`default_base_url` needs no constructor of its own; one with arguments of its
+    own takes the others as ``**arguments: Unpack[ModelArguments[MyOptions]]`` and passes
+    them on.
 
     Args:
         model: the default model name (shortcut for ``default_options.model``).
@@ -113,17 +114,6 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
             is not positive.
     """
 
-    #: The name errors carry unless the model is given another (``openai``); a subclass
-    #: that declares it and no ``env_prefix`` gets ``OSTINATO_<PROVIDER>_``.
-    provider: ClassVar[str] = "http"
-    #: The API root when no ``base_url`` is given (``None``: ``base_url`` is required).
-    default_base_url: ClassVar[str | None] = None
-    #: Makes the default options when none are given: by default the options class the
-    #: subclass names as its parameter (``HttpxChatModel[MyOptions]``).
-    options_type: ClassVar[Callable[[], ChatOptions] | None] = None
-    #: The ``user-agent`` header: by default ``<distribution>/<version>`` of the package
-    #: defining the subclass (``ostinato-openai/0.1.0``, from its ``__version__``).
-    user_agent: ClassVar[str] = "ostinato"
     #: Whether the wire format can carry ``ChatOptions.output_schema`` (the provider
     #: enforces the JSON schema); adapters whose request builder sends it say ``True``.
     native_structured_output: ClassVar[bool] = False
@@ -193,32 +183,6 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
                 api_key=self._api_key, headers=sent, url=base_url, params=self._params
             ),
         )
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        declared = vars(cls)
-        if "options_type" not in declared:
-            for base in declared.get("__orig_bases__", ()):
-                options = (*get_args(base), None)[0]
-                if isinstance(options, type) and issubclass(options, ChatOptions):
-                    cls.options_type = options
-        if "provider" in declared and "env_prefix" not in declared:
-            cls.env_prefix = f"OSTINATO_{cls.provider.upper()}_"
-        if "user_agent" not in declared:
-            package = sys.modules.get(cls.__module__.partition(".")[0])
-            version = getattr(package, "__version__", None)
-            if isinstance(version, str) and package is not None:
-                cls.user_agent = f"{package.__name__.replace('_', '-')}/{version}"
-
-    @classmethod
-    def _declared(cls, attribute: str, argument: str) -> Any:
-        value = getattr(cls, attribute)
-        if value is None:
-            raise TypeError(
-                f"{cls.__name__}() needs {argument}=...: the class declares no {attribute}\n"
-                f"fix: pass {argument}, or set {attribute} on {cls.__name__}"
-            )
-        return value
 
     # -- what a subclass writes ----------------------------------------------------------
 
