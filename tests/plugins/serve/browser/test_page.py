@@ -65,6 +65,19 @@ def test_a_question_shows_its_rounds_tool_calls_results_and_answer(page_on: Any)
     expect(page.get_by_test_id("question")).to_have_value("")
 
 
+def test_calls_of_different_rounds_with_the_same_id_keep_their_own_cards(page_on: Any) -> None:
+    page = page_on().page
+    _ask(page, "The weather one by one, please")
+    expect(page.get_by_test_id("message-assistant")).to_contain_text("Results: 14")
+    expect(page.get_by_test_id("round")).to_have_count(3)
+    calls = page.get_by_test_id("tool-call")
+    expect(calls).to_have_count(2)
+    expect(calls.nth(0).locator(".tool-arguments")).to_have_text('{ "city": "Lisbon" }')
+    expect(calls.nth(0).locator(".tool-result")).to_have_text("21")
+    expect(calls.nth(1).locator(".tool-arguments")).to_have_text('{ "city": "Paris" }')
+    expect(calls.nth(1).locator(".tool-result")).to_have_text("14")
+
+
 def test_a_pending_call_waits_for_approval_then_runs(page_on: Any) -> None:
     page = page_on().page
     _ask(page, "Please pay Ann 50 EUR")
