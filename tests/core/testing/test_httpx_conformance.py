@@ -31,7 +31,6 @@ class KitModel(HttpxChatModel[ToolCallingChatOptions]):
 class KitHooks(HttpxModelHooks):
     model_class = KitModel
     base_url = "https://conformance.test/v2"
-    live_prefix = "LIVE_KIT"
     live_model_name = "kit-small"
 
 
@@ -93,3 +92,12 @@ def test_a_provider_with_a_public_endpoint_needs_only_the_key(
     model = KeyHooks().live_model()
     assert isinstance(model, KitModel)
     assert model.base_url == "https://api.kit.example"  # the model's own default
+
+
+def test_the_provider_and_the_live_prefix_come_from_the_model_class() -> None:
+    assert (KitHooks.provider, KitHooks.live_prefix) == ("kit", "LIVE_KIT")
+
+    class Renamed(KitHooks):
+        provider = "other"
+
+    assert (Renamed.provider, Renamed.live_prefix) == ("other", "LIVE_KIT")  # inherited

@@ -44,9 +44,7 @@ def sse(*events: Mapping[str, Any], stop: bool = True) -> str:
 
 
 class TestAnthropicConformance(HttpxModelConformance):
-    provider = "anthropic"
     model_class = AnthropicChatModel
-    live_prefix = "LIVE_ANTHROPIC"
     live_requires = "API_KEY"
     live_model_name = "claude-haiku-4-5"
 

@@ -37,11 +37,9 @@ def ndjson(*objects: Mapping[str, Any]) -> CannedResponse:
 
 
 class TestOllamaConformance(HttpxModelConformance):
-    provider = "ollama"
     expectations: ClassVar[Expectations] = Expectations(response_id="")
     model_class = OllamaChatModel
     base_url = "http://conformance.test:11434"
-    live_prefix = "LIVE_OLLAMA"
     live_model_name = "qwen3"
 
     def structured_output_options(self, schema: Mapping[str, Any]) -> ChatOptions | None:

@@ -29,10 +29,8 @@ def sse(*events: Mapping[str, Any], done: bool = True) -> str:
 
 
 class TestOpenAIConformance(HttpxModelConformance):
-    provider = "openai"
     model_class = OpenAIChatModel
     base_url = "https://conformance.test/v1"
-    live_prefix = "LIVE_OPENAI"
     live_model_name = "gpt-4.1-mini"
 
     def structured_output_options(self, schema: Mapping[str, Any]) -> ChatOptions | None:

@@ -30,9 +30,10 @@ class HttpxModelHooks(ConformanceBase):
 
     Class attributes:
         model_class: the adapter's model class (its ``model``, ``api_key``, ``base_url``,
-            ``retry_policy`` and ``http_client_factory`` arguments are used).
+            ``retry_policy`` and ``http_client_factory`` arguments are used); the kit's
+            ``provider`` is the class's ``provider`` unless declared.
         base_url: the API root the offline tests use.
-        live_prefix: the prefix of the live variables (``LIVE_OPENAI``):
+        live_prefix: the prefix of the live variables (default ``LIVE_<PROVIDER>``):
             ``<prefix>_BASE_URL``, ``<prefix>_MODEL`` and ``<prefix>_API_KEY``.
         live_requires: the live variable that must be set for the live tests to run
             (``BASE_URL``, or ``API_KEY`` for a provider with a public endpoint).
@@ -44,6 +45,15 @@ class HttpxModelHooks(ConformanceBase):
     live_prefix: ClassVar[str] = ""
     live_requires: ClassVar[str] = "BASE_URL"
     live_model_name: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = vars(cls)
+        name = getattr(declared.get("model_class"), "provider", None)
+        if isinstance(name, str) and "provider" not in declared:
+            cls.provider = name  # the errors of an httpx-backed model carry its provider
+        if cls.provider and not cls.live_prefix:
+            cls.live_prefix = f"LIVE_{cls.provider.upper()}"
 
     def build_model(
         self, transport: httpx.AsyncBaseTransport, *, api_key: str, max_retries: int
