@@ -19,7 +19,7 @@ import pytest
 from ostinato.cli import main
 from tests.fakes.distributions import FakeDistributions
 
-__all__ = ["ROOT", "child_environment", "run_main", "run_ostinato"]
+__all__ = ["ROOT", "child_environment", "run_cli", "run_main", "run_ostinato"]
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -37,6 +37,28 @@ def child_environment(
     }
 
 
+def run_cli(
+    *argv: str,
+    stdin: str | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    timeout: float = 60,
+) -> subprocess.CompletedProcess[str]:
+    """``python -m ostinato.cli *argv`` in a fresh interpreter (this environment and
+    working directory unless ``env`` / ``cwd`` are given; ``stdin`` as its input, else
+    this process's); its exit code, stdout and stderr as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "ostinato.cli", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=None if env is None else dict(env),
+        cwd=cwd,
+        timeout=timeout,
+        check=False,
+    )
+
+
 def run_ostinato(
     distributions: FakeDistributions,
     cwd: Path,
@@ -44,16 +66,13 @@ def run_ostinato(
     stdin: str | None = None,
     env: Mapping[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """``ostinato *argv`` in ``cwd``; its exit code, stdout and stderr as text."""
-    return subprocess.run(
-        [sys.executable, "-m", "ostinato.cli", *argv],
-        input=stdin if stdin is not None else "",
-        capture_output=True,
-        text=True,
+    """``ostinato *argv`` in ``cwd``, seeing ``distributions``; its exit code, stdout and
+    stderr as text."""
+    return run_cli(
+        *argv,
+        stdin=stdin if stdin is not None else "",
         env=child_environment(distributions, env),
         cwd=cwd,
-        timeout=60,
-        check=False,
     )
 
 

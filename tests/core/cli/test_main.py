@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from ostinato.cli import EXIT_CONFIGURATION_ERROR, main
-from tests.core.cli.cli_process import run_main
+from tests.core.cli.cli_process import run_cli, run_main
 
 ACME = """
     from ostinato.plugins import hookimpl
@@ -238,12 +236,6 @@ def test_plugin_errors_exit_2(fake_distributions, capsys, monkeypatch):
 
 
 def test_the_console_script_runs_as_a_module(clean_environment):
-    proc = subprocess.run(
-        [sys.executable, "-m", "ostinato.cli", "--version"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    proc = run_cli("--version")
     assert proc.returncode == 0
     assert proc.stdout.strip() == f"ostinato {ostinato_version()}"

@@ -9,14 +9,17 @@ knows: :meth:`~HttpxChatModel.request_body`, :meth:`~HttpxChatModel._parse_reply
 whole reply), :meth:`~HttpxChatModel._stream_parser` (the events of a stream) and
 :meth:`~HttpxChatModel._error_from_payload` (its error body). Streams are read under
 ``async with client.stream(...)``, so closing or cancelling the consumer closes the HTTP
-response at once. Bounds: a call's whole reply within ``call_deadline``, a stream's first
-event within ``first_event_timeout``; after its first event a stream is bounded by the
-per-read timeout and ``max_response_bytes`` only (an answer streams as long as it needs).
+response at once. Each attempt (the first request and each retry) runs inside the model
+attempt scopes (:mod:`ostinato.instrumentation`), when any are registered. Bounds: a
+call's whole reply within ``call_deadline``, a stream's first event within
+``first_event_timeout``; after its first event a stream is bounded by the per-read
+timeout and ``max_response_bytes`` only (an answer streams as long as it needs).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack, aclosing
 from functools import partial
@@ -31,13 +34,21 @@ from ostinato.http._base_url import check_base_url
 from ostinato.http._bounds import check_bound, within
 from ostinato.http._client import DEFAULT_LIMITS, encode_body, httpx_timeout, make_client
 from ostinato.http._contract import EventParser
+from ostinato.http._declaration import ModelDeclaration
 from ostinato.http._framing import NDJSONFraming, SSEFraming
 from ostinato.http._read_loop import read_stream
 from ostinato.http._replies import FINAL, ReplyHandling
 from ostinato.http._settings import DEFAULT_CALL_DEADLINE, DEFAULT_FIRST_EVENT_TIMEOUT
+from ostinato.instrumentation import (
+    _MODEL_ATTEMPT_SCOPES,
+    ModelAttempt,
+    ModelAttemptScope,
+    ModelAttemptStatusReport,
+    entered_model_attempt_scopes,
+)
 from ostinato.model import ChatResponse
 from ostinato.prompt import ChatOptions, Prompt
-from ostinato.redaction import Redactor
+from ostinato.redaction import Redactor, mask_url
 from ostinato.transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     AttemptFailed,
@@ -59,17 +70,23 @@ OptionsT = TypeVar("OptionsT", bound=ChatOptions)
 T = TypeVar("T")
 
 
-class HttpxChatModel(ReplyHandling[OptionsT]):
+class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
     """A chat model behind an HTTP JSON API, over httpx.
 
-    A subclass sets the class attributes below and implements :meth:`request_body`,
-    :meth:`_parse_reply`, :meth:`_stream_parser` and :meth:`_error_from_payload`.
+    A subclass sets the class attributes below and :class:`ModelDeclaration`'s, and
+    implements :meth:`request_body`, :meth:`_parse_reply`, :meth:`_stream_parser` and
+    :meth:`_error_from_payload`. One that declares :attr:`provider` and
+    :attr:`default_base_url` needs no constructor of its own; one with arguments of its
+    own takes the others as ``**arguments: Unpack[ModelArguments[MyOptions]]`` and passes
+    them on.
 
     Args:
         model: the default model name (shortcut for ``default_options.model``).
-        default_options: the options every request starts from.
-        base_url: the API root; requests go to ``<base_url><path>``.
-        provider: the name errors carry.
+        default_options: the options every request starts from (default: an
+            :attr:`options_type` made without arguments).
+        base_url: the API root; requests go to ``<base_url><path>`` (default:
+            :attr:`default_base_url`).
+        provider: the name errors carry (default: :attr:`provider`).
         headers: the provider's own headers of every request (``anthropic-version``).
         api_key: checked for a header and sent as :meth:`_auth_headers` says (bearer).
         timeout: seconds, or an ``httpx.Timeout``; applied to every request, also on
@@ -90,13 +107,13 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
             partial response, retries included (default 600; ``None``: no bound).
 
     Raises:
+        TypeError: ``default_options`` or ``base_url`` is missing and the class declares
+            no default for it.
         ConfigurationError: the base URL is not ``http(s)://host...``, the API key or an
             extra header holds a character a header cannot carry (not shown), or a limit
             is not positive.
     """
 
-    #: The ``user-agent`` header (``ostinato-openai/0.1.0``).
-    user_agent: ClassVar[str] = "ostinato"
     #: Whether the wire format can carry ``ChatOptions.output_schema`` (the provider
     #: enforces the JSON schema); adapters whose request builder sends it say ``True``.
     native_structured_output: ClassVar[bool] = False
@@ -110,10 +127,10 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
     def __init__(
         self,
         *,
-        model: str | None,
-        default_options: OptionsT,
-        base_url: str,
-        provider: str,
+        model: str | None = None,
+        default_options: OptionsT | None = None,
+        base_url: str | None = None,
+        provider: str | None = None,
         headers: Mapping[str, str] | None = None,
         api_key: str | SecretLike | None = None,
         timeout: float | httpx.Timeout | None = None,
@@ -126,7 +143,11 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
         call_deadline: float | None = DEFAULT_CALL_DEADLINE,
         first_event_timeout: float | None = DEFAULT_FIRST_EVENT_TIMEOUT,
     ) -> None:
+        if default_options is None:
+            default_options = self._declared("options_type", "default_options")()
         options = default_options.copy(model=model) if model else default_options
+        base_url = self._declared("default_base_url", "base_url") if base_url is None else base_url
+        provider = provider or type(self).provider
         root, userinfo = split_userinfo(check_base_url(base_url, variable="base_url").rstrip("/"))
         self._api_key = header_api_key(api_key, provider=provider)
         self._timeout = httpx_timeout(timeout)
@@ -226,18 +247,15 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
         """
         body = self.request_body(prompt, stream=False)
         arguments = self._post_arguments(prompt, body, stream=False)
+        sent = itertools.count()
 
         async def attempt() -> ChatResponse:
-            client = self._clients.get()
-            try:
-                # Read as a stream, so that an oversized body is refused, not held.
-                async with client.stream("POST", self._url, **arguments) as response:
-                    if response.status_code >= 300:
-                        raise await self._failure(response, body)
-                    content = await self._body(response)
-            except httpx.RequestError as exc:
-                raise self._transport_failure(exc) from exc
-            return self._parse_reply(content, response, body)
+            resend_count = next(sent)
+            scopes = _MODEL_ATTEMPT_SCOPES.scopes
+            if not scopes:
+                return await self._call_once(body, arguments, None)
+            with entered_model_attempt_scopes(scopes, self._attempt(resend_count, False)) as told:
+                return await self._call_once(body, arguments, told)
 
         deadline = self._call_deadline
         if deadline is None:
@@ -247,6 +265,29 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
             retry_call(attempt, self._retry),
             lambda: self._bound_hit("call_deadline", deadline, "the whole reply did not arrive"),
         )
+
+    async def _call_once(
+        self,
+        body: Mapping[str, Any],
+        arguments: Mapping[str, Any],
+        told: ModelAttemptStatusReport | None,
+    ) -> ChatResponse:
+        client = self._clients.get()
+        try:
+            # Read as a stream, so that an oversized body is refused, not held.
+            async with client.stream("POST", self._url, **arguments) as response:
+                if told is not None:
+                    told(response.status_code)
+                if response.status_code >= 300:
+                    raise await self._failure(response, body)
+                content = await self._body(response)
+        except httpx.RequestError as exc:
+            raise self._transport_failure(exc) from exc
+        return self._parse_reply(content, response, body)
+
+    def _attempt(self, resend_count: int, stream: bool) -> ModelAttempt:
+        """What the model attempt scopes are told about one attempt."""
+        return ModelAttempt(self._provider, "POST", mask_url(self._url), resend_count, stream)
 
     async def stream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
         """Answer ``prompt`` as partial responses read as they arrive.
@@ -262,11 +303,16 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
         first_by = None
         if self._first_event_timeout is not None:
             first_by = asyncio.get_running_loop().time() + self._first_event_timeout
-        chunks = retry_stream(
-            lambda: self._stream_once(body, arguments, first_by),
-            self._retry,
-            provider=self._provider,
-        )
+        sent = itertools.count()
+
+        def attempt() -> AsyncGenerator[ChatResponse, None]:
+            resend_count = next(sent)
+            scopes = _MODEL_ATTEMPT_SCOPES.scopes
+            if not scopes:
+                return self._stream_once(body, arguments, first_by, None)
+            return self._scoped_stream_once(scopes, resend_count, body, arguments, first_by)
+
+        chunks = retry_stream(attempt, self._retry, provider=self._provider)
         async with aclosing(chunks):
             async for chunk in chunks:
                 yield chunk
@@ -281,14 +327,33 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
         )
         return await within(first_by, step, error)
 
+    async def _scoped_stream_once(
+        self,
+        scopes: tuple[ModelAttemptScope, ...],
+        resend_count: int,
+        body: Mapping[str, Any],
+        arguments: Mapping[str, Any],
+        first_by: float | None,
+    ) -> AsyncGenerator[ChatResponse, None]:
+        with entered_model_attempt_scopes(scopes, self._attempt(resend_count, True)) as told:
+            async with aclosing(self._stream_once(body, arguments, first_by, told)) as chunks:
+                async for chunk in chunks:
+                    yield chunk
+
     async def _stream_once(
-        self, body: Mapping[str, Any], arguments: Mapping[str, Any], first_by: float | None
+        self,
+        body: Mapping[str, Any],
+        arguments: Mapping[str, Any],
+        first_by: float | None,
+        told: ModelAttemptStatusReport | None,
     ) -> AsyncGenerator[ChatResponse, None]:
         client = self._clients.get()
         try:
             async with AsyncExitStack() as stack:
                 exchange = client.stream("POST", self._url, **arguments)
                 response = await self._before(first_by, stack.enter_async_context(exchange))
+                if told is not None:
+                    told(response.status_code)
                 if response.status_code >= 300:
                     raise await self._failure(response, body)
                 if self.stream_format is SSEFraming:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.plugins.serve.browser.scenario import build_app
+from tests.plugins.serve.browser.scenario import RELEASE, build_app
 
 TOKEN = "s3cret-token-for-the-page"
 
@@ -65,6 +65,19 @@ def test_a_question_shows_its_rounds_tool_calls_results_and_answer(page_on: Any)
     expect(page.get_by_test_id("question")).to_have_value("")
 
 
+def test_calls_of_different_rounds_with_the_same_id_keep_their_own_cards(page_on: Any) -> None:
+    page = page_on().page
+    _ask(page, "The weather one by one, please")
+    expect(page.get_by_test_id("message-assistant")).to_contain_text("Results: 14")
+    expect(page.get_by_test_id("round")).to_have_count(3)
+    calls = page.get_by_test_id("tool-call")
+    expect(calls).to_have_count(2)
+    expect(calls.nth(0).locator(".tool-arguments")).to_have_text('{ "city": "Lisbon" }')
+    expect(calls.nth(0).locator(".tool-result")).to_have_text("21")
+    expect(calls.nth(1).locator(".tool-arguments")).to_have_text('{ "city": "Paris" }')
+    expect(calls.nth(1).locator(".tool-result")).to_have_text("14")
+
+
 def test_a_pending_call_waits_for_approval_then_runs(page_on: Any) -> None:
     page = page_on().page
     _ask(page, "Please pay Ann 50 EUR")
@@ -100,6 +113,28 @@ def test_a_denied_call_does_not_run_and_the_model_reads_why(page_on: Any) -> Non
     )
     expect(call).to_have_attribute("data-state", "denied")
     expect(call.locator(".tool-result")).to_have_text("Not run: denied (over budget).")
+    _idle(page)
+
+
+def test_a_round_with_two_pending_calls_resumes_once_both_are_decided(page_on: Any) -> None:
+    page = page_on().page
+    _ask(page, "Please pay both of them")
+    calls = page.get_by_test_id("tool-call")
+    expect(calls).to_have_count(2)
+    ann, bob = calls.nth(0), calls.nth(1)
+    expect(bob).to_have_attribute("data-state", "pending")
+
+    ann.get_by_test_id("approve").click()
+    expect(ann.get_by_test_id("approve")).to_have_count(0)
+    expect(bob.get_by_test_id("approve")).to_be_focused()
+    expect(page.get_by_test_id("status")).to_have_text("Waiting for approval")
+    bob.get_by_test_id("deny").click()
+
+    expect(page.get_by_test_id("message-assistant")).to_contain_text(
+        "Results: sent 50 EUR to Ann; Tool call 'send_money' was not run: denied"
+    )
+    expect(ann).to_have_attribute("data-state", "done")
+    expect(bob).to_have_attribute("data-state", "denied")
     _idle(page)
 
 
@@ -197,6 +232,16 @@ def test_a_dropped_stream_is_an_error_not_a_spinner(page_on: Any) -> None:
     expect(page.get_by_test_id("send")).to_be_enabled()
 
 
+def test_a_turn_failing_on_the_server_is_an_error(page_on: Any) -> None:
+    page = page_on().page
+    _ask(page, "explode, please")
+    status = page.get_by_test_id("status")
+    expect(status).to_have_attribute("data-state", "error")
+    expect(status).to_contain_text("the turn failed on the server")
+    expect(page.get_by_test_id("message-assistant")).to_contain_text("Error:")
+    expect(page.get_by_test_id("send")).to_be_enabled()
+
+
 def test_an_unreachable_server_is_an_error(page_on: Any) -> None:
     page = page_on().page
     _idle(page)
@@ -223,3 +268,64 @@ def test_the_page_fits_a_phone(page_on: Any) -> None:
     assert overflow <= 0
     expect(page.get_by_test_id("send")).to_be_in_viewport()
     expect(page.get_by_test_id("new-conversation")).to_be_in_viewport()
+
+
+def test_stop_ends_a_running_turn_without_leaving_it_running(page_on: Any) -> None:
+    RELEASE.clear()
+    try:
+        page = page_on().page
+        _ask(page, "something slow")
+        call = page.get_by_test_id("tool-call")
+        expect(call).to_have_attribute("data-state", "running")
+        expect(page.get_by_test_id("status")).to_have_text("Running…")
+
+        page.get_by_role("button", name="Stop").click()
+
+        _idle(page)
+        expect(call).to_have_attribute("data-state", "failed")
+        expect(call).to_contain_text("interrupted")
+        expect(page.get_by_test_id("message-assistant")).to_contain_text("Stopped.")
+        expect(page.get_by_role("button", name="Stop")).to_be_hidden()
+        _ask(page, "hi")
+        expect(page.get_by_test_id("message-assistant").nth(1)).to_contain_text("Hello.")
+    finally:
+        RELEASE.set()
+
+
+def test_a_stored_conversation_opens_and_continues(
+    serve: Callable[[Any], str], open_page: Callable[..., Any]
+) -> None:
+    url = serve(build_app(memory=True))
+    first = open_page(url).page
+    _ask(first, "count, please")
+    expect(first.get_by_test_id("message-assistant")).to_contain_text("You said 1 thing")
+    _idle(first)
+    listed = first.get_by_label("Continue a conversation")
+    expect(listed).to_be_visible()
+    expect(listed.locator("option")).to_have_count(2)
+
+    page = open_page(url).page
+    chosen = page.get_by_label("Continue a conversation")
+    expect(chosen.locator("option")).to_have_count(2)
+    chosen.select_option(index=1)
+
+    expect(page.get_by_test_id("message-user")).to_have_text("count, please")
+    expect(page.get_by_test_id("message-assistant")).to_have_text(
+        "You said 1 thing(s) in this conversation."
+    )
+    _ask(page, "count again")
+    expect(page.get_by_test_id("message-assistant").nth(1)).to_contain_text("You said 2 thing")
+    expect(chosen).to_contain_text("(4 messages)")
+
+
+def test_the_page_works_mounted_under_a_prefix(
+    serve: Callable[[Any], str], open_page: Callable[..., Any]
+) -> None:
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    url = serve(Starlette(routes=[Mount("/agent", app=build_app())]))
+    page = open_page(url + "agent/").page
+    _ask(page, "What is the weather in Lisbon and Paris?")
+    expect(page.get_by_test_id("message-assistant")).to_contain_text("Results: 21; 14")
+    expect(page.get_by_test_id("model")).to_have_text("scripted:demo")
