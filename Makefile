@@ -1,5 +1,6 @@
 # Every target installs what it needs: a fresh machine needs Python 3.11+ and pip, plus
-# cmake and a C/C++ compiler for the local model that `make demo` and `make test` build.
+# cmake and a C/C++ compiler for the local model that `make demo` and `make test` build
+# (and apt-get as root for the browser tests' Chromium, which they skip without).
 PYTHON ?= python3
 export UV_NO_PROGRESS := 1
 UV := $(PYTHON) -m uv
