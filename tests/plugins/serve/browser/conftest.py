@@ -9,7 +9,8 @@ Each test serves a real app (``ostinato_serve.create_app``) with a real uvicorn 
 loopback socket the fixture binds and listens on itself, so the browser can connect at
 once (the kernel queues the connection until uvicorn accepts it); the server stops when
 the test ends. When a test fails, a screenshot of the page and its console go to
-``test-artifacts/browser/`` (gitignored); a page whose script threw fails its test.
+``test-artifacts/browser/`` (gitignored). A page whose script threw, or that fetched
+anything from elsewhere than its server, fails its test.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -111,12 +113,14 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
     """``open_page(url)`` opens ``url`` in a fresh browser context (its own storage)."""
     opened: list[ServedPage] = []
     contexts: list[Any] = []
+    requested: list[str] = []
 
     def open_(url: str, *, width: int = 1000, height: int = 760) -> ServedPage:
         context = browser.new_context(viewport={"width": width, "height": height})
         contexts.append(context)
         page = context.new_page()
         console: list[str] = []
+        page.on("request", lambda sent: requested.append(sent.url))
         page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
         page.on("pageerror", lambda error: console.append(f"pageerror: {error}"))
         served = ServedPage(page, url, console)
@@ -130,3 +134,11 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
         context.close()
     thrown = [line for served in opened for line in served.console if line.startswith("pageerror")]
     assert not thrown, f"the page's script threw: {thrown}"
+    assert requested or not opened, "no request of the page was seen"
+    origins = {urlsplit(served.url).netloc for served in opened}
+    elsewhere = [
+        url
+        for url in requested
+        if urlsplit(url).scheme != "data" and urlsplit(url).netloc not in origins
+    ]
+    assert not elsewhere, f"the page fetched from elsewhere than its server: {elsewhere}"

@@ -65,6 +65,19 @@ def test_a_question_shows_its_rounds_tool_calls_results_and_answer(page_on: Any)
     expect(page.get_by_test_id("question")).to_have_value("")
 
 
+def test_calls_of_different_rounds_with_the_same_id_keep_their_own_cards(page_on: Any) -> None:
+    page = page_on().page
+    _ask(page, "The weather one by one, please")
+    expect(page.get_by_test_id("message-assistant")).to_contain_text("Results: 14")
+    expect(page.get_by_test_id("round")).to_have_count(3)
+    calls = page.get_by_test_id("tool-call")
+    expect(calls).to_have_count(2)
+    expect(calls.nth(0).locator(".tool-arguments")).to_have_text('{ "city": "Lisbon" }')
+    expect(calls.nth(0).locator(".tool-result")).to_have_text("21")
+    expect(calls.nth(1).locator(".tool-arguments")).to_have_text('{ "city": "Paris" }')
+    expect(calls.nth(1).locator(".tool-result")).to_have_text("14")
+
+
 def test_a_pending_call_waits_for_approval_then_runs(page_on: Any) -> None:
     page = page_on().page
     _ask(page, "Please pay Ann 50 EUR")
@@ -81,6 +94,7 @@ def test_a_pending_call_waits_for_approval_then_runs(page_on: Any) -> None:
     expect(page.get_by_test_id("message-assistant")).to_contain_text("Results: sent 50 EUR to Ann")
     expect(call).to_have_attribute("data-state", "done")
     expect(call.locator(".tool-result")).to_have_text("sent 50 EUR to Ann")
+    expect(call.locator(".tool-duration")).to_have_text(re.compile(r"^(<1|\d+) ms$"))
     expect(call.get_by_test_id("approve")).to_have_count(0)
     _idle(page)
     expect(page.get_by_test_id("send")).to_be_enabled()
@@ -100,6 +114,28 @@ def test_a_denied_call_does_not_run_and_the_model_reads_why(page_on: Any) -> Non
     )
     expect(call).to_have_attribute("data-state", "denied")
     expect(call.locator(".tool-result")).to_have_text("Not run: denied (over budget).")
+    _idle(page)
+
+
+def test_a_round_with_two_pending_calls_resumes_once_both_are_decided(page_on: Any) -> None:
+    page = page_on().page
+    _ask(page, "Please pay both of them")
+    calls = page.get_by_test_id("tool-call")
+    expect(calls).to_have_count(2)
+    ann, bob = calls.nth(0), calls.nth(1)
+    expect(bob).to_have_attribute("data-state", "pending")
+
+    ann.get_by_test_id("approve").click()
+    expect(ann.get_by_test_id("approve")).to_have_count(0)
+    expect(bob.get_by_test_id("approve")).to_be_focused()
+    expect(page.get_by_test_id("status")).to_have_text("Waiting for approval")
+    bob.get_by_test_id("deny").click()
+
+    expect(page.get_by_test_id("message-assistant")).to_contain_text(
+        "Results: sent 50 EUR to Ann; Tool call 'send_money' was not run: denied"
+    )
+    expect(ann).to_have_attribute("data-state", "done")
+    expect(bob).to_have_attribute("data-state", "denied")
     _idle(page)
 
 

@@ -179,8 +179,10 @@
   class TurnView {
     constructor() {
       this.rounds = new Map();
-      this.cards = new Map(); // call id -> card
+      this.cards = new Map(); // "round|call id" -> card (ids may repeat across rounds)
+      this.latest = new Map(); // call id -> its latest card
       this.drafts = new Map(); // "round:index" -> card, while a call streams in
+      this.lastDraft = new Map(); // round -> index of the call streaming last
       this.current = null;
       this.startedAt = performance.now();
       this.roundsBox = el("div", { class: "rounds" });
@@ -217,7 +219,7 @@
     }
 
     card(roundNumber, call, index) {
-      let card = call.id ? this.cards.get(call.id) : undefined;
+      let card = call.id ? this.cards.get(`${roundNumber}|${call.id}`) : undefined;
       const draftKey = `${roundNumber}:${index}`;
       if (!card && index !== undefined && index !== null) card = this.drafts.get(draftKey);
       if (!card) {
@@ -236,13 +238,17 @@
         );
         card = { node, name, status, duration, args, result, resultField, rawArguments: "", id: "" };
         this.round(roundNumber).calls.append(node);
-        if (index !== undefined && index !== null) this.drafts.set(draftKey, card);
+        if (index !== undefined && index !== null) {
+          card.draftIndex = index;
+          this.drafts.set(draftKey, card);
+        }
         this.setCardState(card, "requested");
       }
       if (call.id && !card.id) {
         card.id = call.id;
         card.node.dataset.callId = call.id;
-        this.cards.set(call.id, card);
+        this.cards.set(`${roundNumber}|${call.id}`, card);
+        this.latest.set(call.id, card);
       }
       if (call.name) {
         card.name.textContent = call.name;
@@ -278,18 +284,28 @@
           const round = this.round(event.round);
           round.startedAt = performance.now();
           round.timing.textContent = "waiting for the model…";
+          round.buffer = "";
+          this.answer.textContent = ""; // the answer is the text of the latest round
           this.fillResultsFrom(event.messages || []);
           break;
         }
         case "text_delta": {
           const round = this.round(event.round);
+          if (!round.buffer) this.answer.textContent = "";
           round.buffer += event.text;
           this.answer.classList.remove("note");
-          this.answer.textContent = round.buffer;
+          this.answer.append(event.text); // a text node: never markup
           break;
         }
         case "tool_call_delta": {
-          const card = this.card(event.round, { id: event.id, name: event.name }, event.index);
+          let index = event.index;
+          if (index === null || index === undefined) {
+            // no index: a piece with an id starts a call, one without continues the last
+            const last = this.lastDraft.get(event.round);
+            index = event.id || last === undefined ? `n${this.drafts.size}` : last;
+          }
+          this.lastDraft.set(event.round, index);
+          const card = this.card(event.round, { id: event.id, name: event.name }, index);
           card.rawArguments += event.arguments || "";
           card.args.textContent = formatArguments(card.rawArguments);
           break;
@@ -350,10 +366,9 @@
     // the draft a complete call belongs to when it streamed in without its id: the
     // round's first draft that has none yet
     freeDraft(roundNumber, call) {
-      if (this.cards.has(call.id)) return undefined;
+      if (this.cards.has(`${roundNumber}|${call.id}`)) return undefined;
       for (const [key, card] of this.drafts) {
-        const [round, index] = key.split(":");
-        if (Number(round) === roundNumber && !card.id) return Number(index);
+        if (key.startsWith(`${roundNumber}:`) && !card.id) return card.draftIndex;
       }
       return undefined;
     }
@@ -364,7 +379,7 @@
       for (const message of messages) {
         if (message.type !== "tool") continue;
         for (const response of message.responses || []) {
-          const card = this.cards.get(response.id);
+          const card = this.latest.get(response.id);
           if (!card || !card.resultField.hidden) continue;
           this.setResult(card, response.response_data);
           if (card.node.dataset.state !== "denied") this.setCardState(card, "done");
