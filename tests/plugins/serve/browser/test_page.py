@@ -94,6 +94,7 @@ def test_a_pending_call_waits_for_approval_then_runs(page_on: Any) -> None:
     expect(page.get_by_test_id("message-assistant")).to_contain_text("Results: sent 50 EUR to Ann")
     expect(call).to_have_attribute("data-state", "done")
     expect(call.locator(".tool-result")).to_have_text("sent 50 EUR to Ann")
+    expect(call.locator(".tool-duration")).to_have_text(re.compile(r"^(<1|\d+) ms$"))
     expect(call.get_by_test_id("approve")).to_have_count(0)
     _idle(page)
     expect(page.get_by_test_id("send")).to_be_enabled()
