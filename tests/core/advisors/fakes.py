@@ -86,6 +86,17 @@ class ExitListener(BaseAdvisor, ToolLoopExitListener):
             raise RuntimeError("listener broke")
 
 
+def _recorded(hook: str) -> Any:
+    """A loop hook that appends ``hook`` to the advisor's ``calls`` and passes its request
+    or response through."""
+
+    async def run(self: HookRecorder, value: Any, chain: AdvisorChain) -> Any:
+        self.calls.append(hook)
+        return value
+
+    return run
+
+
 class HookRecorder(ToolCallingAdvisor):
     """A tool-calling advisor that appends each of its loop hooks to ``calls`` as it runs,
     as ``<hook>_<path>`` (hooks ``initialize``, ``before``, ``after``, ``finalize``; paths
@@ -95,47 +106,13 @@ class HookRecorder(ToolCallingAdvisor):
         super().__init__(**settings)
         self.calls: list[str] = []
 
-    async def do_initialize_loop(
-        self, request: ChatClientRequest, chain: AdvisorChain
-    ) -> ChatClientRequest:
-        self.calls.append("initialize_call")
-        return request
-
-    async def do_before_call(
-        self, request: ChatClientRequest, chain: AdvisorChain
-    ) -> ChatClientRequest:
-        self.calls.append("before_call")
-        return request
-
-    async def do_after_call(
-        self, response: ChatClientResponse, chain: AdvisorChain
-    ) -> ChatClientResponse:
-        self.calls.append("after_call")
-        return response
-
-    async def do_finalize_loop(
-        self, response: ChatClientResponse, chain: AdvisorChain
-    ) -> ChatClientResponse:
-        self.calls.append("finalize_call")
-        return response
-
-    async def do_initialize_loop_stream(
-        self, request: ChatClientRequest, chain: AdvisorChain
-    ) -> ChatClientRequest:
-        self.calls.append("initialize_stream")
-        return request
-
-    async def do_before_stream(
-        self, request: ChatClientRequest, chain: AdvisorChain
-    ) -> ChatClientRequest:
-        self.calls.append("before_stream")
-        return request
-
-    async def do_after_stream(
-        self, response: ChatClientResponse, chain: AdvisorChain
-    ) -> ChatClientResponse:
-        self.calls.append("after_stream")
-        return response
+    do_initialize_loop = _recorded("initialize_call")
+    do_before_call = _recorded("before_call")
+    do_after_call = _recorded("after_call")
+    do_finalize_loop = _recorded("finalize_call")
+    do_initialize_loop_stream = _recorded("initialize_stream")
+    do_before_stream = _recorded("before_stream")
+    do_after_stream = _recorded("after_stream")
 
     async def do_finalize_loop_stream(
         self, stream: AsyncIterator[ChatClientResponse], chain: AdvisorChain
