@@ -117,6 +117,33 @@ def test_a_denied_call_does_not_run_and_the_model_reads_why(page_on: Any) -> Non
     _idle(page)
 
 
+def test_a_pending_call_runs_with_arguments_edited_on_the_page(page_on: Any) -> None:
+    page = page_on().page
+    _ask(page, "Please pay Ann 50 EUR")
+    call = page.get_by_test_id("tool-call")
+    call.get_by_test_id("edit").click()
+    editor = call.get_by_label("Arguments for send_money, as JSON")
+    expect(editor).to_be_focused()
+    expect(editor).to_have_value('{\n  "amount": 50,\n  "to": "Ann"\n}')
+
+    editor.fill("[1, 2]")
+    call.get_by_test_id("run-edited").click()
+    expect(call.get_by_role("alert")).to_have_text(re.compile("must be a JSON object"))
+    editor.fill('{"amount": 20, "to": "Ann"')
+    call.get_by_test_id("run-edited").click()
+    expect(call.get_by_role("alert")).to_have_text(re.compile("^Not JSON"))
+    expect(call).to_have_attribute("data-state", "pending")
+
+    editor.fill('{"amount": 20, "to": "Ann"}')
+    call.get_by_test_id("run-edited").click()
+
+    expect(page.get_by_test_id("message-assistant")).to_contain_text("Results: sent 20 EUR to Ann")
+    expect(call).to_have_attribute("data-state", "done")
+    expect(call.locator(".tool-arguments")).to_have_text('{ "amount": 20, "to": "Ann" }')
+    expect(call.locator(".tool-result")).to_have_text("sent 20 EUR to Ann")
+    _idle(page)
+
+
 def test_a_round_with_two_pending_calls_resumes_once_both_are_decided(page_on: Any) -> None:
     page = page_on().page
     _ask(page, "Please pay both of them")
