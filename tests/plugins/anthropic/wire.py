@@ -1,11 +1,9 @@
-"""Recorded Anthropic exchanges (``tests/wire/anthropic``) replayed through
-``httpx.MockTransport``.
+"""Messages API exchanges (``tests/wire/anthropic``).
 
-The corpus is part of the repository (``tests/wire``); a missing file fails the test.
-
-:func:`recorded_prompt` rebuilds, from a recorded request body, the prompt and options
-that should make the adapter send exactly that body; the replay then compares what the
-adapter sent with what was recorded.
+What :mod:`tests.plugins.recorded_replay` needs of this protocol: :func:`recorded_prompt`
+reads the top-level ``system`` blocks and the content blocks of each turn back into
+messages and the request fields into ``AnthropicChatOptions``; :func:`replay_model`
+authenticates with :data:`API_KEY`.
 """
 
 from __future__ import annotations
@@ -30,6 +28,7 @@ from ostinato.transport import RetryPolicy
 from ostinato_anthropic import AnthropicChatModel, AnthropicChatOptions
 from tests.fakes import wire
 from tests.fakes.wire import WIRE_DIR, RecordedTool, no_sleep
+from tests.plugins.recorded_replay import replaying_client
 
 __all__ = [
     "API_KEY",
@@ -122,17 +121,12 @@ def replay_model(
     exchange: Exchange, *, piece_size: int | None = None, max_retries: int = 0
 ) -> tuple[AnthropicChatModel, list[httpx.Request]]:
     """A model whose every request gets the recorded response; the requests it sent."""
-    sent: list[httpx.Request] = []
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        sent.append(request)
-        return exchange.response_for(piece_size)
-
+    client_factory, sent = replaying_client(exchange, piece_size)
     model = AnthropicChatModel(
         api_key=API_KEY,
         base_url="https://wire.test",
         extra_query=exchange.query,
         retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
-        http_client_factory=lambda: httpx.AsyncClient(transport=httpx.MockTransport(handler)),
+        http_client_factory=client_factory,
     )
     return model, sent

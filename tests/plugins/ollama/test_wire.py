@@ -76,7 +76,7 @@ async def test_001_chat_nonstream_text():
 
 async def test_002_chat_stream_text():
     exchange = load("002-chat-stream-text.json")
-    chunks = await replay_chunks(exchange)
+    chunks, _ = await replay_chunks(exchange)
     lines = exchange.lines
     # One chunk per line with content; the final line (content "") carries finish and usage.
     assert [c.text for c in chunks] == [line["message"]["content"] or None for line in lines]
@@ -137,7 +137,7 @@ async def test_005_cloud_stream_thinking():
     # ollama.com labels its NDJSON stream application/json.
     assert exchange.response["headers"]["content-type"] == "application/json"
     facts = recorded("005-cloud-stream-thinking.json")
-    chunks = await replay_chunks(exchange)
+    chunks, _ = await replay_chunks(exchange)
     # Thinking never reaches the text.
     thinking_chunks = [c for c in chunks if c.result and c.result.output.reasoning]
     assert thinking_chunks
@@ -203,5 +203,5 @@ async def test_a_whole_reply_to_a_stream_is_understood(name: str):
 
 @pytest.mark.parametrize("name", exchange_names(streams=True))
 async def test_stream_chunks_aggregate_once(name: str):
-    chunks = await replay_chunks(load(name))
+    chunks, _ = await replay_chunks(load(name))
     assert MessageAggregator.aggregate(chunks) == await replay(load(name))

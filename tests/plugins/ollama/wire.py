@@ -1,12 +1,11 @@
-"""Recorded Ollama exchanges (``tests/wire/ollama``) replayed through ``httpx.MockTransport``.
+"""Ollama ``/api/chat`` exchanges (``tests/wire/ollama``).
 
-The corpus is part of the repository (``tests/wire``); a missing file fails the test.
-
-:func:`recorded_prompt` rebuilds, from a recorded request body, the prompt and options
-that should make the adapter send that body; the replay then compares what the adapter
-sent with what was recorded. One difference is deliberate: the adapter always sends
-``stream`` (Ollama streams when it is left out, and the adapter says what it wants), so
-:func:`expected_body` adds ``"stream": true`` where the recording left it out.
+What :mod:`tests.plugins.recorded_replay` needs of this protocol: :func:`recorded_prompt`
+reads a recorded body back into a prompt and ``OllamaChatOptions``; :func:`replay_model`
+talks to ollama.com (with a key) or a local server, as the recording did. One difference
+is deliberate: the adapter always sends ``stream`` (Ollama streams when it is left out,
+and the adapter says what it wants), so :func:`expected_body` adds ``"stream": true``
+where the recording left it out.
 """
 
 from __future__ import annotations
@@ -32,6 +31,7 @@ from ostinato.transport import RetryPolicy
 from ostinato_ollama import OllamaChatModel, OllamaChatOptions
 from tests.fakes import wire
 from tests.fakes.wire import WIRE_DIR, RecordedTool, no_sleep
+from tests.plugins.recorded_replay import replaying_client
 
 __all__ = [
     "FOLDER",
@@ -141,16 +141,11 @@ def replay_model(
     exchange: Exchange, *, piece_size: int | None = None, max_retries: int = 0
 ) -> tuple[OllamaChatModel, list[httpx.Request]]:
     """A model whose every request gets the recorded response; the requests it sent."""
-    sent: list[httpx.Request] = []
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        sent.append(request)
-        return exchange.response_for(piece_size)
-
+    client_factory, sent = replaying_client(exchange, piece_size)
     model = OllamaChatModel(
         base_url="https://ollama.com" if exchange.is_cloud else "http://localhost:11434",
         api_key="ollama-wire-key" if exchange.is_cloud else None,
         retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
-        http_client_factory=lambda: httpx.AsyncClient(transport=httpx.MockTransport(handler)),
+        http_client_factory=client_factory,
     )
     return model, sent

@@ -1,10 +1,9 @@
-"""Recorded exchanges (``tests/wire``) replayed through ``httpx.MockTransport``.
+"""Chat Completions exchanges (``tests/wire/openai``, ``tests/wire/openai-compatible``).
 
-The corpus is part of the repository (``tests/wire``); a missing file fails the test.
-
-:func:`recorded_prompt` rebuilds, from a recorded request body, the prompt and options
-that should make the adapter send exactly that body; the replay then compares what the
-adapter sent with what was recorded.
+What :mod:`tests.plugins.recorded_replay` needs of this protocol: :func:`recorded_prompt`
+reads the roles of a recorded ``messages`` array back into messages (a run of ``tool``
+messages into one tool response message) and the request fields into
+``OpenAIChatOptions``; :func:`replay_model` points the model at the recorded path and query.
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ from ostinato.prompt import Prompt
 from ostinato_openai import OpenAIChatModel, OpenAIChatOptions, RetryPolicy
 from tests.fakes import wire
 from tests.fakes.wire import WIRE_DIR, RecordedTool, no_sleep
+from tests.plugins.recorded_replay import replaying_client
 
 __all__ = [
     "WIRE_DIR",
@@ -143,17 +143,12 @@ def replay_model(
     exchange: Exchange, *, piece_size: int | None = None, max_retries: int = 0
 ) -> tuple[OpenAIChatModel, list[httpx.Request]]:
     """A model whose every request gets the recorded response; the requests it sent."""
-    sent: list[httpx.Request] = []
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        sent.append(request)
-        return exchange.response_for(piece_size)
-
+    client_factory, sent = replaying_client(exchange, piece_size)
     model = OpenAIChatModel(
         api_key="sk-wire-test",
         base_url=exchange.base_url,
         extra_query=exchange.query,
         retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
-        http_client_factory=lambda: httpx.AsyncClient(transport=httpx.MockTransport(handler)),
+        http_client_factory=client_factory,
     )
     return model, sent

@@ -22,9 +22,11 @@ from ostinato import ChatClient, tool
 from ostinato.messages import ToolResponseMessage, UserMessage
 from ostinato.prompt import Prompt
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
+from ostinato_serve._state import TurnSlots
 
 __all__ = [
     "GatedModel",
+    "ObservedSlots",
     "agent",
     "asgi_client",
     "pay",
@@ -114,6 +116,25 @@ class GatedModel:
         await self._wait()
         async for chunk in self.inner.stream(prompt):
             yield chunk
+
+
+class ObservedSlots(TurnSlots):
+    """The server's turn slots, telling a test (on another thread) when none is taken."""
+
+    __slots__ = ("idle",)
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.idle = threading.Event()
+
+    def acquire(self) -> None:
+        super().acquire()
+        self.idle.clear()
+
+    def release(self) -> None:
+        super().release()
+        if self.running == 0:
+            self.idle.set()
 
 
 def asgi_client(app: Any, **kwargs: Any) -> httpx.AsyncClient:

@@ -23,6 +23,7 @@ from ostinato_openai import OpenAIChatModel
 from ostinato_serve import ServeSettings, create_app
 from tests.plugins.serve.served import (
     GatedModel,
+    ObservedSlots,
     agent,
     read_sse,
     serve_on_loopback,
@@ -123,6 +124,7 @@ def test_a_client_disconnecting_cancels_its_turn_and_the_conversation_stays_vali
     memory = MessageWindowChatMemory()
     client = ChatClient.builder(model).default_advisors(MessageChatMemoryAdvisor(memory)).build()
     app = create_app(client)
+    slots = app.state.ostinato.slots = ObservedSlots(4)
     if endpoint == "turns":
         path, body = "/api/turns", {"message": "first question", "conversation_id": "c-1"}
     else:
@@ -135,12 +137,13 @@ def test_a_client_disconnecting_cancels_its_turn_and_the_conversation_stays_vali
             assert model.entered.wait(10), "the turn never reached the model"
         # The connection is closed: the server cancels the waiting model request.
         assert model.cancelled.wait(10), "closing the connection did not cancel the turn"
+        assert slots.idle.wait(10), "the cancelled turn kept its slot"
         model.release()
         after = http.post(
             "/api/turns", json={"message": "second question", "conversation_id": "c-1"}
         )
         assert read_sse(after.text)[-1][1]["reason"] == "answered"
-        assert app.state.ostinato.slots.running == 0
+        assert slots.idle.wait(10), "the second turn kept its slot"
     last = model.inner.prompts[-1]
     assert [m.text for m in last.messages] == ["second question"]
     assert [m.text for m in memory.get_sync("c-1")] == [

@@ -4,6 +4,8 @@ events as SSE in their JSON form, approvals, conversations kept, and the unhappy
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 from typing import Any
 
 import pytest
@@ -221,4 +223,40 @@ async def test_more_turns_than_the_limit_get_503() -> None:
         assert "OSTINATO_SERVE_MAX_CONCURRENT_TURNS" in refused.json()["error"]["message"]
         assert refused.headers["retry-after"] == "1"
     assert done.status_code == 200 and after.status_code == 200
+    assert app.state.ostinato.slots.running == 0
+
+
+@pytest.mark.parametrize("path", ["/api/turns", "/v1/chat/completions"])
+async def test_a_client_gone_before_the_stream_starts_gives_its_slot_back(path: str) -> None:
+    app = create_app(agent(), settings=ServeSettings(max_concurrent_turns=1))
+    body = {"message": "hi", "messages": [{"role": "user", "content": "hi"}], "stream": True}
+    raw = json.dumps(body).encode()
+    received = [{"type": "http.request", "body": raw, "more_body": False}]
+
+    async def receive() -> dict[str, Any]:
+        return received.pop(0) if received else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            raise OSError("the client is gone")
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.4"},
+        "http_version": "1.1",
+        "method": "POST",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "scheme": "http",
+        "query_string": b"",
+        "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(raw)).encode()),
+        ],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+    }
+    with contextlib.suppress(Exception):
+        await app(scope, receive, send)
     assert app.state.ostinato.slots.running == 0

@@ -108,33 +108,30 @@ async def _stream(
 ) -> AsyncIterator[bytes]:
     completion_id = f"chatcmpl-{uuid.uuid4().hex}"
     model = state.model_name
+    yield sse(chunk(completion_id, model, {"role": "assistant", "content": ""}))
+    aggregator = ChatClientMessageAggregator()
     try:
-        yield sse(chunk(completion_id, model, {"role": "assistant", "content": ""}))
-        aggregator = ChatClientMessageAggregator()
-        try:
-            async with closing(spec.stream().achat_client_responses()) as pieces:
-                async for piece in pieces:
-                    aggregator.add(piece)
-                    text = piece.chat_response.text if piece.chat_response is not None else None
-                    if text:
-                        yield sse(chunk(completion_id, model, {"content": text}))
-        except Exception as exc:  # the stream has started: the failure is an error event
-            yield sse(failure_body(exc), event="error")
-            return
-        final = aggregator.result()
-        _, calls, finish = _outcome(final.chat_response if final is not None else None)
-        if calls:
-            delta = {"tool_calls": calls_json(calls, indexed=True)}
-            yield sse(chunk(completion_id, model, delta))
-        yield sse(chunk(completion_id, model, {}, finish))
-        if include_usage:
-            spent = usage.usage
-            if spent is None and final is not None and final.chat_response is not None:
-                spent = final.chat_response.metadata.usage
-            yield sse(chunk(completion_id, model, None, usage=spent))
-        yield sse("[DONE]")
-    finally:
-        state.slots.release()
+        async with closing(spec.stream().achat_client_responses()) as pieces:
+            async for piece in pieces:
+                aggregator.add(piece)
+                text = piece.chat_response.text if piece.chat_response is not None else None
+                if text:
+                    yield sse(chunk(completion_id, model, {"content": text}))
+    except Exception as exc:  # the stream has started: the failure is an error event
+        yield sse(failure_body(exc), event="error")
+        return
+    final = aggregator.result()
+    _, calls, finish = _outcome(final.chat_response if final is not None else None)
+    if calls:
+        delta = {"tool_calls": calls_json(calls, indexed=True)}
+        yield sse(chunk(completion_id, model, delta))
+    yield sse(chunk(completion_id, model, {}, finish))
+    if include_usage:
+        spent = usage.usage
+        if spent is None and final is not None and final.chat_response is not None:
+            spent = final.chat_response.metadata.usage
+        yield sse(chunk(completion_id, model, None, usage=spent))
+    yield sse("[DONE]")
 
 
 async def chat_completions(request: Request) -> Response:
@@ -151,4 +148,5 @@ async def chat_completions(request: Request) -> Response:
         return await _call(state, spec, usage)
     options = body.get("stream_options")
     include_usage = isinstance(options, dict) and options.get("include_usage") is True
-    return event_stream_response(_stream(state, spec, usage, include_usage))
+    events = _stream(state, spec, usage, include_usage)
+    return event_stream_response(events, on_close=state.slots.release)

@@ -1,20 +1,22 @@
 """Server-sent events: framing, and the response that streams them.
 
-A plain :class:`starlette.responses.StreamingResponse` carries the stream: Starlette
-already watches for the client disconnecting while it streams (on ASGI 2.3 servers such as
-uvicorn) and cancels the body iterator, which closes the turn's event iterator and so
-cancels the turn. Nothing here knows about turns.
+The response is Starlette's ``StreamingResponse`` (no SSE library is needed for a stream
+that only goes one way and ends): on ASGI 2.3 servers such as uvicorn it watches for the
+client disconnecting while it streams and cancels the body iterator, which closes the
+turn's event iterator and so cancels the turn. Its ``on_close`` gives the turn's slot
+back however the response ends. Nothing here knows about turns.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, Final, TypeVar
 
 from starlette.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from ostinato.errors import ModelError, OstinatoError
 from ostinato.redaction import mask_credentials
@@ -63,9 +65,27 @@ def error_event(exc: BaseException) -> bytes:
     return sse(failure_body(exc), event="error")
 
 
-def event_stream_response(body: AsyncIterator[bytes]) -> StreamingResponse:
-    """A ``200 text/event-stream`` response streaming ``body``."""
-    return StreamingResponse(body, media_type="text/event-stream", headers=SSE_HEADERS)
+class _EventStream(StreamingResponse):
+    """A streaming response that calls ``on_close`` once it is over, however it ends —
+    also when the client left before the body was started (its ``finally`` never runs)."""
+
+    def __init__(self, body: AsyncIterator[bytes], on_close: Callable[[], None]) -> None:
+        super().__init__(body, media_type="text/event-stream", headers=SSE_HEADERS)
+        self._on_close = on_close
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._on_close()
+
+
+def event_stream_response(
+    body: AsyncIterator[bytes], on_close: Callable[[], None] = lambda: None
+) -> StreamingResponse:
+    """A ``200 text/event-stream`` response streaming ``body``; ``on_close`` is called
+    once when the response is over (finished, failed or abandoned)."""
+    return _EventStream(body, on_close)
 
 
 @asynccontextmanager

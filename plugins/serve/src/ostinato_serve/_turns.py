@@ -39,32 +39,29 @@ def _state(request: Request) -> ServeState:
 async def _stream(
     state: ServeState, spec: ChatClientRequestSpec, conversation_id: str, question: str
 ) -> AsyncIterator[bytes]:
-    """The turn's messages; the slot taken for it is given back however it ends."""
+    """The turn's messages."""
+    yield sse({"conversation_id": conversation_id}, event="turn")
+    answer: str | None = None
+    stopped = False
     try:
-        yield sse({"conversation_id": conversation_id}, event="turn")
-        answer: str | None = None
-        stopped = False
-        try:
-            async with closing(spec.stream().aevents()) as events:
-                async for event in events:
-                    yield sse(event.to_dict(), event=event.kind)
-                    if isinstance(event, ApprovalRequired) and event.pending is not None:
-                        pending = PendingToolCalls.from_dict(event.pending)
-                        turn = PendingTurn(pending, conversation_id, question)
-                        calls = [call.to_dict() for call in pending.calls]
-                        pending_id = state.pending.add(turn)
-                        yield sse({"pending_id": pending_id, "calls": calls}, event="pending")
-                    elif isinstance(event, LoopEnded):
-                        stopped = event.reason is LoopExitReason.APPROVAL_REQUIRED
-                        answer = event.response.text if event.response is not None else None
-        except Exception as exc:  # the stream has started: the failure is a message
-            yield error_event(exc)
-            return
-        if not state.has_memory and not stopped:
-            messages: list[Message] = [UserMessage(question), AssistantMessage(answer or "")]
-            state.histories.extend(conversation_id, messages)
-    finally:
-        state.slots.release()
+        async with closing(spec.stream().aevents()) as events:
+            async for event in events:
+                yield sse(event.to_dict(), event=event.kind)
+                if isinstance(event, ApprovalRequired) and event.pending is not None:
+                    pending = PendingToolCalls.from_dict(event.pending)
+                    turn = PendingTurn(pending, conversation_id, question)
+                    calls = [call.to_dict() for call in pending.calls]
+                    pending_id = state.pending.add(turn)
+                    yield sse({"pending_id": pending_id, "calls": calls}, event="pending")
+                elif isinstance(event, LoopEnded):
+                    stopped = event.reason is LoopExitReason.APPROVAL_REQUIRED
+                    answer = event.response.text if event.response is not None else None
+    except Exception as exc:  # the stream has started: the failure is a message
+        yield error_event(exc)
+        return
+    if not state.has_memory and not stopped:
+        messages: list[Message] = [UserMessage(question), AssistantMessage(answer or "")]
+        state.histories.extend(conversation_id, messages)
 
 
 def _respond(
@@ -73,7 +70,8 @@ def _respond(
     if state.has_memory:
         spec.advisors(AdvisorParams.conversation_id(conversation_id))
     state.slots.acquire()
-    return event_stream_response(_stream(state, spec, conversation_id, question))
+    body = _stream(state, spec, conversation_id, question)
+    return event_stream_response(body, on_close=state.slots.release)
 
 
 async def start_turn(request: Request) -> Response:
