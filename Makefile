@@ -10,7 +10,7 @@ RUN := $(UV) run --locked --all-packages --group docs
 DEMO_MODEL ?= llamacpp:default
 DEMO_QUESTION ?= What is the weather in Paris and in Tokyo?
 
-.PHONY: help setup local-model demo demo-check run test lint docs format clean bench-setup bench bench-quick
+.PHONY: help setup local-model browser demo demo-check run test lint docs format clean bench-setup bench bench-quick
 
 help:
 	@echo "make demo    run the main job: a local model asks for the weather tool, on your machine"
@@ -43,7 +43,12 @@ demo-check: local-model
 run: setup
 	$(RUN) python examples/demo.py
 
-test: local-model
+# Chromium for the web page's browser tests, from the system packages (apt-get as root,
+# ~40 s once); harmless where it cannot install it: those tests then skip and say why.
+browser:
+	@sh scripts/install-browser
+
+test: local-model browser
 	$(RUN) pytest
 
 lint: setup
@@ -53,7 +58,7 @@ lint: setup
 	$(RUN) mypy --strict plugins/openai/src plugins/anthropic/src plugins/ollama/src \
 		plugins/memory/src plugins/tool-search/src plugins/llamacpp/src \
 		plugins/memory-postgres/src plugins/memory-redis/src plugins/mcp/src \
-		plugins/opentelemetry/src
+		plugins/opentelemetry/src plugins/serve/src
 
 docs: setup
 	NO_MKDOCS_2_WARNING=1 $(RUN) mkdocs build --strict --quiet

@@ -66,6 +66,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="skip the OpenTelemetry scenario (a tool turn with the plugin vs without)",
     )
+    parser.add_argument(
+        "--no-serve",
+        action="store_true",
+        help="skip the served scenario (the OpenAI-compatible endpoint vs in process, "
+        "200 streamed turns through it)",
+    )
     parser.add_argument("--strict", action="store_true", help="exit 2 when a target is missed")
     args = parser.parse_args(argv)
     settings = Settings.quick() if args.quick else Settings()
@@ -95,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
 
         section = render_opentelemetry(measure_opentelemetry(quick=args.quick))
         report = report.rstrip("\n") + "\n\n" + section
+    if not args.no_serve:
+        from bench.serve import measure_serve, render_serve
+
+        report = report.rstrip("\n") + "\n\n" + render_serve(measure_serve(quick=args.quick))
     output = args.output or results_path(quick=args.quick)
     output.write_text(report)
     print(report)

@@ -9,18 +9,11 @@ only when ``E2E_MAIN_JOB=1``, as ``make demo-check`` (and CI) sets it.
 from __future__ import annotations
 
 import os
-import re
-import subprocess
 from pathlib import Path
 
-import pytest
+from tests.e2e.local_model import answered_calls, needs_local_model, run_to_success
 
-ROOT = Path(__file__).resolve().parents[2]
-
-pytestmark = pytest.mark.skipif(
-    os.environ.get("E2E_MAIN_JOB") != "1",
-    reason="runs the real local model; `make demo-check` runs it",
-)
+pytestmark = needs_local_model
 
 
 def test_make_demo_calls_the_weather_tool_for_both_cities_and_answers():
@@ -34,22 +27,9 @@ def test_make_demo_calls_the_weather_tool_for_both_cities_and_answers():
         env["PATH"] = os.pathsep.join(
             p for p in env.get("PATH", "").split(os.pathsep) if p != bin_dir
         )
-    proc = subprocess.run(
-        ["make", "--silent", "--no-print-directory", "demo"],
-        cwd=ROOT,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
+    proc, report = run_to_success(["make", "--silent", "--no-print-directory", "demo"], env)
+    cities = " ".join(
+        arguments.lower() for arguments, _ in answered_calls("get_weather", proc.stderr)
     )
-    report = f"exit code {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
-    print(report)  # shown by pytest when the test fails, and in -s runs
-    assert proc.returncode == 0, report
-    answered = re.findall(r"^← get_weather\((.*)\) [0-9.]+ s: (.*)$", proc.stderr, re.MULTILINE)
-    cities = " ".join(arguments.lower() for arguments, _ in answered)
     assert "paris" in cities, report
     assert "tokyo" in cities, report
-    assert re.search(r"^usage: .* tokens; \d+ model rounds", proc.stderr, re.MULTILINE), report
-    assert proc.stdout.strip(), report

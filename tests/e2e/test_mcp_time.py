@@ -8,19 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import subprocess
 import sys
-from pathlib import Path
 
-import pytest
+from tests.e2e.local_model import answered_calls, needs_local_model, run_to_success
 
-ROOT = Path(__file__).resolve().parents[2]
-
-pytestmark = pytest.mark.skipif(
-    os.environ.get("E2E_MAIN_JOB") != "1",
-    reason="runs the real local model; `make demo-check` runs it",
-)
+pytestmark = needs_local_model
 
 
 def test_the_local_model_tells_the_time_in_tokyo_through_the_time_server(tmp_path):
@@ -33,33 +25,9 @@ def test_the_local_model_tells_the_time_in_tokyo_through_the_time_server(tmp_pat
     config.write_text(json.dumps({"mcpServers": {"time": server}}))
     env = {k: v for k, v in os.environ.items() if k not in {"E2E_MAIN_JOB", "OSTINATO_MODEL"}}
     env["OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR"] = "default"  # as `make demo` pins it
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "ostinato.cli",
-            "chat",
-            "What time is it in Tokyo?",
-            "--mcp",
-            str(config),
-            "--model",
-            "llamacpp:default",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
-    )
-    report = f"exit code {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
-    print(report)
-    assert proc.returncode == 0, report
-    answered = re.findall(
-        r"^← get_current_time\((.*)\) [0-9.]+ s: (.*)$", proc.stderr, re.MULTILINE
-    )
+    argv = [sys.executable, "-m", "ostinato.cli", "chat", "What time is it in Tokyo?"]
+    argv += ["--mcp", str(config), "--model", "llamacpp:default"]
+    proc, report = run_to_success(argv, env)
+    answered = answered_calls("get_current_time", proc.stderr)
     assert any("asia/tokyo" in arguments.lower() for arguments, _ in answered), report
     assert any("+09:00" in result for _, result in answered), report
-    assert re.search(r"^usage: .* tokens; \d+ model rounds", proc.stderr, re.MULTILINE), report
-    assert proc.stdout.strip(), report

@@ -137,3 +137,38 @@ def test_approvals(capsys):
         "Done: 50 EUR went to Bob.",
         "The turn was cancelled: the user pressed stop.",
     ]
+
+
+async def test_served_agent(monkeypatch):
+    import json
+
+    import httpx
+
+    monkeypatch.delenv("OSTINATO_MODEL", raising=False)
+    example = runpy.run_path(str(EXAMPLES / "served_agent.py"), run_name="served_agent")
+    app = example["build_app"]()
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://agent") as http:
+        info = (await http.get("/api/info")).json()
+        chat = await http.post(
+            "/v1/chat/completions",
+            json={"model": "any", "messages": [{"role": "user", "content": "Weather in Tokyo?"}]},
+        )
+        turn = await http.post("/api/turns", json={"message": "Pay Ann 20 EUR"})
+        pending = next(
+            json.loads(line[6:])
+            for line in turn.text.splitlines()
+            if line.startswith("data: ") and "pending_id" in line
+        )
+        decision = {pending["calls"][0]["id"]: {"decision": "approve"}}
+        resumed = await http.post(
+            f"/api/approvals/{pending['pending_id']}", json={"decisions": decision}
+        )
+        conversations = (await http.get("/api/conversations")).json()["conversations"]
+    assert info["model"] == "scripted:served-agent" and info["memory"] is True
+    assert [t["name"] for t in info["tools"]] == ["get_weather", "send_money"]
+    answer = chat.json()["choices"][0]["message"]["content"]
+    assert answer == 'Here is what the tools said: {"city": "Tokyo", "temp_c": 22}.'
+    assert pending["calls"][0]["arguments"] == '{"amount": 20, "to": "Ann"}'
+    assert "sent 20 EUR to Ann" in resumed.text
+    assert [c["messages"] for c in conversations] == [2]

@@ -160,6 +160,16 @@ def _event(item: Mapping[str, Any] | str | bytes) -> bytes:
     return b"data: " + json.dumps(item).encode() + b"\n\n"
 
 
+async def _start_event_stream(
+    conn: _Connection, items: Iterable[Mapping[str, Any] | str | bytes]
+) -> None:
+    """Send a 200 event-stream head and each of ``items`` as a chunk."""
+    fields = {"content-type": "text/event-stream", "transfer-encoding": "chunked"}
+    await conn.send(http_head(200, fields))
+    for item in items:
+        await conn.send_chunk(_event(item))
+
+
 # -- faults ------------------------------------------------------------------------------
 
 
@@ -230,10 +240,7 @@ def reset_mid_stream(events: Iterable[Mapping[str, Any] | str | bytes]) -> Fault
     items = list(events)
 
     async def respond(conn: _Connection, request: ReceivedRequest) -> bool:
-        fields = {"content-type": "text/event-stream", "transfer-encoding": "chunked"}
-        await conn.send(http_head(200, fields))
-        for item in items:
-            await conn.send_chunk(_event(item))
+        await _start_event_stream(conn, items)
         conn.abort()
         return False
 
@@ -248,10 +255,7 @@ def stalled_stream(
     items = list(events)
 
     async def respond(conn: _Connection, request: ReceivedRequest) -> bool:
-        fields = {"content-type": "text/event-stream", "transfer-encoding": "chunked"}
-        await conn.send(http_head(200, fields))
-        for item in items:
-            await conn.send_chunk(_event(item))
+        await _start_event_stream(conn, items)
         conn.server.record_stream_started()
         if await conn.client_hung_up(hold):
             conn.server.record_hang_up()

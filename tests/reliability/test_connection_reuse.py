@@ -13,27 +13,14 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 from ostinato.client import ChatClient
-from ostinato.prompt import Prompt
+from tests.reliability.every_adapter import any_adapter, every_adapter_and_mode, make
 from tests.reliability.faultserver import FaultServer
-from tests.reliability.test_loop_lifetimes import any_adapter, make
 
 RUNS = 5
 
 
-async def call(model: Any) -> None:
-    await model.call(Prompt("hi"))
-
-
-async def stream(model: Any) -> None:
-    async for _ in model.stream(Prompt("hi")):
-        pass
-
-
-@pytest.mark.parametrize("mode", [call, stream], ids=["call", "stream"])
-@pytest.mark.parametrize("adapter", ["openai", "anthropic", "ollama"])
+@every_adapter_and_mode
 def test_one_connection_serves_every_request_of_a_loop(
     adapter: str, mode: Callable[[Any], Any], serve: Callable[..., FaultServer]
 ) -> None:

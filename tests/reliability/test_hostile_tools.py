@@ -50,6 +50,15 @@ def calls_then_reports(tool_name: str) -> ScriptedChatModel:
     return ScriptedChatModel(responder=respond)
 
 
+async def timed_turn(tool_: object, name: str, mode: str) -> tuple[str, float]:
+    """One turn of a client with ``tool_`` whose model calls ``name`` then reports what it
+    said: the answer, and the seconds the turn took."""
+    client = ChatClient.builder(calls_then_reports(name)).default_tools(tool_).build()
+    started = time.monotonic()
+    answer = await ask(client, "go", mode)
+    return answer, time.monotonic() - started
+
+
 @pytest.fixture
 def gate() -> Iterator[threading.Event]:
     """Released at the end of the test, so blocked tool threads finish."""
@@ -65,12 +74,9 @@ async def test_a_hanging_async_tool_times_out_and_the_loop_goes_on(mode):
         await asyncio.Event().wait()
         return "never"
 
-    model = calls_then_reports("hang")
-    client = ChatClient.builder(model).default_tools(hang).build()
-    started = time.monotonic()
-    answer = await ask(client, "go", mode)
+    answer, took = await timed_turn(hang, "hang", mode)
     assert answer == f"tool said: Error: tool 'hang' timed out after {TIMEOUT} s"
-    assert TIMEOUT <= time.monotonic() - started < TIMEOUT + 2.0
+    assert TIMEOUT <= took < TIMEOUT + 2.0
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -83,13 +89,10 @@ async def test_a_blocked_sync_tool_times_out_and_the_loop_goes_on(mode, gate):
         gate.wait(30)
         return "released"
 
-    model = calls_then_reports("block")
-    client = ChatClient.builder(model).default_tools(block).build()
-    started = time.monotonic()
-    answer = await ask(client, "go", mode)
+    answer, took = await timed_turn(block, "block", mode)
     assert answer == f"tool said: Error: tool 'block' timed out after {TIMEOUT} s"
     assert entered.is_set()
-    assert time.monotonic() - started < TIMEOUT + 2.0
+    assert took < TIMEOUT + 2.0
 
 
 def memory_client(model: ScriptedChatModel, path, *tools: object) -> ChatClient:

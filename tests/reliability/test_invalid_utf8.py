@@ -23,6 +23,11 @@ from ostinato_anthropic import AnthropicChatModel
 from ostinato_ollama import OllamaChatModel
 from ostinato_openai import OpenAIChatModel
 from tests.reliability.faultserver import completion_body, text_chunks
+from tests.reliability.provider_bodies import (
+    anthropic_message,
+    anthropic_text_events,
+    ollama_message,
+)
 
 BAD = b"caf\xc3 \xff"  # a character cut short, and a byte no UTF-8 text holds
 
@@ -41,62 +46,24 @@ def openai_stream(good_first: bool) -> bytes:
     return b"".join(b"data: " + _json(e) + b"\n\n" for e in events) + b"data: [DONE]\n\n"
 
 
-_MESSAGE = {
-    "id": "msg_1",
-    "type": "message",
-    "role": "assistant",
-    "model": "m",
-    "content": [{"type": "text", "text": "@BAD@"}],
-    "stop_reason": "end_turn",
-    "usage": {"input_tokens": 1, "output_tokens": 1},
-}
-
-
 def anthropic_reply() -> bytes:
-    return _json(_MESSAGE)
+    return _json(anthropic_message("@BAD@"))
 
 
 def anthropic_stream(good_first: bool) -> bytes:
-    def delta(text: str) -> dict[str, Any]:
-        return {
-            "type": "content_block_delta",
-            "index": 0,
-            "delta": {"type": "text_delta", "text": text},
-        }
-
-    events = [
-        {"type": "message_start", "message": {**_MESSAGE, "content": []}},
-        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
-        *([delta("Hel")] if good_first else []),
-        delta("@BAD@"),
-        {"type": "content_block_stop", "index": 0},
-        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {}},
-        {"type": "message_stop"},
-    ]
+    events = anthropic_text_events(*(["Hel"] if good_first else []), "@BAD@")
     return b"".join(
         f"event: {e['type']}\n".encode() + b"data: " + _json(e) + b"\n\n" for e in events
     )
 
 
-def _ollama(text: str, done: bool) -> dict[str, Any]:
-    reply: dict[str, Any] = {
-        "model": "m",
-        "created_at": "2025-01-01T00:00:00Z",
-        "message": {"role": "assistant", "content": text},
-        "done": done,
-    }
-    if done:
-        reply["done_reason"] = "stop"
-    return reply
-
-
 def ollama_reply() -> bytes:
-    return _json(_ollama("@BAD@", True))
+    return _json(ollama_message("@BAD@"))
 
 
 def ollama_stream(good_first: bool) -> bytes:
-    lines = [*([_ollama("Hel", False)] if good_first else []), _ollama("@BAD@", False)]
-    lines.append(_ollama("", True))
+    lines = [*([ollama_message("Hel", done=False)] if good_first else [])]
+    lines += [ollama_message("@BAD@", done=False), ollama_message("")]
     return b"".join(_json(line) + b"\n" for line in lines)
 
 

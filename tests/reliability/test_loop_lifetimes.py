@@ -11,98 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import json
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 from ostinato.client import ChatClient
-from ostinato.prompt import Prompt
-from ostinato_anthropic import AnthropicChatModel
-from ostinato_ollama import OllamaChatModel
-from ostinato_openai import OpenAIChatModel
-from tests.reliability.faultserver import (
-    Fault,
-    FaultServer,
-    ReceivedRequest,
-    model_reply,
-    reply,
-    sse,
-)
+from tests.reliability.every_adapter import any_adapter, every_adapter_and_mode, make
+from tests.reliability.faultserver import FaultServer
 from tests.reliability.resources import open_sockets
 
 RUNS = 20
 
-ANTHROPIC_MESSAGE = {
-    "id": "msg_1",
-    "type": "message",
-    "role": "assistant",
-    "model": "m",
-    "content": [{"type": "text", "text": "hi"}],
-    "stop_reason": "end_turn",
-    "usage": {"input_tokens": 1, "output_tokens": 1},
-}
-OLLAMA_REPLY = {
-    "model": "m",
-    "created_at": "2025-01-01T00:00:00Z",
-    "message": {"role": "assistant", "content": "hi"},
-    "done": True,
-    "done_reason": "stop",
-}
 
-
-#: Anthropic's stream of the same answer.
-ANTHROPIC_EVENTS = [
-    f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
-    for event in (
-        {"type": "message_start", "message": {**ANTHROPIC_MESSAGE, "content": []}},
-        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
-        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "hi"}},
-        {"type": "content_block_stop", "index": 0},
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": "end_turn"},
-            "usage": {"output_tokens": 1},
-        },
-        {"type": "message_stop"},
-    )
-]
-
-
-def any_adapter(request: ReceivedRequest) -> Fault:
-    """A good answer in the protocol the request's path speaks."""
-    if request.target.endswith("/messages"):
-        if request.json().get("stream"):
-            return sse(ANTHROPIC_EVENTS, done=False)
-        return reply(200, ANTHROPIC_MESSAGE)
-    if request.target.endswith("/api/chat"):
-        if request.json().get("stream"):
-            return reply(200, json.dumps(OLLAMA_REPLY) + "\n", content_type="application/x-ndjson")
-        return reply(200, OLLAMA_REPLY)
-    return model_reply(request)
-
-
-def make(adapter: str, server: FaultServer) -> Any:
-    root = server.base_url.removesuffix("/v1")
-    if adapter == "openai":
-        return OpenAIChatModel(model="m", base_url=f"{root}/v1")
-    if adapter == "anthropic":
-        return AnthropicChatModel(model="m", base_url=root)
-    return OllamaChatModel(model="m", base_url=root)
-
-
-async def call(model: Any) -> None:
-    await model.call(Prompt("hi"))
-
-
-async def stream(model: Any) -> None:
-    async for _ in model.stream(Prompt("hi")):
-        pass
-
-
-@pytest.mark.parametrize("mode", [call, stream], ids=["call", "stream"])
-@pytest.mark.parametrize("adapter", ["openai", "anthropic", "ollama"])
+@every_adapter_and_mode
 def test_repeated_asyncio_run_leaves_no_connection_and_no_loop(
     adapter: str, mode: Callable[[Any], Any], serve: Callable[..., FaultServer]
 ) -> None:

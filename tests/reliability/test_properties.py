@@ -54,6 +54,7 @@ from ostinato.tools import DefaultToolCallingManager, FunctionToolCallback
 from ostinato.transport import NDJSONDecoder
 from ostinato.transport import SSEDecoder as CoreSSEDecoder
 from ostinato_memory import SQLiteChatMemoryRepository
+from tests.fakes.decoding import decode_pieces
 from tests.plugins.anthropic import wire as anthropic_wire
 from tests.plugins.ollama import wire as ollama_wire
 from tests.plugins.openai import wire as openai_wire
@@ -89,6 +90,12 @@ ANTHROPIC = _recorded(anthropic_wire, None)
 OLLAMA = _recorded(ollama_wire, None)
 SSE_BODIES = [e.content for e in (*OPENAI, *ANTHROPIC)]
 NDJSON_BODIES = [e.content for e in OLLAMA]
+#: Each HTTP adapter's wire module, with its recorded streaming exchanges.
+EVERY_ADAPTER = pytest.mark.parametrize(
+    ("module", "exchanges"),
+    [(openai_wire, OPENAI), (anthropic_wire, ANTHROPIC), (ollama_wire, OLLAMA)],
+    ids=["openai", "anthropic", "ollama"],
+)
 
 
 @st.composite
@@ -109,9 +116,7 @@ def split_sse_body(draw: st.DrawFn) -> tuple[bytes, list[bytes]]:
 
 
 def _decode_sse(pieces: Sequence[bytes]) -> list[Any]:
-    decoder = CoreSSEDecoder()
-    events = [event for piece in pieces for event in decoder.feed(piece)]
-    return events + decoder.close()
+    return decode_pieces(CoreSSEDecoder(), pieces)
 
 
 @profile(300)
@@ -131,10 +136,8 @@ def test_ndjson_decoding_does_not_depend_on_how_the_bytes_are_split(data):
     body = data.draw(st.sampled_from(NDJSON_BODIES))
     body = body.replace(b"\r\n", b"\n").replace(b"\n", data.draw(st.sampled_from([b"\n", b"\r\n"])))
     pieces = data.draw(splits(body))
-    decoder = NDJSONDecoder()
-    values = [value for piece in pieces for value in decoder.feed(piece)] + decoder.close()
-    whole = NDJSONDecoder()
-    assert values == whole.feed(body) + whole.close()
+    values = decode_pieces(NDJSONDecoder(), pieces)
+    assert values == decode_pieces(NDJSONDecoder(), [body])
 
 
 class _SplitExchange:
@@ -177,11 +180,7 @@ async def _stream_outcome(module: Any, exchange: Any, pieces: Sequence[bytes]) -
 _UNSPLIT: dict[int, Any] = {}
 
 
-@pytest.mark.parametrize(
-    ("module", "exchanges"),
-    [(openai_wire, OPENAI), (anthropic_wire, ANTHROPIC), (ollama_wire, OLLAMA)],
-    ids=["openai", "anthropic", "ollama"],
-)
+@EVERY_ADAPTER
 @profile(40)
 @given(data=st.data())
 def test_an_adapter_streams_the_same_chunks_however_the_bytes_are_split(module, exchanges, data):
@@ -218,11 +217,7 @@ def _resplit(chunk: ChatResponse, draw: st.DrawFn) -> list[ChatResponse]:
     return [first, chunk.copy(generations=[dataclasses.replace(generation, output=tail)])]
 
 
-@pytest.mark.parametrize(
-    ("module", "exchanges"),
-    [(openai_wire, OPENAI), (anthropic_wire, ANTHROPIC), (ollama_wire, OLLAMA)],
-    ids=["openai", "anthropic", "ollama"],
-)
+@EVERY_ADAPTER
 @profile(40)
 @given(data=st.data())
 def test_the_aggregate_does_not_depend_on_how_text_and_arguments_are_split(module, exchanges, data):

@@ -129,20 +129,29 @@ async def run(model: HttpxChatModel[Any], mode: str) -> str:
         return "".join(pieces)
 
 
-async def test_a_trickled_call_stops_at_its_deadline(adapter: Adapter, serve: Any) -> None:
-    server = serve(trickle(adapter.call_filler, every=EVERY, content_type="application/json"))
-    model = model_for(adapter, server, call_deadline=BOUND)
+async def stopped_by(
+    bound: str, adapter: Adapter, server: FaultServer, model: HttpxChatModel[Any], mode: str
+) -> str:
+    """Run ``model`` on ``mode``: it fails with a timeout naming ``bound`` and its fix, and
+    the server is left with nothing open and no retry. The error's text is returned."""
     with pytest.raises(ModelTimeoutError) as caught:
-        await run(model, "call")
+        await run(model, mode)
     message = str(caught.value)
-    assert f"call_deadline={BOUND:g} s" in message
-    assert f"fix: raise {adapter.prefix}CALL_DEADLINE" in message
-    assert KEY not in message
+    assert f"{bound}={BOUND:g} s" in message
+    assert f"fix: raise {adapter.prefix}{bound.upper()}" in message
     # The client closed the HTTP response: nothing is left open, and a reply the server
     # had started (a busy machine may reach the bound before) saw the client hang up.
     assert server.wait_idle()
     assert server.hang_ups == server.streams_started
     assert len(server.requests) <= 1  # a bound the user set is not retried
+    return message
+
+
+async def test_a_trickled_call_stops_at_its_deadline(adapter: Adapter, serve: Any) -> None:
+    server = serve(trickle(adapter.call_filler, every=EVERY, content_type="application/json"))
+    model = model_for(adapter, server, call_deadline=BOUND)
+    message = await stopped_by("call_deadline", adapter, server, model, "call")
+    assert KEY not in message
 
 
 async def test_a_trickled_stream_stops_waiting_for_its_first_event(
@@ -150,16 +159,7 @@ async def test_a_trickled_stream_stops_waiting_for_its_first_event(
 ) -> None:
     server = serve(trickle(adapter.stream_filler, every=EVERY, content_type=adapter.stream_type))
     model = model_for(adapter, server, first_event_timeout=BOUND)
-    with pytest.raises(ModelTimeoutError) as caught:
-        await run(model, "stream")
-    message = str(caught.value)
-    assert f"first_event_timeout={BOUND:g} s" in message
-    assert f"fix: raise {adapter.prefix}FIRST_EVENT_TIMEOUT" in message
-    # The client closed the HTTP response: nothing is left open, and a reply the server
-    # had started (a busy machine may reach the bound before) saw the client hang up.
-    assert server.wait_idle()
-    assert server.hang_ups == server.streams_started
-    assert len(server.requests) <= 1
+    await stopped_by("first_event_timeout", adapter, server, model, "stream")
 
 
 @pytest.mark.parametrize("deadline", [None, 20 * BOUND])

@@ -129,10 +129,19 @@ def client_with(raise_it: Callable[[], BaseException], kind: str, path: str) -> 
     )
 
 
-@pytest.mark.parametrize("face", FACES)
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize("kind", KINDS)
+def every_way(test: Callable[..., None]) -> Callable[..., None]:
+    """Run ``test`` for each kind of tool, each loop path, each mode and each face."""
+    for mark in (
+        pytest.mark.parametrize("kind", KINDS),
+        pytest.mark.parametrize("path", PATHS),
+        pytest.mark.parametrize("mode", MODES),
+        pytest.mark.parametrize("face", FACES),
+    ):
+        test = mark(test)
+    return test
+
+
+@every_way
 @pytest.mark.parametrize("failure", list(FAILURES))
 def test_a_tool_raising_a_special_exception_is_a_failure_the_model_reads(
     failure, kind, path, mode, face
@@ -142,10 +151,7 @@ def test_a_tool_raising_a_special_exception_is_a_failure_the_model_reads(
     assert ask(client, mode, face) == f"tool said: Error: tool 'bad' failed: {said} | fine"
 
 
-@pytest.mark.parametrize("face", FACES)
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize("kind", KINDS)
+@every_way
 @pytest.mark.parametrize("ending", list(ENDINGS))
 def test_keyboard_interrupt_and_system_exit_from_a_tool_end_the_turn(
     ending, kind, path, mode, face

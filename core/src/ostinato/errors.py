@@ -4,6 +4,7 @@
 
     OstinatoError
     ├── ConfigurationError          a setting, builder argument or environment variable is wrong
+    │   └── ToolResolutionError     a durable turn names a tool a worker cannot resolve
     ├── PluginError                 a plugin failed to load or registered something twice
     ├── AdvisorChainError           the advisor chain was misused (empty chain, unknown advisor,
     │                               two tool advisors)
@@ -16,6 +17,7 @@
     ├── ApprovalError               an approver raised, timed out or returned no decision
     ├── ResumeError                 a pending value or its decisions cannot resume a turn
     ├── EventSchemaError            a loop event's JSON form could not be read
+    ├── DurableTurnError            a durable turn failed, was cancelled or is unknown (turn_id)
     ├── UsageLimitExceeded          a turn reached a usage limit and was asked to raise
     ├── ToolError                   something went wrong running a tool (tool_name)
     │   ├── ToolNotFoundError       the model asked for a tool that is not attached
@@ -55,6 +57,7 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "ConfigurationError",
+    "DurableTurnError",
     "EventSchemaError",
     "MalformedResponseError",
     "ModelConnectionError",
@@ -78,6 +81,7 @@ __all__ = [
     "ToolError",
     "ToolExecutionError",
     "ToolNotFoundError",
+    "ToolResolutionError",
     "ToolTimeoutError",
     "UsageLimitExceeded",
 ]
@@ -92,6 +96,19 @@ class ConfigurationError(OstinatoError, ValueError):
 
     The message names what was found, what was expected and what to change.
     """
+
+
+class ToolResolutionError(ConfigurationError):
+    """A durable turn names a tool that a worker cannot resolve by name: neither a tool
+    set a plugin registered nor an importable ``module:attribute`` or ``.py`` path.
+
+    Attributes:
+        source: the name as the turn gave it.
+    """
+
+    def __init__(self, message: str, *, source: str) -> None:
+        super().__init__(message)
+        self.source = source
 
 
 class PluginError(OstinatoError):
@@ -159,6 +176,21 @@ class ResumeError(OstinatoError, ValueError):
     valid JSON of the expected shape, of another schema version, names tools the request
     does not have, or the decisions do not match the calls waiting for one. Raised before
     any model call or tool run."""
+
+
+class DurableTurnError(OstinatoError):
+    """A durable turn ended without an answer: it failed on its worker (the message
+    holds the worker's error), was cancelled, or no turn has this id.
+
+    Attributes:
+        turn_id: the turn's id.
+        status: its status when the error was raised (a ``TurnStatus`` value).
+    """
+
+    def __init__(self, message: str, *, turn_id: str, status: str) -> None:
+        super().__init__(message)
+        self.turn_id = turn_id
+        self.status = status
 
 
 class EventSchemaError(OstinatoError, ValueError):

@@ -20,30 +20,7 @@ from ostinato.advisors import (
 from ostinato.errors import AdvisorChainError
 from ostinato.prompt import Prompt
 from ostinato.testing import ScriptedChatModel
-
-
-class Named(CallAdvisor, StreamAdvisor):
-    def __init__(self, name: str, order: int = 0, log: list[str] | None = None) -> None:
-        self._name = name
-        self._order = order
-        self.log = log if log is not None else []
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def order(self) -> int:
-        return self._order
-
-    async def advise_call(self, request, chain):
-        self.log.append(self._name)
-        return await chain.next_call(request)
-
-    async def advise_stream(self, request, chain):
-        self.log.append(self._name)
-        async for chunk in chain.next_stream(request):
-            yield chunk
+from tests.core.advisors.fakes import LoggingAdvisor, NamedAdvisor
 
 
 def names(advisors) -> list[str]:
@@ -51,12 +28,17 @@ def names(advisors) -> list[str]:
 
 
 def test_advisors_run_in_ascending_order():
-    chain = AdvisorChain([Named("c", 3), Named("a", 1), Named("b", 2)])
+    chain = AdvisorChain([LoggingAdvisor("c", 3), LoggingAdvisor("a", 1), LoggingAdvisor("b", 2)])
     assert names(chain.call_advisors) == ["a", "b", "c"]
 
 
 def test_equal_orders_keep_registration_order_in_chain_and_copies():
-    x, y, z, first = Named("x", 0), Named("y", 0), Named("z", 0), Named("first", -1)
+    x, y, z, first = (
+        LoggingAdvisor("x", 0),
+        LoggingAdvisor("y", 0),
+        LoggingAdvisor("z", 0),
+        LoggingAdvisor("first", -1),
+    )
     chain = AdvisorChain([x, y, first, z])
     assert names(chain.call_advisors) == ["first", "x", "y", "z"]
     assert names(chain.copy(first).call_advisors) == ["x", "y", "z"]
@@ -64,23 +46,23 @@ def test_equal_orders_keep_registration_order_in_chain_and_copies():
 
 
 def test_copy_after_last_advisor_is_empty():
-    a1, a2, a3 = Named("a1", 1), Named("a2", 2), Named("a3", 3)
+    a1, a2, a3 = LoggingAdvisor("a1", 1), LoggingAdvisor("a2", 2), LoggingAdvisor("a3", 3)
     assert AdvisorChain([a1, a2, a3]).copy(a3).call_advisors == ()
 
 
 def test_copy_from_the_middle_leaves_the_original_unchanged():
-    advisors = [Named(f"a{i}", i) for i in range(1, 5)]
+    advisors = [LoggingAdvisor(f"a{i}", i) for i in range(1, 5)]
     chain = AdvisorChain(advisors)
     assert names(chain.copy(advisors[1]).call_advisors) == ["a3", "a4"]
     assert names(chain.call_advisors) == ["a1", "a2", "a3", "a4"]
 
 
 def test_copy_rejects_unknown_or_missing_advisor():
-    chain = AdvisorChain([Named("a", 1)])
+    chain = AdvisorChain([LoggingAdvisor("a", 1)])
     with pytest.raises(
         ValueError, match="The specified advisor is not part of the chain: stranger"
     ):
-        chain.copy(Named("stranger"))
+        chain.copy(LoggingAdvisor("stranger"))
     with pytest.raises(ValueError, match="The after advisor must not be null"):
         chain.copy(None)
 
@@ -97,7 +79,7 @@ async def test_walking_past_the_end_is_an_error():
 async def test_snapshot_lists_do_not_change_while_walking():
     log: list[str] = []
     model = ScriptedChatModel(["ok"])
-    chain = AdvisorChain([Named("a", 1, log), ChatModelCallAdvisor(model)])
+    chain = AdvisorChain([LoggingAdvisor("a", 1, log), ChatModelCallAdvisor(model)])
     before = chain.call_advisors
     await chain.next_call(ChatClientRequest(Prompt("hi")))
     assert chain.call_advisors == before
@@ -122,19 +104,8 @@ async def test_call_only_and_stream_only_advisors_land_on_their_path():
     assert names(chain.stream_advisors) == ["StreamOnly", "stream"]
 
 
-class Tagging(BaseAdvisor):
+class Tagging(NamedAdvisor):
     """Writes its name into the context before and after, like Spring AI's test."""
-
-    def __init__(self, name: str, order: int) -> None:
-        self._name, self._order = name, order
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def order(self) -> int:
-        return self._order
 
     async def before(self, request, chain):
         return request.with_context({f"{self._name}.before": True, "lastBefore": self._name})
@@ -175,7 +146,7 @@ def test_describe_shows_orders_names_and_the_loop_boundary():
     model = ScriptedChatModel()
     chain = AdvisorChain(
         [
-            Named("Logger", 0),
+            LoggingAdvisor("Logger", 0),
             Memory(),
             ToolCallingAdvisor(),
             ChatModelCallAdvisor(model),

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ostinato import ChatClient, tool
+from ostinato import ChatClient
 from ostinato.advisors import (
-    BaseAdvisor,
     ToolCallingAdvisor,
     ToolLoopExit,
     ToolLoopExitListener,
@@ -16,36 +15,9 @@ from ostinato.advisors import (
 from ostinato.messages import ToolResponseMessage
 from ostinato.testing import ScriptedChatModel, tool_call_response
 from ostinato.tools import DefaultToolCallingManager, ToolCallLimits
+from tests.core.advisors.fakes import ExitListener, forecast, weather
 
 pytestmark = pytest.mark.parametrize("mode", ["call", "stream"])
-
-
-@tool(description="The weather in a city")
-def weather(city: str) -> str:
-    return f"{city}: 25C"
-
-
-@tool(description="The forecast, returned to the caller as is", return_direct=True)
-def forecast(city: str) -> str:
-    return f"forecast for {city}"
-
-
-class Listener(BaseAdvisor, ToolLoopExitListener):
-    """Records every ending it is told of; passes requests and responses through."""
-
-    def __init__(self, order: int, fail: bool = False) -> None:
-        self._order = order
-        self._fail = fail
-        self.endings: list[ToolLoopExit] = []
-
-    @property
-    def order(self) -> int:
-        return self._order
-
-    async def on_tool_loop_exit(self, ending: ToolLoopExit) -> None:
-        self.endings.append(ending)
-        if self._fail:
-            raise RuntimeError("listener broke")
 
 
 INSIDE = ToolCallingAdvisor.DEFAULT_ORDER + 1
@@ -64,14 +36,14 @@ def client_with(model: ScriptedChatModel, *advisors: object) -> ChatClient:
 
 
 async def test_an_answered_turn_tells_nobody(mode):
-    inner, outer = Listener(INSIDE), Listener(OUTSIDE)
+    inner, outer = ExitListener(INSIDE), ExitListener(OUTSIDE)
     model = ScriptedChatModel([tool_call_response(("weather", {"city": "Paris"})), "Sunny"])
     assert await ask(client_with(model, inner, outer), mode, weather) == "Sunny"
     assert inner.endings == [] and outer.endings == []
 
 
 async def test_return_direct_tells_the_advisors_inside_with_the_tool_responses(mode):
-    inner, outer = Listener(INSIDE), Listener(OUTSIDE)
+    inner, outer = ExitListener(INSIDE), ExitListener(OUTSIDE)
     asking = tool_call_response(("forecast", {"city": "Oslo"}))
     answer = await ask(client_with(ScriptedChatModel([asking]), inner, outer), mode, forecast)
     assert answer == "forecast for Oslo"
@@ -87,7 +59,7 @@ async def test_return_direct_tells_the_advisors_inside_with_the_tool_responses(m
 
 
 async def test_the_iteration_cap_tells_the_advisors_inside(mode):
-    inner = Listener(INSIDE)
+    inner = ExitListener(INSIDE)
     model = ScriptedChatModel(
         [tool_call_response(("weather", {"city": c})) for c in ("Paris", "Rome")]
     )
@@ -103,7 +75,7 @@ async def test_the_iteration_cap_tells_the_advisors_inside(mode):
 
 
 async def test_a_limit_breach_tells_the_advisors_inside(mode):
-    inner = Listener(INSIDE)
+    inner = ExitListener(INSIDE)
     manager = DefaultToolCallingManager(limits=ToolCallLimits(per_tool={"weather": 1}))
     asking = tool_call_response(("weather", {"city": "Paris"}), ("weather", {"city": "Rome"}))
     client = client_with(
@@ -119,7 +91,7 @@ async def test_a_limit_breach_tells_the_advisors_inside(mode):
 
 async def test_a_failing_listener_fails_the_turn(mode):
     asking = tool_call_response(("forecast", {"city": "Oslo"}))
-    client = client_with(ScriptedChatModel([asking]), Listener(INSIDE, fail=True))
+    client = client_with(ScriptedChatModel([asking]), ExitListener(INSIDE, fail=True))
     with pytest.raises(RuntimeError, match="listener broke"):
         await ask(client, mode, forecast)
 
@@ -127,7 +99,7 @@ async def test_a_failing_listener_fails_the_turn(mode):
 async def test_listeners_are_told_in_chain_order(mode):
     told: list[str] = []
 
-    class Named(Listener):
+    class Named(ExitListener):
         async def on_tool_loop_exit(self, ending: ToolLoopExit) -> None:
             told.append(f"order {self.order}")
 

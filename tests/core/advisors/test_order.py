@@ -7,38 +7,25 @@ import pytest
 from ostinato import ChatClient, ToolCallingAdvisor
 from ostinato.advisors import (
     AdvisorChain,
-    BaseAdvisor,
     MemoryAdvisor,
     advisors_inside_tool_loop,
     check_tool_advisors,
 )
 from ostinato.errors import AdvisorChainError
 from ostinato.testing import ScriptedChatModel
+from tests.core.advisors.fakes import NamedAdvisor
 
 LOOP = ToolCallingAdvisor.DEFAULT_ORDER
 
 
-class Plain(BaseAdvisor):
-    def __init__(self, name: str, order: int) -> None:
-        self._name, self._order = name, order
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def order(self) -> int:
-        return self._order
-
-
-class Memory(Plain, MemoryAdvisor):
+class Memory(NamedAdvisor, MemoryAdvisor):
     pass
 
 
 def test_no_tool_advisor_is_none_and_one_is_returned():
-    assert check_tool_advisors([Plain("a", 0)]) is None
+    assert check_tool_advisors([NamedAdvisor("a", 0)]) is None
     tool = ToolCallingAdvisor()
-    assert check_tool_advisors([Plain("a", 0), tool]) is tool
+    assert check_tool_advisors([NamedAdvisor("a", 0), tool]) is tool
 
 
 def test_two_tool_advisors_fail_naming_both_with_their_orders():
@@ -52,13 +39,21 @@ def test_two_tool_advisors_fail_naming_both_with_their_orders():
 
 
 def test_inside_means_after_the_tool_advisor_in_execution_order():
-    outer, inner, tool = Plain("outer", LOOP - 1), Plain("inner", LOOP + 1), ToolCallingAdvisor()
+    outer, inner, tool = (
+        NamedAdvisor("outer", LOOP - 1),
+        NamedAdvisor("inner", LOOP + 1),
+        ToolCallingAdvisor(),
+    )
     assert advisors_inside_tool_loop([inner, tool, outer]) == (inner,)
     assert advisors_inside_tool_loop([inner, outer]) == ()
 
 
 def test_equal_orders_keep_registration_order():
-    before, tool, after = Plain("before", LOOP), ToolCallingAdvisor(), Plain("after", LOOP)
+    before, tool, after = (
+        NamedAdvisor("before", LOOP),
+        ToolCallingAdvisor(),
+        NamedAdvisor("after", LOOP),
+    )
     assert advisors_inside_tool_loop([before, tool, after]) == (after,)
 
 
@@ -72,6 +67,8 @@ def test_the_client_disables_the_loop_history_only_for_memory_inside(order, insi
 
 def test_the_chain_rendering_agrees():
     tool = ToolCallingAdvisor()
-    text = AdvisorChain([Plain("outer", LOOP - 1), tool, Plain("inner", LOOP + 1)]).describe()
+    text = AdvisorChain(
+        [NamedAdvisor("outer", LOOP - 1), tool, NamedAdvisor("inner", LOOP + 1)]
+    ).describe()
     assert "outer <call/stream>  (outside the tool loop: once per turn)" in text
     assert "inner <call/stream>  (inside the tool loop: once per model round)" in text

@@ -22,6 +22,7 @@ from ostinato.errors import AdvisorChainError
 from ostinato.messages import SystemMessage, UserMessage
 from ostinato.model import Usage
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
+from tests.core.advisors.fakes import LoggingAdvisor
 from tests.core.advisors.loop_harness import chain_for, request
 from tests.fakes.managers import RecordingManager
 
@@ -370,24 +371,12 @@ async def test_output_type_is_validated_end_to_end():
 async def test_advisors_inside_run_per_attempt_and_outside_once():
     log: list[str] = []
 
-    class Counter(CallAdvisor):
-        def __init__(self, name: str, order: int) -> None:
-            self._name, self._order = name, order
-
-        @property
-        def order(self) -> int:
-            return self._order
-
-        async def advise_call(self, request, chain):
-            log.append(self._name)
-            return await chain.next_call(request)
-
     model = ScriptedChatModel([INVALID, INVALID, VALID])
     chain = AdvisorChain(
         [
-            Counter("outer", 0),
+            LoggingAdvisor("outer", 0, log),
             advisor(2, advisor_order=10),
-            Counter("inner", 20),
+            LoggingAdvisor("inner", 20, log),
             *chain_for(model).advisors,
         ]
     )

@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from ostinato import ToolCallingAdvisor, tool
+from ostinato import ToolCallingAdvisor
 from ostinato.advisors import (
     AdvisorChain,
-    BaseAdvisor,
     ChatClientRequest,
     ChatClientResponse,
     LoopExitReason,
-    ToolLoopExit,
-    ToolLoopExitListener,
     ToolLoopExitReason,
 )
 from ostinato.advisors._tool_loop import LoopExit, NextRound, ToolLoopTurn
@@ -26,29 +23,10 @@ from ostinato.model import ChatResponse, FinishReason
 from ostinato.prompt import Prompt, ToolCallingChatOptions
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
 from ostinato.tools import DefaultToolCallingManager, ToolCallLimits, tool_callbacks
+from tests.core.advisors.fakes import ExitListener, forecast, weather
 from tests.core.advisors.loop_harness import chain_for
 
 pytestmark = pytest.mark.parametrize("stream", [False, True], ids=["call", "stream"])
-
-
-@tool(description="The weather in a city")
-def weather(city: str) -> str:
-    return f"{city}: 25C"
-
-
-@tool(description="The forecast, returned as is", return_direct=True)
-def forecast(city: str) -> str:
-    return f"forecast for {city}"
-
-
-class Listener(BaseAdvisor, ToolLoopExitListener):
-    order = ToolCallingAdvisor.DEFAULT_ORDER + 1
-
-    def __init__(self) -> None:
-        self.endings: list[ToolLoopExit] = []
-
-    async def on_tool_loop_exit(self, ending: ToolLoopExit) -> None:
-        self.endings.append(ending)
 
 
 OPTIONS = ToolCallingChatOptions(tool_callbacks=tool_callbacks(weather, forecast))
@@ -56,9 +34,9 @@ OPTIONS = ToolCallingChatOptions(tool_callbacks=tool_callbacks(weather, forecast
 
 async def start(
     stream: bool, advisor: ToolCallingAdvisor | None = None
-) -> tuple[ToolLoopTurn, Listener]:
+) -> tuple[ToolLoopTurn, ExitListener]:
     advisor = advisor or ToolCallingAdvisor()
-    listener = Listener()
+    listener = ExitListener()
     chain = chain_for(ScriptedChatModel(), advisor, listener)
     request = ChatClientRequest(Prompt([SystemMessage("sys"), UserMessage("Weather?")], OPTIONS))
     turn = await ToolLoopTurn.start(advisor, request, chain, OPTIONS, stream=stream)

@@ -212,3 +212,25 @@ async def test_an_inline_approval_is_announced_to_the_turns_event_sink() -> None
     assert len(announced) == 1
     assert announced[0].round == 3 and announced[0].pending is None
     assert [c.name for c in announced[0].calls] == ["delete_file"]
+
+
+@pytest.mark.parametrize("face", FACES)
+def test_the_decided_calls_of_a_resumed_turn_emit_their_tool_events(face: str) -> None:
+    from ostinato.events import LoopEvent, ToolFinished, ToolStarted
+
+    model = asking_both()
+    client = ChatClient.create(model)
+    stopped = answer(client.prompt("tidy up").tools(delete_file, list_files), face)
+    pending = PendingToolCalls.of(stopped)
+    assert pending is not None
+    seen: list[LoopEvent] = []
+    decisions = {pending.calls[0].id: ApprovalDecision.approve()}
+    spec = client.prompt().tools(delete_file, list_files).resume(pending, decisions)
+    assert text(spec.listener(seen.append), face) == "Done."
+    tools = [e for e in seen if isinstance(e, ToolStarted | ToolFinished)]
+    assert [(type(e).__name__, e.round, e.call.name) for e in tools] == [
+        ("ToolStarted", 1, "delete_file"),
+        ("ToolFinished", 1, "delete_file"),
+    ]
+    finished = tools[-1]
+    assert isinstance(finished, ToolFinished) and finished.result == "deleted a.txt"

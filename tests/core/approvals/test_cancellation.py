@@ -85,23 +85,22 @@ class StallingModel:
     def default_options(self) -> ChatOptions:
         return ToolCallingChatOptions()
 
-    async def call(self, prompt: Prompt) -> ChatResponse:
+    async def _stall(self) -> None:
+        """Say it started, then wait until cancelled (counting the cancellation)."""
         STARTED.set()
         try:
             await asyncio.Event().wait()
         except asyncio.CancelledError:
             self.cancelled += 1
             raise
+
+    async def call(self, prompt: Prompt) -> ChatResponse:
+        await self._stall()
         raise AssertionError("unreachable")
 
     async def stream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
         yield text_response("Once upon")
-        STARTED.set()
-        try:
-            await asyncio.Event().wait()
-        except asyncio.CancelledError:
-            self.cancelled += 1
-            raise
+        await self._stall()
 
 
 @pytest.mark.parametrize("face", FACES)

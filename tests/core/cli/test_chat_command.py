@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ostinato.cli import main
 from ostinato.messages import SystemMessage, ToolResponseMessage, UserMessage
 from ostinato.model import ChatResponse
+from tests.core.cli.cli_process import run_main
 from tests.fakes import scripted_provider
 from tests.fakes.scripted_provider import WEATHER_ANSWER
 
@@ -47,9 +47,7 @@ LOCAL = """
 
 
 def chat(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(["chat", *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_main(capsys, "chat", *argv)
 
 
 def weather(capsys, *extra: str) -> tuple[int, str, str]:
@@ -172,24 +170,29 @@ def test_unknown_provider_lists_the_installed_ones(scripted, capsys, monkeypatch
     assert err.startswith("ostinato: error: --model 'scripted' is not provider:model; fix:")
 
 
-def test_authentication_failure_is_one_line_with_the_fix(scripted, capsys):
-    code, out, err = chat(capsys, "--model", "scripted:auth", "hi")
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        pytest.param(
+            ["--model", "scripted:auth", "hi"],
+            "ostinato: error: scripted refused the credentials (HTTP 401): Incorrect API key "
+            "provided; fix: set OSTINATO_SCRIPTED_API_KEY to a valid key (`ostinato config` "
+            "shows where the current one comes from)",
+            id="authentication-failure",
+        ),
+        pytest.param(
+            ["--model", "scripted:unreachable", "--no-stream", "hi"],
+            "ostinato: error: cannot reach the scripted model server: scripted: connection to "
+            "http://127.0.0.1:9/v1 failed (connection refused); fix: start the server, or point "
+            "OSTINATO_SCRIPTED_BASE_URL at it (`ostinato config` shows the current value)",
+            id="unreachable-server",
+        ),
+    ],
+)
+def test_a_model_failure_is_one_line_with_the_fix(scripted, capsys, argv, line):
+    code, out, err = chat(capsys, *argv)
     assert (code, out) == (1, "")
-    assert err.splitlines() == [
-        "ostinato: error: scripted refused the credentials (HTTP 401): Incorrect API key "
-        "provided; fix: set OSTINATO_SCRIPTED_API_KEY to a valid key (`ostinato config` shows "
-        "where the current one comes from)"
-    ]
-
-
-def test_unreachable_server_is_one_line_with_the_fix(scripted, capsys):
-    code, out, err = chat(capsys, "--model", "scripted:unreachable", "--no-stream", "hi")
-    assert (code, out) == (1, "")
-    assert err.splitlines() == [
-        "ostinato: error: cannot reach the scripted model server: scripted: connection to "
-        "http://127.0.0.1:9/v1 failed (connection refused); fix: start the server, or point "
-        "OSTINATO_SCRIPTED_BASE_URL at it (`ostinato config` shows the current value)"
-    ]
+    assert err.splitlines() == [line]
 
 
 def test_unknown_tool_and_bad_arguments_are_shown_as_errors(scripted, capsys):

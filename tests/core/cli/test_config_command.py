@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from ostinato.cli import main
+from tests.core.cli.cli_process import run_main
 
 LEAK = "sk-LEAKED-0123456789"
 
@@ -37,12 +37,6 @@ def acme(fake_distributions):
     return fake_distributions
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def rows(out: str) -> dict[str, str]:
     found = {}
     for line in out.splitlines():
@@ -55,7 +49,7 @@ def rows(out: str) -> dict[str, str]:
 def test_a_bad_json_value_is_reported_and_every_setting_still_shown(acme, capsys, monkeypatch):
     monkeypatch.setenv("OSTINATO_ACME_EXTRA_HEADERS", f'{{"Authorization": "Bearer {LEAK}", ')
     monkeypatch.setenv("OSTINATO_ACME_RETRIES", "3")
-    code, out, err = run(capsys, "config")
+    code, out, err = run_main(capsys, "config")
     assert code == 2
     assert LEAK not in out + err
     assert "Traceback" not in err
@@ -72,7 +66,7 @@ def test_a_bad_json_value_is_reported_and_every_setting_still_shown(acme, capsys
 
 def test_a_bad_core_value_still_shows_the_plugins(acme, capsys, monkeypatch):
     monkeypatch.setenv("OSTINATO_TOOLS", "{oops")
-    code, out, err = run(capsys, "config", "--json")
+    code, out, err = run_main(capsys, "config", "--json")
     assert code == 2
     report = json.loads(out)
     assert report["problems"] == [
@@ -97,7 +91,7 @@ def test_a_bad_core_value_still_shows_the_plugins(acme, capsys, monkeypatch):
 )
 def test_credential_headers_are_masked(acme, capsys, monkeypatch, header):
     monkeypatch.setenv("OSTINATO_ACME_EXTRA_HEADERS", json.dumps({header: LEAK, "X-Team": "a"}))
-    code, out, err = run(capsys, "config")
+    code, out, err = run_main(capsys, "config")
     assert code == 0
     assert LEAK not in out + err
     assert rows(out)["OSTINATO_ACME_EXTRA_HEADERS"] == json.dumps(
@@ -110,7 +104,7 @@ def test_urls_show_no_password_and_no_key_like_query_parameter(acme, capsys, mon
         "OSTINATO_ACME_BASE_URL", f"https://user:{LEAK}@api.acme.test/v1?api_key={LEAK}&v=2"
     )
     monkeypatch.setenv("OSTINATO_ACME_EXTRA_QUERY", json.dumps({"key": LEAK, "v": "2"}))
-    code, out, err = run(capsys, "config")
+    code, out, err = run_main(capsys, "config")
     assert code == 0
     assert LEAK not in out + err
     shown = rows(out)

@@ -3,16 +3,13 @@
 
 from __future__ import annotations
 
-import os
-import pty
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.core.cli.cli_process import child_environment, run_ostinato
-from tests.core.cli.test_interactive import Terminal, _controlling_terminal
+from tests.core.cli.cli_process import run_ostinato
+from tests.core.cli.terminal import ostinato_on_terminal
 
 LOCAL = """
     import os
@@ -74,32 +71,15 @@ def test_yes_sets_it_up_unattended(local, tmp_path):
 @pytest.mark.parametrize(("answer", "code", "setups"), [("y\n", 0, 1), ("\n", 2, 0)])
 def test_on_a_terminal_it_asks_first(local, tmp_path, answer, code, setups):
     distributions, env, calls = local
-    master, slave = pty.openpty()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ostinato.cli", "chat", "hi"],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env=child_environment(distributions, {**env, "TERM": "xterm"}),
-        cwd=tmp_path,
-        preexec_fn=_controlling_terminal,
-    )
-    os.close(slave)
-    terminal = Terminal(process, master)
-    try:
+    with ostinato_on_terminal(distributions, tmp_path, "chat", "hi", env=env) as terminal:
         terminal.expect(r"1\.1 GB model")
         terminal.expect(r"set it up now\? \[y/N\] ")
         terminal.type(answer)
-        assert process.wait(timeout=30) == code
+        assert terminal.process.wait(timeout=30) == code
         if code:
             terminal.expect(r"is not set up .*fix: run `ostinato local setup` first")
         else:
             terminal.expect(r"Hi from the local model\.")
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=10)
-        os.close(master)
     assert calls.read_text().count("setup") == setups
 
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from ostinato.cli import EXIT_CONFIGURATION_ERROR, main
+from tests.core.cli.cli_process import run_cli, run_main
 
 ACME = """
     from ostinato.plugins import hookimpl
@@ -45,21 +44,20 @@ ACME = """
 """
 
 
+def config_rows(out: str) -> dict[str, list[str]]:
+    """The words of each line of ``ostinato config`` that names a variable, by its first."""
+    return {line.split()[0]: line.split()[1:] for line in out.splitlines() if "OSTINATO_" in line}
+
+
 @pytest.fixture
 def acme(fake_distributions):
     fake_distributions.plugin("acme", ACME, version="2.1")
     return fake_distributions
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_plugins_table(acme, capsys):
     acme.plugin("broken", "import not_a_module_anywhere\n", version="0.1")
-    code, out, err = run(capsys, "plugins")
+    code, out, err = run_main(capsys, "plugins")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].split() == ["PLUGIN", "DISTRIBUTION", "VERSION", "REGISTERED"]
@@ -80,7 +78,7 @@ def ostinato_version() -> str:
 
 def test_plugins_json(acme, capsys, monkeypatch):
     monkeypatch.setenv("OSTINATO_DISABLE_PLUGINS", "acmee")
-    code, out, err = run(capsys, "plugins", "--json")
+    code, out, err = run_main(capsys, "plugins", "--json")
     assert code == 0
     assert err.splitlines() == [
         "ostinato: warning: OSTINATO_DISABLE_PLUGINS names 'acmee', which is not an installed "
@@ -105,14 +103,14 @@ def test_plugins_json(acme, capsys, monkeypatch):
 
 def test_plugins_shows_why_no_tool_advisor_was_chosen(acme, capsys, monkeypatch):
     monkeypatch.setenv("OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR", "nope")
-    code, out, _ = run(capsys, "plugins")
+    code, out, _ = run_main(capsys, "plugins")
     assert code == 0
     assert "tool advisor: none chosen: OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR='nope'" in out
 
 
 def test_skipped_plugins_are_listed(acme, capsys, monkeypatch):
     monkeypatch.setenv("OSTINATO_LOAD_PLUGINS", "")
-    code, out, _ = run(capsys, "plugins")
+    code, out, _ = run_main(capsys, "plugins")
     assert code == 0
     assert "skipped:\n  acme (ostinato-acme): not listed in OSTINATO_LOAD_PLUGINS" in out
 
@@ -120,10 +118,10 @@ def test_skipped_plugins_are_listed(acme, capsys, monkeypatch):
 def test_config_shows_values_sources_and_masks_secrets(acme, capsys, monkeypatch):
     monkeypatch.setenv("OSTINATO_MODEL", "acme:big")
     monkeypatch.setenv("ACME_API_KEY", "sk-do-not-print")
-    code, out, err = run(capsys, "config")
+    code, out, err = run_main(capsys, "config")
     assert code == 0
     assert "sk-do-not-print" not in out + err
-    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if "OSTINATO_" in line}
+    rows = config_rows(out)
     assert rows["OSTINATO_MODEL"] == ["acme:big", "env"]
     assert rows["OSTINATO_TOOLS__MAX_ITERATIONS"] == ["25", "default"]
     assert rows["OSTINATO_ACME_API_KEY"] == ["**********", "env", "(ACME_API_KEY)"]
@@ -135,7 +133,7 @@ def test_config_json_and_dotenv_source(acme, capsys, clean_environment):
     clean_environment.joinpath(".env").write_text(
         "OSTINATO_ACME_REGION=us\nOSTINATO_MODLE=acme:x\n", encoding="utf-8"
     )
-    code, out, err = run(capsys, "config", "--json")
+    code, out, err = run_main(capsys, "config", "--json")
     assert code == 0
     report = json.loads(out)
     region = next(
@@ -149,10 +147,10 @@ def test_config_json_and_dotenv_source(acme, capsys, clean_environment):
 
 def test_a_bad_value_exits_2_with_one_line_and_the_fix(capsys, monkeypatch):
     monkeypatch.setenv("OSTINATO_TOOLS__MAX_ITERATIONS", "lots")
-    code, out, err = run(capsys, "config")
+    code, out, err = run_main(capsys, "config")
     assert code == EXIT_CONFIGURATION_ERROR == 2
     # The report still shows every setting, the bad one marked, after the problems.
-    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if "OSTINATO_" in line}
+    rows = config_rows(out)
     assert rows["OSTINATO_TOOLS__MAX_ITERATIONS"] == ["lots", "(bad", "value)", "env"]
     assert rows["OSTINATO_TOOLS__MAX_CALLS_PER_TOOL"] == ["40", "default"]
     first, *details = err.splitlines()
@@ -169,10 +167,10 @@ def test_a_bad_value_exits_2_with_one_line_and_the_fix(capsys, monkeypatch):
 def test_a_bad_plugin_value_exits_2(acme, capsys, monkeypatch):
     monkeypatch.setenv("OSTINATO_ACME_RETRIES", "many")
     monkeypatch.setenv("OSTINATO_ACME_API_KEY", "secret-value")
-    code, out, err = run(capsys, "config")
+    code, out, err = run_main(capsys, "config")
     assert code == 2
     assert "secret-value" not in out + err
-    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if "OSTINATO_" in line}
+    rows = config_rows(out)
     assert rows["OSTINATO_ACME_RETRIES"] == ["many", "(bad", "value)", "env"]
     assert rows["OSTINATO_ACME_API_KEY"] == ["**********", "env"]
     assert rows["OSTINATO_MODEL"] == ["(unset)", "default"]
@@ -191,7 +189,7 @@ def test_a_registered_command_appears_in_help_and_runs(acme, capsys):
     assert "Manage acme things." in out
     assert "plugins" in out
     assert "config" in out
-    code, out, _ = run(capsys, "acme", "--force", "x")
+    code, out, _ = run_main(capsys, "acme", "--force", "x")
     assert code == 3
     assert out == "acme ran with ['--force', 'x']\n"
 
@@ -207,7 +205,7 @@ def test_a_command_may_not_take_a_built_in_name(fake_distributions, capsys):
             register("config", "Not the real config.", lambda argv: 99)
         """,
     )
-    code, out, err = run(capsys, "config", "--json")
+    code, out, err = run_main(capsys, "config", "--json")
     assert code == 0
     assert json.loads(out)["core"]["prefix"] == "OSTINATO_"
     assert "registers the command 'config', which is built into ostinato" in err
@@ -222,7 +220,7 @@ def test_help_still_works_when_settings_are_bad(capsys, monkeypatch):
 
 
 def test_no_command_prints_help(capsys):
-    code, out, _ = run(capsys)
+    code, out, _ = run_main(capsys)
     assert code == 0
     assert out.startswith("usage: ostinato")
 
@@ -230,7 +228,7 @@ def test_no_command_prints_help(capsys):
 def test_plugin_errors_exit_2(fake_distributions, capsys, monkeypatch):
     fake_distributions.plugin("broken", "import not_a_module_anywhere\n")
     monkeypatch.setenv("OSTINATO_STRICT_PLUGINS", "true")
-    code, _, err = run(capsys, "plugins")
+    code, _, err = run_main(capsys, "plugins")
     assert code == 2
     assert err.splitlines()[0].startswith(
         "ostinato: error: plugin 'broken' (distribution ostinato-broken 1.0) failed to load; fix:"
@@ -238,12 +236,6 @@ def test_plugin_errors_exit_2(fake_distributions, capsys, monkeypatch):
 
 
 def test_the_console_script_runs_as_a_module(clean_environment):
-    proc = subprocess.run(
-        [sys.executable, "-m", "ostinato.cli", "--version"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    proc = run_cli("--version")
     assert proc.returncode == 0
     assert proc.stdout.strip() == f"ostinato {ostinato_version()}"

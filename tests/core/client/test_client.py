@@ -12,27 +12,7 @@ from ostinato import ChatClient, Prompt, tool
 from ostinato.advisors import ToolCallingAdvisor
 from ostinato.messages import SystemMessage, UserMessage
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
-from ostinato.tools import tool_callbacks
-
-
-@tool
-def tool1(x: int) -> int:
-    """First tool."""
-    return x
-
-
-@tool
-def tool2(x: int) -> int:
-    """Second tool."""
-    return x * 2
-
-
-T1, T2 = tool_callbacks(tool1)[0], tool_callbacks(tool2)[0]
-
-
-def built(spec):
-    return spec.build_request().prompt
-
+from tests.core.client.fakes import built, tool1, tool2
 
 # -- sync faces and sharing ----------------------------------------------------------------
 
@@ -112,6 +92,21 @@ def test_mutate_starts_from_the_client_defaults():
     assert built(client.prompt("x")).options.tool_names == ("tool1",)
     assert built(other.prompt("x")).options.tool_names == ("tool1", "tool2")
     assert built(other.prompt("x")).messages[0] == SystemMessage("S")
+
+
+def test_remove_default_advisors_drops_those_of_a_kind_only():
+    from ostinato.advisors import MemoryAdvisor, SimpleLoggerAdvisor
+
+    class Remembering(SimpleLoggerAdvisor, MemoryAdvisor):
+        pass
+
+    logger, memory = SimpleLoggerAdvisor(), Remembering()
+    client = ChatClient.builder(ScriptedChatModel(["x"])).default_advisors(logger, memory).build()
+    stateless = client.mutate().remove_default_advisors(MemoryAdvisor).build()
+    kept = [a for a in stateless.prompt().effective_advisors() if a is logger or a is memory]
+    assert kept == [logger]
+    original = [a for a in client.prompt().effective_advisors() if a is logger or a is memory]
+    assert original == [logger, memory]
 
 
 def test_describe_renders_the_effective_chain():

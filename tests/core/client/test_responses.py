@@ -51,41 +51,37 @@ def test_stream_content_skips_empty_and_usage_only_chunks():
     assert list(ChatClient.create(model).prompt("x").stream().content()) == ["a"]
 
 
+class Endless(ScriptedChatModel):
+    """Streams "x" for ever; ``closed`` is set once its stream is closed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.closed = threading.Event()
+
+    async def stream(self, prompt):
+        try:
+            while True:
+                await asyncio.sleep(0)
+                yield text_response("x")
+        finally:
+            self.closed.set()
+
+
 def test_abandoning_a_sync_stream_closes_the_model_stream():
-    closed = threading.Event()
-
-    class Endless(ScriptedChatModel):
-        async def stream(self, prompt):
-            try:
-                while True:
-                    await asyncio.sleep(0)
-                    yield text_response("x")
-            finally:
-                closed.set()
-
-    stream = ChatClient.create(Endless()).prompt("x").stream().content()
+    model = Endless()
+    stream = ChatClient.create(model).prompt("x").stream().content()
     assert next(iter(stream)) == "x"
     del stream
     gc.collect()
-    assert closed.wait(5)
+    assert model.closed.wait(5)
 
 
 def test_breaking_out_of_a_sync_stream_closes_it():
-    closed = threading.Event()
-
-    class Endless(ScriptedChatModel):
-        async def stream(self, prompt):
-            try:
-                while True:
-                    await asyncio.sleep(0)
-                    yield text_response("x")
-            finally:
-                closed.set()
-
-    with ChatClient.create(Endless()).prompt("x").stream().content() as stream:
+    model = Endless()
+    with ChatClient.create(model).prompt("x").stream().content() as stream:
         for _ in stream:
             break
-    assert closed.wait(5)
+    assert model.closed.wait(5)
 
 
 def test_nothing_runs_until_a_result_is_asked_for():

@@ -13,28 +13,10 @@ from ostinato.memory import CONVERSATION_ID
 from ostinato.messages import AssistantMessage, SystemMessage, UserMessage
 from ostinato.prompt import ChatOptions, ToolCallingChatOptions
 from ostinato.testing import ScriptedChatModel, tool_call_response
-from ostinato.tools import ToolContext, tool_callbacks
+from ostinato.tools import ToolContext
+from tests.core.client.fakes import T1, built, tool1, tool2
 
 MODES = ("call", "stream")
-
-
-@tool
-def tool1(x: int) -> int:
-    """First tool."""
-    return x
-
-
-@tool
-def tool2(x: int) -> int:
-    """Second tool."""
-    return x * 2
-
-
-T1, T2 = tool_callbacks(tool1)[0], tool_callbacks(tool2)[0]
-
-
-def built(spec):
-    return spec.build_request().prompt
 
 
 def run(spec, mode: str) -> str | None:

@@ -6,16 +6,33 @@ import warnings
 
 import pytest
 from dependency_injector import providers
+from pydantic_settings import SettingsConfigDict
 
 import ostinato
 from ostinato.advisors import ToolCallingAdvisor
 from ostinato.client import AdvisorParams, ChatClient
-from ostinato.config import AutoConfiguration, build_container, chat_client
+from ostinato.config import AutoConfiguration, PluginSettings, build_container, chat_client
 from ostinato.errors import ConfigurationError, PluginError
 from ostinato.messages import ToolResponseMessage
 from ostinato.plugins import PluginLoadWarning, hookimpl
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
 from ostinato.tools import tool
+
+
+class AcmeRetrySettings(PluginSettings):
+    """The acme plugin's one setting: ``OSTINATO_ACME_RETRIES``, an integer."""
+
+    model_config = SettingsConfigDict(env_prefix="OSTINATO_ACME_")
+    retries: int = 1
+
+
+class AcmeWithRetries:
+    """A plugin that registers only its settings (:class:`AcmeRetrySettings`)."""
+
+    @hookimpl
+    def register_settings(self, register):
+        register("OSTINATO_ACME_", AcmeRetrySettings)
+
 
 SCRIPTED_MODEL_PLUGIN = """
     from ostinato.plugins import hookimpl
@@ -201,19 +218,7 @@ class TestSettingsReachThePieces:
         assert manager.limits.max_calls_per_tool == 2
 
     def test_bad_plugin_settings_fail_before_any_factory_runs(self, monkeypatch):
-        from pydantic_settings import SettingsConfigDict
-
-        from ostinato.config import PluginSettings
-
-        class AcmeSettings(PluginSettings):
-            model_config = SettingsConfigDict(env_prefix="OSTINATO_ACME_")
-            retries: int = 1
-
-        class Acme:
-            @hookimpl
-            def register_settings(self, register):
-                register("OSTINATO_ACME_", AcmeSettings)
-
+        class Acme(AcmeWithRetries):
             @hookimpl
             def register_chat_models(self, register):
                 register("acme", lambda context, name: pytest.fail("factory ran"))
@@ -230,23 +235,10 @@ class TestSettingsReachThePieces:
 
     def test_bad_core_and_plugin_values_are_reported_together(self, monkeypatch):
         # One error listing every bad value, not the plugin's after the core's is fixed.
-        from pydantic_settings import SettingsConfigDict
-
-        from ostinato.config import PluginSettings
-
-        class AcmeSettings(PluginSettings):
-            model_config = SettingsConfigDict(env_prefix="OSTINATO_ACME_")
-            retries: int = 1
-
-        class Acme:
-            @hookimpl
-            def register_settings(self, register):
-                register("OSTINATO_ACME_", AcmeSettings)
-
         monkeypatch.setenv("OSTINATO_TOOLS__MAX_ITERATIONS", "abc")
         monkeypatch.setenv("OSTINATO_ACME_RETRIES", "many")
         with pytest.raises(ConfigurationError) as caught:
-            chat_client(plugins=[Acme()], chat_model=ScriptedChatModel(["hi"]))
+            chat_client(plugins=[AcmeWithRetries()], chat_model=ScriptedChatModel(["hi"]))
         lines = str(caught.value).splitlines()
         assert lines[0] == "2 ostinato and plugin settings have bad values:"
         assert lines[1].startswith("  OSTINATO_TOOLS__MAX_ITERATIONS='abc': expected")

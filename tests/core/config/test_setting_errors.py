@@ -16,6 +16,7 @@ from ostinato.errors import ConfigurationError
 from ostinato.plugins import collect_registry
 from ostinato.settings import Settings, load_settings, setting_fields
 from ostinato.settings._json_fields import json_variables
+from tests.core.config.loading import refused
 
 LEAK = "sk-LEAKED-0123456789"
 
@@ -85,11 +86,8 @@ def test_a_value_that_is_not_json_is_one_line_naming_the_variable(
 
 
 def test_every_bad_json_value_of_a_class_is_listed_at_once(monkeypatch):
-    monkeypatch.setenv("OSTINATO_TOOLS", "{bad")
-    monkeypatch.setenv("OSTINATO_CHAT_CLIENT__TOOL_CALLING", "[")
-    with pytest.raises(ConfigurationError) as caught:
-        load_settings(Settings)
-    assert str(caught.value).splitlines() == [
+    variables = {"OSTINATO_TOOLS": "{bad", "OSTINATO_CHAT_CLIENT__TOOL_CALLING": "["}
+    assert str(refused(monkeypatch, variables)).splitlines() == [
         "2 ostinato settings have bad values:",
         "  OSTINATO_CHAT_CLIENT__TOOL_CALLING='[': expected a JSON object "
         '({"name": value, ...}); it is not valid JSON (expecting value)',

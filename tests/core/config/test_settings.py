@@ -8,6 +8,7 @@ from pydantic_settings import SettingsConfigDict
 
 from ostinato.config import PluginSettings, Settings, load_settings
 from ostinato.errors import ConfigurationError
+from tests.core.config.loading import refused
 
 
 def test_defaults():
@@ -84,12 +85,15 @@ def test_the_dotenv_file_is_read_and_the_environment_wins(clean_environment, mon
 
 
 def test_every_bad_value_is_listed_by_variable_name(monkeypatch):
-    monkeypatch.setenv("OSTINATO_MODEL", "gpt-4")
-    monkeypatch.setenv("OSTINATO_TOOLS__MAX_ITERATIONS", "0")
-    monkeypatch.setenv("OSTINATO_CHAT_CLIENT__TOOL_CALLING__ENABLED", "maybe")
-    with pytest.raises(ConfigurationError) as caught:
-        load_settings(Settings)
-    assert str(caught.value).splitlines() == [
+    error = refused(
+        monkeypatch,
+        {
+            "OSTINATO_MODEL": "gpt-4",
+            "OSTINATO_TOOLS__MAX_ITERATIONS": "0",
+            "OSTINATO_CHAT_CLIENT__TOOL_CALLING__ENABLED": "maybe",
+        },
+    )
+    assert str(error).splitlines() == [
         "3 ostinato settings have bad values:",
         "  OSTINATO_MODEL='gpt-4': expected provider:model, e.g. openai:gpt-4.1-mini",
         "  OSTINATO_CHAT_CLIENT__TOOL_CALLING__ENABLED='maybe': expected a valid boolean, "
@@ -97,7 +101,7 @@ def test_every_bad_value_is_listed_by_variable_name(monkeypatch):
         "  OSTINATO_TOOLS__MAX_ITERATIONS='0': expected greater than or equal to 1",
         "fix: correct or unset these variables (in the environment or .env)",
     ]
-    assert caught.value.__cause__ is None
+    assert error.__cause__ is None
 
 
 def test_a_bad_value_from_dotenv_says_so(clean_environment):

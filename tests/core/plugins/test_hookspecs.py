@@ -25,6 +25,7 @@ EXPECTED_HOOKS = (
     "register_advisors",
     "register_chat_memory_repositories",
     "register_tools",
+    "register_durable_engines",
     "register_settings",
     "register_commands",
 )

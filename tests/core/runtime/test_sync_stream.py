@@ -7,7 +7,7 @@ import contextvars
 import gc
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 
@@ -21,6 +21,17 @@ async def numbers(n: int) -> AsyncIterator[int]:
     for i in range(n):
         await asyncio.sleep(0)
         yield i
+
+
+def counting_factory(n: int) -> tuple[Callable[[], AsyncIterator[int]], threading.Event]:
+    """A factory of ``numbers(n)``, and the event it sets when it is called."""
+    called = threading.Event()
+
+    def factory() -> AsyncIterator[int]:
+        called.set()
+        return numbers(n)
+
+    return factory, called
 
 
 class Endless:
@@ -83,12 +94,7 @@ def test_any_async_iterator_not_only_generators():
 
 
 def test_nothing_runs_until_the_first_item_is_asked_for():
-    called = threading.Event()
-
-    def factory() -> AsyncIterator[int]:
-        called.set()
-        return numbers(2)
-
+    factory, called = counting_factory(2)
     stream = iterate_sync(factory)
     time.sleep(0.05)
     assert not called.is_set()
@@ -199,12 +205,7 @@ def test_close_is_idempotent_and_ends_iteration():
 
 
 def test_closing_a_stream_never_started_does_nothing():
-    called = threading.Event()
-
-    def factory() -> AsyncIterator[int]:
-        called.set()
-        return numbers(1)
-
+    factory, called = counting_factory(1)
     stream = iterate_sync(factory)
     stream.close()
     assert list(stream) == []
@@ -334,12 +335,7 @@ def test_refused_when_created_on_the_loop_thread():
 
 
 def test_refused_when_iterated_on_the_loop_thread():
-    called = threading.Event()
-
-    def factory() -> AsyncIterator[int]:
-        called.set()
-        return numbers(1)
-
+    factory, called = counting_factory(1)
     stream: SyncStream[int] = iterate_sync(factory, async_name="acontent")
 
     async def iterate_on_loop() -> list[int]:

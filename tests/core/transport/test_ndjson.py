@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from ostinato.transport import NDJSONDecoder, NDJSONError
+from tests.fakes.decoding import decode_in_pieces
 
 BODY = (
     '{"message":{"content":"été"},"done":false}\n'
@@ -22,12 +23,7 @@ EXPECTED = [
 
 
 def decode(body: bytes, piece: int | None = None) -> list[Any]:
-    decoder = NDJSONDecoder()
-    values: list[Any] = []
-    size = piece or len(body) or 1
-    for start in range(0, len(body), size):
-        values += decoder.feed(body[start : start + size])
-    return values + decoder.close()
+    return decode_in_pieces(NDJSONDecoder(), body, piece)
 
 
 @pytest.mark.parametrize("piece", [None, 1, 2, 3, 7, 64])

@@ -6,15 +6,11 @@ import pytest
 
 from ostinato.errors import MalformedResponseError
 from ostinato.transport import ServerSentEvent, SSEDecoder
+from tests.fakes.decoding import decode_in_pieces
 
 
 def decode(body: bytes, piece: int | None = None) -> list[ServerSentEvent]:
-    decoder = SSEDecoder()
-    events: list[ServerSentEvent] = []
-    size = piece or len(body) or 1
-    for start in range(0, len(body), size):
-        events += decoder.feed(body[start : start + size])
-    return events + decoder.close()
+    return decode_in_pieces(SSEDecoder(), body, piece)
 
 
 BODY = (

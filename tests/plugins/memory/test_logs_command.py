@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 
 import pytest
 
 from ostinato.testing.memory_conformance import every_message_type, turn
 from ostinato_memory import SQLiteChatMemoryRepository
 from ostinato_memory._logs_command import run_logs_command
+from tests.core.cli.cli_process import run_cli
 
 
 def logs(*argv: str) -> tuple[int, str]:
@@ -84,12 +83,6 @@ def test_a_repository_that_needs_a_setting_is_a_configuration_error(monkeypatch,
 
 
 def test_the_command_is_registered_with_the_cli(sqlite_store):
-    proc = subprocess.run(
-        [sys.executable, "-m", "ostinato.cli", "logs", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    proc = run_cli("logs", "--json")
     assert proc.returncode == 0, proc.stderr
     assert [c["conversation_id"] for c in json.loads(proc.stdout)] == ["u-42", "u-7"]

@@ -1,5 +1,7 @@
 """Run in a child process: set the SDK up from ``OTEL_*``, run ``turns`` two-round turns of
-an instrumented client, print the slowest turn's seconds, and exit (flushing)."""
+an instrumented client, print the slowest turn's seconds, and exit (flushing).
+
+With ``raise`` as second argument the OTLP span exporter raises on every batch."""
 
 from __future__ import annotations
 
@@ -17,7 +19,15 @@ def weather(city: str) -> str:
     return f"sunny in {city}"
 
 
-def main(turns: int) -> None:
+def _raising_export(self: object, spans: object) -> object:
+    raise RuntimeError("the exporter broke")
+
+
+def main(turns: int, mode: str) -> None:
+    if mode == "raise":
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+
+        OTLPSpanExporter.export = _raising_export  # type: ignore[method-assign,assignment]
     assert configure_from_environment(), "OTEL_* variables should ask for export"
     script: list[object] = []
     for _ in range(turns):
@@ -37,4 +47,4 @@ def main(turns: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]))
+    main(int(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "")

@@ -19,12 +19,12 @@ CHILD = Path(__file__).with_name("export_child.py")
 
 
 def _run_child(
-    turns: int, env: Mapping[str, str]
+    turns: int, env: Mapping[str, str], *mode: str
 ) -> tuple[subprocess.CompletedProcess[str], float]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "OSTINATO_"))}
     began = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, str(CHILD), str(turns)],
+        [sys.executable, str(CHILD), str(turns), *mode],
         capture_output=True,
         text=True,
         env={**clean, **env},
@@ -90,3 +90,19 @@ def test_a_collector_that_never_answers_never_slows_a_turn() -> None:
     slowest = _slowest(done)
     assert slowest < 0.5, f"a turn took {slowest:.3f} s while the collector never answered"
     assert seconds < 30, f"the process took {seconds:.1f} s to exit"
+
+
+def test_an_exporter_that_raises_never_slows_a_turn_and_is_reported_once() -> None:
+    with OtlpReceiver() as receiver:
+        done, seconds = _run_child(
+            10, {"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url, **_EAGER_EXPORT}, "raise"
+        )
+
+    slowest = _slowest(done)
+    assert slowest < 0.5, f"a turn took {slowest:.3f} s while the exporter raised"
+    assert seconds < 30, f"the process took {seconds:.1f} s to exit"
+    failures = [line for line in done.stderr.splitlines() if "Exception while exporting" in line]
+    assert len(failures) == 1, done.stderr  # reported once, not per batch
+    assert "repeats of this are not logged" in failures[0]
+    assert "RuntimeError: the exporter broke" in done.stderr
+    assert receiver.spans == []

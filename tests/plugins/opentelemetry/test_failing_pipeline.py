@@ -1,14 +1,18 @@
 """A span processor that raises never reaches the turn: each kind of failure is logged
-once and the turn's answer is unchanged."""
+once and the turn's answer is unchanged. An exporter that blocks behind the SDK's batch
+processor never delays a turn."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Iterator, Sequence
 
 import pytest
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
 
 from ostinato import ChatClient, tool
 from ostinato.instrumentation import add_tool_scope
@@ -32,21 +36,82 @@ def weather(city: str) -> str:
     return f"sunny in {city}"
 
 
-@pytest.fixture
-def broken_telemetry() -> Iterator[Telemetry]:
-    provider = TracerProvider()
-    provider.add_span_processor(_Raising())
+class _Blocking(SpanExporter):
+    """Blocks in ``export`` until released (at most 30 s)."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+        self.entered.set()
+        self.release.wait(30)
+        return SpanExportResult.SUCCESS
+
+    def shutdown(self) -> None:
+        self.release.set()
+
+
+def _telemetry_on(provider: TracerProvider) -> Telemetry:
     normal = Telemetry.create(OpenTelemetrySettings(), "openai")
-    telemetry = Telemetry(
+    return Telemetry(
         OpenTelemetrySettings(),
         "openai",
         provider.get_tracer("broken"),
         normal.duration,
         normal.token_usage,
     )
+
+
+@pytest.fixture
+def broken_telemetry() -> Iterator[Telemetry]:
+    provider = TracerProvider()
+    provider.add_span_processor(_Raising())
+    telemetry = _telemetry_on(provider)
     remove = add_tool_scope(tool_scope(telemetry))
     yield telemetry
     remove()
+
+
+def _client(telemetry: Telemetry, model: ScriptedChatModel) -> ChatClient:
+    return (
+        ChatClient.builder(model)
+        .default_tools(weather)
+        .default_advisors(TurnSpanAdvisor(telemetry), ModelCallSpanAdvisor(telemetry))
+        .build()
+    )
+
+
+def test_an_exporter_that_blocks_never_delays_a_turn() -> None:
+    exporter = _Blocking()
+    provider = TracerProvider()
+    provider.add_span_processor(
+        BatchSpanProcessor(
+            exporter, max_queue_size=16, max_export_batch_size=4, schedule_delay_millis=1
+        )
+    )
+    telemetry = _telemetry_on(provider)
+    remove = add_tool_scope(tool_scope(telemetry))
+    turns = 30
+    model = ScriptedChatModel(
+        [tool_call_response(tool_call("weather", {"city": "Oslo"})), "Sunny."] * (turns + 1)
+    )
+    client = _client(telemetry, model)
+    try:
+        assert client.prompt("Weather?").call().content() == "Sunny."
+        assert exporter.entered.wait(10), "the exporter was never called"
+        slowest = 0.0
+        for _ in range(turns):  # the exporter is blocked, the queue fills and overflows
+            began = time.perf_counter()
+            assert client.prompt("Weather?").call().content() == "Sunny."
+            slowest = max(slowest, time.perf_counter() - began)
+    finally:
+        exporter.release.set()
+        provider.shutdown()
+        remove()
+
+    assert model.remaining == 0
+    assert slowest < 0.5, f"a turn took {slowest:.3f} s while the exporter was blocked"
 
 
 def test_a_raising_span_processor_never_reaches_the_turn(
@@ -55,12 +120,7 @@ def test_a_raising_span_processor_never_reaches_the_turn(
     model = ScriptedChatModel(
         [tool_call_response(tool_call("weather", {"city": "Oslo"})), "Sunny."] * 2
     )
-    client = (
-        ChatClient.builder(model)
-        .default_tools(weather)
-        .default_advisors(TurnSpanAdvisor(broken_telemetry), ModelCallSpanAdvisor(broken_telemetry))
-        .build()
-    )
+    client = _client(broken_telemetry, model)
 
     with caplog.at_level(logging.WARNING):
         assert client.prompt("Weather?").call().content() == "Sunny."

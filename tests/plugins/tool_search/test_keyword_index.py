@@ -1,14 +1,13 @@
-"""KeywordToolIndex: tokenising names and descriptions, BM25 ranking, sessions."""
+"""KeywordToolIndex: tokenising names and descriptions, BM25 ranking (its sessions are
+checked with every index's, in test_index_sessions.py)."""
 
 from __future__ import annotations
-
-import asyncio
 
 import pytest
 
 from ostinato.errors import ConfigurationError
 from ostinato.tools import ToolDefinition
-from ostinato_tool_search import KeywordToolIndex, ToolIndex, tokenize
+from ostinato_tool_search import KeywordToolIndex, tokenize
 from ostinato_tool_search._tokens import fold, split_identifier, stem
 
 
@@ -115,40 +114,6 @@ async def test_max_results_limits_and_a_blank_query_lists_in_order():
 
 async def test_a_query_without_a_meaningful_word_lists_tools_in_order():
     assert await ranked("which tools are there?", 3) == [t.name for t in CATALOGUE[:3]]
-
-
-async def test_indexing_replaces_a_sessions_tools_and_sessions_are_isolated():
-    index = KeywordToolIndex()
-    assert isinstance(index, ToolIndex)
-    await index.index_tools("a", [tool("alpha", "first letter")])
-    await index.index_tools("b", [tool("beta", "second letter")])
-    assert await index.search("a", "letter") == ["alpha"]
-    await index.index_tools("a", [tool("gamma", "third letter")])
-    assert await index.search("a", "letter") == ["gamma"]
-    assert await index.search("b", "letter") == ["beta"]
-    assert await index.search("unknown", "letter") == []
-    await index.clear_index("a")
-    await index.clear_index("never-indexed")
-    assert index.session_ids == ["b"]
-
-
-async def test_concurrent_sessions_do_not_mix():
-    index = KeywordToolIndex()
-
-    async def conversation(n: int) -> list[str]:
-        await index.index_tools(f"s{n}", [tool(f"tool{n}", "shared words here")])
-        await asyncio.sleep(0)
-        return await index.search(f"s{n}", "shared words")
-
-    results = await asyncio.gather(*(conversation(n) for n in range(50)))
-    assert results == [[f"tool{n}"] for n in range(50)]
-
-
-async def test_an_empty_tool_set_finds_nothing():
-    index = KeywordToolIndex()
-    await index.index_tools("s", [])
-    assert await index.search("s", "anything") == []
-    assert await index.search("s", "") == []
 
 
 @pytest.mark.parametrize(

@@ -31,6 +31,7 @@ from ostinato_tool_search import (
     TtlEvictionStrategy,
     create_tool_search_advisor,
 )
+from tests.core.cli.cli_process import run_cli
 from tests.fakes.distributions import FakeDistributions
 
 ADVISOR_VARIABLE = "OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR"
@@ -263,15 +264,7 @@ def test_with_a_second_replacement_the_setting_must_choose(fake_distributions, c
 def test_the_installed_workspace_reports_it(tmp_path):
     # The real environment, in a fresh interpreter: every installed plugin loads.
     env = {"PATH": "/usr/bin:/bin", ADVISOR_VARIABLE: "tool-search", "HOME": str(tmp_path)}
-    result = subprocess.run(
-        [sys.executable, "-m", "ostinato.cli", "plugins", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=tmp_path,
-        env=env,
-    )
+    result = run_cli("plugins", "--json", env=env, cwd=tmp_path, timeout=120)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["tool_advisor"]["name"] == "tool-search"

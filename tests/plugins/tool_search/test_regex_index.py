@@ -1,4 +1,5 @@
-"""RegexToolIndex and its query patterns."""
+"""RegexToolIndex and its query patterns (its sessions are checked with every index's, in
+test_index_sessions.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from ostinato.tools import ToolDefinition
-from ostinato_tool_search import RegexToolIndex, ToolIndex, query_to_regex_pattern
+from ostinato_tool_search import RegexToolIndex, query_to_regex_pattern
 from ostinato_tool_search._regex import MAX_PATTERN_LENGTH
 
 
@@ -92,16 +93,3 @@ async def test_a_blank_query_lists_every_tool_in_order_up_to_the_limit():
     await index.index_tools("s", [tool(f"t{n}", f"tool {n}") for n in range(5)])
     assert await index.search("s", "") == ["t0", "t1"]
     assert await index.search("s", "", 4) == ["t0", "t1", "t2", "t3"]
-
-
-async def test_sessions_are_isolated_and_unknown_ones_find_nothing():
-    index = RegexToolIndex()
-    assert isinstance(index, ToolIndex)
-    await index.index_tools("a", [tool("alpha", "first letter")])
-    await index.index_tools("b", [tool("beta", "second letter")])
-    assert await index.search("a", "letter") == ["alpha"]
-    assert await index.search("b", "letter") == ["beta"]
-    assert await index.search("c", "letter") == []
-    await index.clear_index("a")
-    assert await index.search("a", "letter") == []
-    assert index.session_ids == ["b"]

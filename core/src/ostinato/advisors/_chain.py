@@ -5,12 +5,14 @@ sorted by order with a *stable* sort, so advisors of equal order keep registrati
 (here and in every copy; Spring AI's copies reverse them). The model advisors
 sit innermost at ``LOWEST_PRECEDENCE``. ``next_call``/``next_stream`` hand the request
 to the next advisor; ``copy(after)`` makes a fresh chain of the advisors after one — the
-recursive tool loop calls it once per model round.
+recursive tool loop calls it once per model round. Each hop runs inside the registered
+advisor scopes (:mod:`ostinato.instrumentation`); with none registered it pays one check.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import ExitStack
 
 from ostinato.advisors._api import (
     Advisor,
@@ -23,6 +25,11 @@ from ostinato.advisors._api import (
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
 from ostinato.advisors._order import advisors_inside_tool_loop, in_execution_order
 from ostinato.errors import AdvisorChainError
+from ostinato.instrumentation import (
+    _ADVISOR_SCOPES,
+    AdvisorScope,
+    AdvisorScopeActivation,
+)
 
 __all__ = ["AdvisorChain"]
 
@@ -85,6 +92,8 @@ class AdvisorChain:
             raise AdvisorChainError("No CallAdvisors available to execute")
         advisor = self._call[self._call_pos]
         self._call_pos += 1
+        if _ADVISOR_SCOPES.scopes:
+            return await _scoped_call(_ADVISOR_SCOPES.scopes, advisor, request, self)
         return await advisor.advise_call(request, self)
 
     def next_stream(self, request: ChatClientRequest) -> AsyncIterator[ChatClientResponse]:
@@ -93,6 +102,8 @@ class AdvisorChain:
             raise AdvisorChainError("No StreamAdvisors available to execute")
         advisor = self._stream[self._stream_pos]
         self._stream_pos += 1
+        if _ADVISOR_SCOPES.scopes:
+            return _scoped_stream(_ADVISOR_SCOPES.scopes, advisor, request, self)
         return advisor.advise_stream(request, self)
 
     def copy(self, after: Advisor | None) -> AdvisorChain:
@@ -128,6 +139,57 @@ class AdvisorChain:
     def __repr__(self) -> str:
         names = ", ".join(f"{a.name}({a.order})" for a in self._advisors)
         return f"AdvisorChain([{names}])"
+
+
+async def _scoped_call(
+    scopes: tuple[AdvisorScope, ...],
+    advisor: CallAdvisor,
+    request: ChatClientRequest,
+    chain: AdvisorChain,
+) -> ChatClientResponse:
+    with ExitStack() as stack:
+        for scope in scopes:
+            activate = stack.enter_context(scope(advisor, request, False))
+            stack.enter_context(activate())
+        return await advisor.advise_call(request, chain)
+
+
+def _active(activations: list[AdvisorScopeActivation]) -> ExitStack:
+    stack = ExitStack()
+    with stack:
+        for activate in activations:
+            stack.enter_context(activate())
+        return stack.pop_all()
+
+
+async def _scoped_stream(
+    scopes: tuple[AdvisorScope, ...],
+    advisor: StreamAdvisor,
+    request: ChatClientRequest,
+    chain: AdvisorChain,
+) -> AsyncIterator[ChatClientResponse]:
+    # The scopes are current in each step of the stream, never across a yield (there the
+    # consumer's code runs, under its own scopes).
+    activations: list[AdvisorScopeActivation] = []
+    with ExitStack() as stack:
+        for scope in scopes:
+            with _active(activations):
+                activations.append(stack.enter_context(scope(advisor, request, True)))
+        with _active(activations):
+            stream = advisor.advise_stream(request, chain)
+        try:
+            while True:
+                with _active(activations):
+                    try:
+                        chunk = await anext(stream)
+                    except StopAsyncIteration:
+                        break
+                yield chunk
+        finally:
+            aclose = getattr(stream, "aclose", None)
+            if aclose is not None:
+                with _active(activations):
+                    await aclose()
 
 
 def _order_text(order: int) -> str:

@@ -18,6 +18,7 @@ from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor
 from ostinato.advisors._chain import AdvisorChain
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
 from ostinato.context_keys import OUTPUT_FORMAT, OUTPUT_SCHEMA, SENT_OPTIONS
+from ostinato.durable._units import UnitKind, run_unit, unit_interceptor
 from ostinato.messages import UserMessage
 from ostinato.model import ChatModel, check_native_structured_output
 from ostinato.prompt import ChatOptions, Prompt
@@ -38,6 +39,12 @@ def _augment(request: ChatClientRequest, model: ChatModel) -> Prompt:
             lambda m: UserMessage(f"{m.text}\n{fmt}", m.media, m.metadata)
         )
     return prompt
+
+
+def _model_name(model: ChatModel) -> str:
+    options = model.default_options
+    name = getattr(options, "model", None) if options is not None else None
+    return name if isinstance(name, str) and name else type(model).__name__
 
 
 class ChatModelCallAdvisor(CallAdvisor):
@@ -63,7 +70,20 @@ class ChatModelCallAdvisor(CallAdvisor):
     ) -> ChatClientResponse:
         """Send the prompt to the model and wrap its answer with the request's context."""
         prompt = _augment(request, self._model)
-        response = await self._model.call(prompt)
+        interceptor = unit_interceptor()
+        if interceptor is None:
+            response = await self._model.call(prompt)
+        else:  # a durable turn: the round is a unit (recorded, or replayed)
+            from ostinato.durable._codecs import decode_response, encode_response
+
+            response = await run_unit(
+                interceptor,
+                UnitKind.MODEL_CALL,
+                _model_name(self._model),
+                lambda: self._model.call(prompt),
+                encode_response,
+                decode_response,
+            )
         return ChatClientResponse(
             response, freeze(request.context).merged({SENT_OPTIONS: prompt.options})
         )
@@ -93,6 +113,17 @@ class ChatModelStreamAdvisor(StreamAdvisor):
         """Stream the model's chunks, each wrapped with the request's context."""
         prompt = _augment(request, self._model)
         context = freeze(request.context).merged({SENT_OPTIONS: prompt.options})
+        interceptor = unit_interceptor()
+        if interceptor is not None:  # a durable turn: the round is a unit
+            from ostinato.durable._streams import recorded_stream
+
+            model = self._model
+            name = _model_name(model)
+            recorded = recorded_stream(interceptor, name, lambda: model.stream(prompt))
+            async with closing_stream(recorded) as chunks:
+                async for chunk in chunks:
+                    yield ChatClientResponse(chunk, context)
+            return
         async with closing_stream(self._model.stream(prompt)) as chunks:
             async for chunk in chunks:
                 yield ChatClientResponse(chunk, context)

@@ -229,11 +229,18 @@ class ToolLoopTurn(TurnState):
         asked = ChatResponse([Generation(pending.assistant)])
         request = ChatClientRequest(prompt, self.request.context)
         response = ChatClientResponse(asked, self.request.context)
+        events = self.events
+        if events is not None:
+            events.sink.round = pending.rounds  # the decided calls belong to the stopped round
+        # As in a round: the manager finds the sink here to emit the decided calls' events.
+        token = set_event_sink(events.sink if events is not None else None)
         try:
             result = await run_decided_calls(self._advisor.tool_calling_manager, prompt, turn)
         except ToolCallLimitExceeded as breach:
             limited = asked.copy(generations=[tool_call_limit_generation(breach)])
             return await self._limit(LoopExitReason.TOOL_CALL_LIMIT, request, response, limited)
+        finally:
+            reset_event_sink(token)
         return await self._after_tools(request, response, asked, result)
 
     async def _after_tools(

@@ -166,6 +166,12 @@ class ChatClientBuilder:
         self._state.add_advisors(advisors)
         return self
 
+    def remove_default_advisors(self, kind: type[Advisor]) -> ChatClientBuilder:
+        """Remove the default advisors that are instances of ``kind`` — e.g.
+        ``MemoryAdvisor`` for a client whose requests carry their whole conversation."""
+        self._state.advisors[:] = [a for a in self._state.advisors if not isinstance(a, kind)]
+        return self
+
     def default_tools(self, *tools: Any) -> ChatClientBuilder:
         """Tools of every request (per-request tools are added after them)."""
         self._state.add_tools(tools)

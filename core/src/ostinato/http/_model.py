@@ -9,14 +9,17 @@ knows: :meth:`~HttpxChatModel.request_body`, :meth:`~HttpxChatModel._parse_reply
 whole reply), :meth:`~HttpxChatModel._stream_parser` (the events of a stream) and
 :meth:`~HttpxChatModel._error_from_payload` (its error body). Streams are read under
 ``async with client.stream(...)``, so closing or cancelling the consumer closes the HTTP
-response at once. Bounds: a call's whole reply within ``call_deadline``, a stream's first
-event within ``first_event_timeout``; after its first event a stream is bounded by the
-per-read timeout and ``max_response_bytes`` only (an answer streams as long as it needs).
+response at once. Each attempt (the first request and each retry) runs inside the model
+attempt scopes (:mod:`ostinato.instrumentation`), when any are registered. Bounds: a
+call's whole reply within ``call_deadline``, a stream's first event within
+``first_event_timeout``; after its first event a stream is bounded by the per-read
+timeout and ``max_response_bytes`` only (an answer streams as long as it needs).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack, aclosing
 from functools import partial
@@ -36,9 +39,16 @@ from ostinato.http._framing import NDJSONFraming, SSEFraming
 from ostinato.http._read_loop import read_stream
 from ostinato.http._replies import FINAL, ReplyHandling
 from ostinato.http._settings import DEFAULT_CALL_DEADLINE, DEFAULT_FIRST_EVENT_TIMEOUT
+from ostinato.instrumentation import (
+    _MODEL_ATTEMPT_SCOPES,
+    ModelAttempt,
+    ModelAttemptScope,
+    ModelAttemptStatusReport,
+    entered_model_attempt_scopes,
+)
 from ostinato.model import ChatResponse
 from ostinato.prompt import ChatOptions, Prompt
-from ostinato.redaction import Redactor
+from ostinato.redaction import Redactor, mask_url
 from ostinato.transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     AttemptFailed,
@@ -232,18 +242,15 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
         """
         body = self.request_body(prompt, stream=False)
         arguments = self._post_arguments(prompt, body, stream=False)
+        sent = itertools.count()
 
         async def attempt() -> ChatResponse:
-            client = self._clients.get()
-            try:
-                # Read as a stream, so that an oversized body is refused, not held.
-                async with client.stream("POST", self._url, **arguments) as response:
-                    if response.status_code >= 300:
-                        raise await self._failure(response, body)
-                    content = await self._body(response)
-            except httpx.RequestError as exc:
-                raise self._transport_failure(exc) from exc
-            return self._parse_reply(content, response, body)
+            resend_count = next(sent)
+            scopes = _MODEL_ATTEMPT_SCOPES.scopes
+            if not scopes:
+                return await self._call_once(body, arguments, None)
+            with entered_model_attempt_scopes(scopes, self._attempt(resend_count, False)) as told:
+                return await self._call_once(body, arguments, told)
 
         deadline = self._call_deadline
         if deadline is None:
@@ -253,6 +260,29 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
             retry_call(attempt, self._retry),
             lambda: self._bound_hit("call_deadline", deadline, "the whole reply did not arrive"),
         )
+
+    async def _call_once(
+        self,
+        body: Mapping[str, Any],
+        arguments: Mapping[str, Any],
+        told: ModelAttemptStatusReport | None,
+    ) -> ChatResponse:
+        client = self._clients.get()
+        try:
+            # Read as a stream, so that an oversized body is refused, not held.
+            async with client.stream("POST", self._url, **arguments) as response:
+                if told is not None:
+                    told(response.status_code)
+                if response.status_code >= 300:
+                    raise await self._failure(response, body)
+                content = await self._body(response)
+        except httpx.RequestError as exc:
+            raise self._transport_failure(exc) from exc
+        return self._parse_reply(content, response, body)
+
+    def _attempt(self, resend_count: int, stream: bool) -> ModelAttempt:
+        """What the model attempt scopes are told about one attempt."""
+        return ModelAttempt(self._provider, "POST", mask_url(self._url), resend_count, stream)
 
     async def stream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
         """Answer ``prompt`` as partial responses read as they arrive.
@@ -268,11 +298,16 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
         first_by = None
         if self._first_event_timeout is not None:
             first_by = asyncio.get_running_loop().time() + self._first_event_timeout
-        chunks = retry_stream(
-            lambda: self._stream_once(body, arguments, first_by),
-            self._retry,
-            provider=self._provider,
-        )
+        sent = itertools.count()
+
+        def attempt() -> AsyncGenerator[ChatResponse, None]:
+            resend_count = next(sent)
+            scopes = _MODEL_ATTEMPT_SCOPES.scopes
+            if not scopes:
+                return self._stream_once(body, arguments, first_by, None)
+            return self._scoped_stream_once(scopes, resend_count, body, arguments, first_by)
+
+        chunks = retry_stream(attempt, self._retry, provider=self._provider)
         async with aclosing(chunks):
             async for chunk in chunks:
                 yield chunk
@@ -287,14 +322,33 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
         )
         return await within(first_by, step, error)
 
+    async def _scoped_stream_once(
+        self,
+        scopes: tuple[ModelAttemptScope, ...],
+        resend_count: int,
+        body: Mapping[str, Any],
+        arguments: Mapping[str, Any],
+        first_by: float | None,
+    ) -> AsyncGenerator[ChatResponse, None]:
+        with entered_model_attempt_scopes(scopes, self._attempt(resend_count, True)) as told:
+            async with aclosing(self._stream_once(body, arguments, first_by, told)) as chunks:
+                async for chunk in chunks:
+                    yield chunk
+
     async def _stream_once(
-        self, body: Mapping[str, Any], arguments: Mapping[str, Any], first_by: float | None
+        self,
+        body: Mapping[str, Any],
+        arguments: Mapping[str, Any],
+        first_by: float | None,
+        told: ModelAttemptStatusReport | None,
     ) -> AsyncGenerator[ChatResponse, None]:
         client = self._clients.get()
         try:
             async with AsyncExitStack() as stack:
                 exchange = client.stream("POST", self._url, **arguments)
                 response = await self._before(first_by, stack.enter_async_context(exchange))
+                if told is not None:
+                    told(response.status_code)
                 if response.status_code >= 300:
                     raise await self._failure(response, body)
                 if self.stream_format is SSEFraming:

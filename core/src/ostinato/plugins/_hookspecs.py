@@ -121,6 +121,17 @@ HOOKS: Final[tuple[Hook, ...]] = (
         "clients only when ``OSTINATO_TOOLS__ENABLED`` lists its name.",
     ),
     Hook(
+        "register_durable_engines",
+        "durable_engines",
+        "durable engine",
+        "register(name: str, factory: (context: FactoryContext) -> DurableEngine)",
+        "factory",
+        (),
+        "Contribute durable execution engines (``ostinato.durable.DurableEngine``): they\n"
+        "queue durable turns for workers and record their units;\n"
+        "``ostinato.durable.durable_engine()`` opens the installed one.",
+    ),
+    Hook(
         "register_settings",
         "settings",
         "settings prefix",

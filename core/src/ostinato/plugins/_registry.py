@@ -24,6 +24,7 @@ from ostinato.plugins._types import (
     ChatMemoryRepositoryFactory,
     ChatModelFactory,
     CommandRunner,
+    DurableEngineFactory,
     ToolAdvisorFactory,
     ToolSetFactory,
 )
@@ -75,6 +76,7 @@ class Registry:
         default_factory=dict
     )
     tools: Mapping[str, Registration[ToolSetFactory]] = field(default_factory=dict)
+    durable_engines: Mapping[str, Registration[DurableEngineFactory]] = field(default_factory=dict)
     settings: Mapping[str, Registration[type[Any]]] = field(default_factory=dict)
     commands: Mapping[str, Registration[Command]] = field(default_factory=dict)
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
     from ostinato.advisors import Advisor, ToolAdvisor
+    from ostinato.durable import DurableEngine
     from ostinato.memory import ChatMemoryRepository
     from ostinato.model import ChatModel
     from ostinato.tools import ToolCallback, ToolCallingManager
@@ -19,6 +20,7 @@ __all__ = [
     "ChatMemoryRepositoryFactory",
     "ChatModelFactory",
     "CommandRunner",
+    "DurableEngineFactory",
     "RegisterCommand",
     "RegisterFactory",
     "RegisterSettings",
@@ -36,6 +38,8 @@ AdvisorFactory: TypeAlias = "Callable[[], Advisor | None]"
 ChatMemoryRepositoryFactory: TypeAlias = "Callable[[], ChatMemoryRepository]"
 #: ``() -> Iterable[ToolCallback]``, registered with ``register_tools``.
 ToolSetFactory: TypeAlias = "Callable[[], Iterable[ToolCallback]]"
+#: ``() -> DurableEngine``, registered with ``register_durable_engines``.
+DurableEngineFactory: TypeAlias = "Callable[[], DurableEngine]"
 #: ``(argv) -> exit code``, registered with ``register_commands``.
 CommandRunner: TypeAlias = Callable[[list[str]], int]
 

@@ -24,6 +24,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
+from ostinato.durable._units import UnitKind, run_unit, unit_interceptor
 from ostinato.errors import (
     ToolArgumentsError,
     ToolError,
@@ -127,6 +128,24 @@ async def _invoke(
 
 
 async def _outcome(job: ToolJob, context: ToolContext) -> str | ToolError:
+    interceptor = unit_interceptor()
+    if interceptor is None:
+        return await _scoped(job, context)
+    # A durable turn: the call is a unit, recorded or replayed (then the tool and its
+    # scopes do not run again).
+    from ostinato.durable._codecs import decode_tool_outcome, encode_tool_outcome
+
+    return await run_unit(
+        interceptor,
+        UnitKind.TOOL_CALL,
+        job.call.name,
+        lambda: _scoped(job, context),
+        encode_tool_outcome,
+        decode_tool_outcome,
+    )
+
+
+async def _scoped(job: ToolJob, context: ToolContext) -> str | ToolError:
     scopes = tool_scopes()
     if not scopes:
         return await _run(job, context)

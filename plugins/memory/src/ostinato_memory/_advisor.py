@@ -38,6 +38,7 @@ from ostinato.advisors import (
     ToolLoopExit,
     ToolLoopExitListener,
 )
+from ostinato.durable import read_memory, write_memory
 from ostinato.memory import ChatMemory, ChatMemoryRepository
 from ostinato.messages import AssistantMessage, Message
 from ostinato_memory._answer import StreamedAnswer, outputs_of
@@ -182,7 +183,7 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
             # The resumed conversation already holds the history: store the turn's user
             # message with the final answer, once the turn ends.
             return _Run(conversation_id, request, turn_input(resumed), outside)
-        history = await self._chat_memory.get(conversation_id)
+        history = await read_memory(self._chat_memory, conversation_id)
         completed = self._open_rounds.take(conversation_id, request.prompt.messages)
         if completed is None and resumed is not None:
             completed = stopped_round(resumed, request.prompt.messages)
@@ -195,7 +196,7 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
         if completed is not None and not outside:
             # Inside the loop the tool round is whole now: store it before the next
             # model call (a later failure keeps it). Outside, it waits for the answer.
-            await self._chat_memory.add(conversation_id, completed)
+            await write_memory(self._chat_memory, conversation_id, completed)
             inputs = ()
         return _Run(conversation_id, prepared, inputs, outside)
 
@@ -208,7 +209,7 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
             call_ids = (call.id for call in asking.tool_calls)
             self._open_rounds.open(run.conversation_id, messages, call_ids)
         elif messages:
-            await self._chat_memory.add(run.conversation_id, messages)
+            await write_memory(self._chat_memory, run.conversation_id, messages)
 
     async def on_tool_loop_exit(self, ending: ToolLoopExit) -> None:
         """Inside the loop: store the open round with the answer the tool advisor made.
@@ -241,7 +242,7 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
             ]
             messages += answers
         if messages:
-            await self._chat_memory.add(conversation_id, messages)
+            await write_memory(self._chat_memory, conversation_id, messages)
 
     async def advise_call(
         self, request: ChatClientRequest, chain: AdvisorChain

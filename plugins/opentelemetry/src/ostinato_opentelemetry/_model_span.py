@@ -8,7 +8,7 @@ from typing import Any
 
 from opentelemetry import context as otel_context
 from opentelemetry import trace
-from opentelemetry.trace import SpanKind, Status, StatusCode
+from opentelemetry.trace import SpanKind
 
 from ostinato.advisors import (
     AdvisorChain,
@@ -20,12 +20,25 @@ from ostinato.advisors import (
 )
 from ostinato.context_keys import CONVERSATION_ID
 from ostinato.model import ChatResponse
-from ostinato_opentelemetry._content import input_messages, output_messages, system_instructions
-from ostinato_opentelemetry._telemetry import Telemetry, guarded, report_once, start_span
+from ostinato_opentelemetry._content import (
+    input_messages,
+    output_messages,
+    system_instructions,
+    tool_definitions,
+)
+from ostinato_opentelemetry._telemetry import (
+    Telemetry,
+    guarded,
+    mark_failed,
+    report_once,
+    start_span,
+)
 
-__all__ = ["ModelCallSpanAdvisor"]
+__all__ = ["MODEL_CALL_KEY", "ModelCallSpanAdvisor"]
 
 _OPERATION = "chat"
+#: The context key under which a ``chat`` span keeps its model call (for the HTTP spans).
+MODEL_CALL_KEY = otel_context.create_key("ostinato_opentelemetry.model_call")
 
 
 def _request_attributes(telemetry: Telemetry, request: ChatClientRequest, stream: bool) -> Any:
@@ -55,12 +68,15 @@ def _request_attributes(telemetry: Telemetry, request: ChatClientRequest, stream
         if conversation is not None:
             attributes["gen_ai.conversation.id"] = str(conversation)
         if telemetry.settings.capture_content:
-            limit = telemetry.settings.max_attribute_length
+            mask, limit = telemetry.masked, telemetry.settings.max_attribute_length
             messages = request.prompt.messages
-            attributes["gen_ai.input.messages"] = input_messages(messages, limit)
-            system = system_instructions(messages, limit)
+            attributes["gen_ai.input.messages"] = input_messages(messages, mask, limit)
+            system = system_instructions(messages, mask, limit)
             if system is not None:
                 attributes["gen_ai.system_instructions"] = system
+            tools = tool_definitions(getattr(options, "tool_callbacks", ()), limit)
+            if tools is not None:
+                attributes["gen_ai.tool.definitions"] = tools
         return attributes
 
     return guarded("recording a model request", compute)
@@ -120,7 +136,7 @@ class _Response:
                 attributes["gen_ai.usage.reasoning.output_tokens"] = usage.reasoning_tokens
         if telemetry.settings.capture_content and self.outputs:
             attributes["gen_ai.output.messages"] = output_messages(
-                self.outputs, telemetry.settings.max_attribute_length
+                self.outputs, telemetry.masked, telemetry.settings.max_attribute_length
             )
         return attributes
 
@@ -149,6 +165,20 @@ class _ModelCall:
         self.span = start_span(telemetry.tracer, name, SpanKind.CLIENT, self.attributes)
         self.began = time.perf_counter()
 
+    def context(self) -> otel_context.Context:
+        """The context making this call's span current (and the call findable)."""
+        return otel_context.set_value(MODEL_CALL_KEY, self, trace.set_span_in_context(self.span))
+
+    def server(self, address: str, port: int | None) -> None:
+        """Record where the model is served (told by the first HTTP attempt)."""
+        if "server.address" in self.attributes:
+            return
+        found: dict[str, Any] = {"server.address": address}
+        if port is not None:
+            found["server.port"] = port
+        self.attributes.update(found)
+        self.span.set_attributes(found)
+
     def end(self, response: _Response, error: BaseException | None) -> None:
         try:
             seconds = time.perf_counter() - self.began
@@ -157,8 +187,7 @@ class _ModelCall:
             measured = {**self.attributes, **recorded}
             if error is not None:
                 measured["error.type"] = type(error).__qualname__
-                self.span.set_attribute("error.type", type(error).__qualname__)
-                self.span.set_status(Status(StatusCode.ERROR, str(error)))
+                mark_failed(self.telemetry, self.span, error, type(error).__qualname__)
             self.span.end()
             keys = {k: measured[k] for k in _METRIC_KEYS if k in measured}
             self.telemetry.duration.record(seconds, keys)
@@ -195,7 +224,7 @@ class ModelCallSpanAdvisor(CallAdvisor, StreamAdvisor):
         """Call the model inside the span."""
         call = _ModelCall(self._telemetry, request, stream=False)
         response = _Response()
-        token = otel_context.attach(trace.set_span_in_context(call.span))
+        token = otel_context.attach(call.context())
         try:
             result = await chain.next_call(request)
         except BaseException as error:
@@ -212,7 +241,7 @@ class ModelCallSpanAdvisor(CallAdvisor, StreamAdvisor):
     ) -> AsyncIterator[ChatClientResponse]:
         """Stream the model's chunks inside the span; it ends with the stream."""
         call = _ModelCall(self._telemetry, request, stream=True)
-        span_context = trace.set_span_in_context(call.span)
+        span_context = call.context()
         response = _Response()
         stream = chain.next_stream(request)
         first = True

@@ -21,6 +21,12 @@ class OpenTelemetrySettings(BaseSettings):
         max_attribute_length: the most characters one captured content attribute holds;
             longer values are cut and end with ``…[truncated N chars]``
             (``OSTINATO_OTEL_MAX_ATTRIBUTE_LENGTH``).
+        advisor_spans: one ``advisor {name}`` span per advisor invocation, as Spring AI
+            has them (``OSTINATO_OTEL_ADVISOR_SPANS``); off by default, since they are
+            noisy.
+        http_spans: one HTTP ``POST`` CLIENT span per HTTP attempt of a model call, so
+            retries show (``OSTINATO_OTEL_HTTP_SPANS``); turn it off when the HTTP
+            client is instrumented on its own.
         provider_name: ``gen_ai.provider.name`` for clients built by hand when
             :func:`~ostinato_opentelemetry.instrument` is not told it
             (``OSTINATO_OTEL_PROVIDER_NAME``); auto-configured clients take it from
@@ -32,4 +38,6 @@ class OpenTelemetrySettings(BaseSettings):
     enabled: bool = True
     capture_content: bool = False
     max_attribute_length: Annotated[int, Field(ge=64)] = 8192
+    advisor_spans: bool = False
+    http_spans: bool = True
     provider_name: str | None = None

@@ -50,11 +50,14 @@ def configure_from_environment() -> bool:
             return False
 
 
-#: The loggers of the OTLP/HTTP exporters, which log every failed batch.
+#: The loggers of the OTLP/HTTP exporters and of the SDK's batch processors, which log
+#: every failed batch (an exporter that raises, a full queue).
 EXPORTER_LOGGERS = (
     "opentelemetry.exporter.otlp.proto.http.trace_exporter",
     "opentelemetry.exporter.otlp.proto.http.metric_exporter",
     "opentelemetry.exporter.otlp.common.http",
+    "opentelemetry.sdk._shared_internal",
+    "opentelemetry.sdk.trace.export",
 )
 
 

@@ -3,19 +3,40 @@
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from opentelemetry import context as otel_context
 from opentelemetry import metrics, trace
+from opentelemetry.trace import Span, Status, StatusCode
 
+from ostinato.redaction import Redactor, is_credential_name
+from ostinato_opentelemetry._content import bounded
 from ostinato_opentelemetry._settings import OpenTelemetrySettings
 
-__all__ = ["SCOPE_NAME", "Telemetry", "guarded", "report_once", "start_span"]
+__all__ = [
+    "SCOPE_NAME",
+    "TELEMETRY_KEY",
+    "Telemetry",
+    "environment_redactor",
+    "guarded",
+    "mark_failed",
+    "report_once",
+    "start_span",
+    "turn_telemetry",
+]
 
 #: The instrumentation scope name of every span and metric the plugin makes.
 SCOPE_NAME = "ostinato_opentelemetry"
+#: The context key under which a turn span keeps its client's :class:`Telemetry`.
+TELEMETRY_KEY = otel_context.create_key("ostinato_opentelemetry.telemetry")
+#: The most characters of a span status description (an error's message).
+_STATUS_LENGTH = 1024
+#: Masked past the bound, so a credential the bound cuts is masked whole first.
+_MASK_MARGIN = 512
 
 _log = logging.getLogger(SCOPE_NAME)
 _reported: set[str] = set()
@@ -65,15 +86,54 @@ def start_span(
         return trace.INVALID_SPAN
 
 
+def environment_redactor() -> Redactor:
+    """Masks the value of every credential-named environment variable
+    (``OPENAI_API_KEY``, ``AWS_SECRET_ACCESS_KEY``…) and whatever looks like a credential."""
+    return Redactor(value for name, value in os.environ.items() if is_credential_name(name))
+
+
+def _http_dup() -> bool:
+    opted = os.environ.get("OTEL_SEMCONV_STABILITY_OPT_IN", "")
+    return "http/dup" in (v.strip().lower() for v in opted.split(","))
+
+
 @dataclass(frozen=True, slots=True)
 class Telemetry:
-    """What the advisors and the tool scope share: settings, tracer and instruments."""
+    """What the advisors and the scopes share: settings, tracer, instruments, redactor.
+
+    Attributes:
+        http_dup: ``OTEL_SEMCONV_STABILITY_OPT_IN`` holds ``http/dup``: HTTP spans carry
+            the old HTTP attribute names as well as the stable ones.
+    """
 
     settings: OpenTelemetrySettings
     provider_name: str
     tracer: trace.Tracer
     duration: metrics.Histogram
     token_usage: metrics.Histogram
+    redactor: Redactor = field(default_factory=Redactor)
+    http_dup: bool = False
+
+    def captured(self, text: str) -> str:
+        """``text`` fit for a content attribute: credentials masked, then bounded."""
+        limit = self.settings.max_attribute_length
+        # Mask a little more than is kept, so a credential cut at the limit is masked whole.
+        head = self.redactor.mask(text[: limit + _MASK_MARGIN])
+        return bounded(head, limit, dropped=max(len(text) - limit - _MASK_MARGIN, 0))
+
+    def masked(self, text: str) -> str:
+        """A piece of ``text`` to be shaped into a content attribute: credentials masked;
+        what lies far past the attribute's bound is cut (it could never be kept)."""
+        cut = self.settings.max_attribute_length + _MASK_MARGIN
+        if len(text) <= cut:
+            return self.redactor.mask(text)
+        return f"{self.redactor.mask(text[:cut])}…[truncated {len(text) - cut} chars]"
+
+    def describe(self, error: BaseException) -> str:
+        """An error's message for a span status: credentials masked, bounded."""
+        text = str(error) or type(error).__qualname__
+        head = self.redactor.mask(text[: _STATUS_LENGTH + _MASK_MARGIN])
+        return bounded(head, _STATUS_LENGTH)
 
     @classmethod
     def create(cls, settings: OpenTelemetrySettings, provider_name: str | None) -> Telemetry:
@@ -88,7 +148,24 @@ class Telemetry:
             tracer=tracer,
             duration=duration,
             token_usage=token_usage,
+            redactor=environment_redactor(),
+            http_dup=_http_dup(),
         )
+
+
+def turn_telemetry() -> Telemetry | None:
+    """The :class:`Telemetry` of the instrumented turn running here, if any."""
+    value = otel_context.get_value(TELEMETRY_KEY)
+    return value if isinstance(value, Telemetry) else None
+
+
+def mark_failed(telemetry: Telemetry, span: Span, error: BaseException, kind: str) -> None:
+    """Set ``error.type`` to ``kind`` and the span's status to ``ERROR`` (never raises)."""
+    try:
+        span.set_attribute("error.type", kind)
+        span.set_status(Status(StatusCode.ERROR, telemetry.describe(error)))
+    except Exception as failure:
+        report_once("recording a failure", failure)
 
 
 _instruments_lock = threading.Lock()

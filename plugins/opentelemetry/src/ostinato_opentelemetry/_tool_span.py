@@ -8,13 +8,19 @@ from typing import Any
 
 from opentelemetry import context as otel_context
 from opentelemetry import trace
-from opentelemetry.trace import Span, SpanKind, Status, StatusCode
+from opentelemetry.trace import Span, SpanKind
 
 from ostinato.errors import ToolError
 from ostinato.messages import ToolCall
 from ostinato.tools import ToolCallback
-from ostinato_opentelemetry._content import bounded
-from ostinato_opentelemetry._telemetry import Telemetry, guarded, report_once, start_span
+from ostinato_opentelemetry._telemetry import (
+    Telemetry,
+    guarded,
+    mark_failed,
+    report_once,
+    start_span,
+    turn_telemetry,
+)
 
 __all__ = ["tool_scope"]
 
@@ -22,14 +28,17 @@ _OPERATION = "execute_tool"
 
 
 def tool_scope(
-    telemetry: Telemetry,
+    default: Telemetry,
 ) -> Callable[[ToolCall, ToolCallback], Any]:
-    """The tool scope (see :mod:`ostinato.instrumentation`) opening a tool call's span."""
+    """The tool scope (see :mod:`ostinato.instrumentation`) opening a tool call's span,
+    with the settings of the instrumented turn running it (``default`` outside one)."""
 
     @contextmanager
     def scope(
         call: ToolCall, callback: ToolCallback
     ) -> Iterator[Callable[[str | ToolError], None]]:
+        telemetry = turn_telemetry() or default
+
         def compute() -> dict[str, Any]:
             attributes: dict[str, Any] = {
                 "gen_ai.operation.name": _OPERATION,
@@ -41,9 +50,7 @@ def tool_scope(
             if description:
                 attributes["gen_ai.tool.description"] = description
             if telemetry.settings.capture_content:
-                attributes["gen_ai.tool.call.arguments"] = bounded(
-                    call.arguments, telemetry.settings.max_attribute_length
-                )
+                attributes["gen_ai.tool.call.arguments"] = telemetry.captured(call.arguments)
             return attributes
 
         attributes = guarded("recording a tool call", compute)
@@ -56,34 +63,22 @@ def tool_scope(
             try:
                 if isinstance(outcome, ToolError):
                     cause = outcome.__cause__ or outcome
-                    span.set_attribute("error.type", type(cause).__qualname__)
-                    span.set_status(Status(StatusCode.ERROR, str(outcome)))
+                    mark_failed(telemetry, span, outcome, type(cause).__qualname__)
                 elif telemetry.settings.capture_content:
-                    span.set_attribute(
-                        "gen_ai.tool.call.result",
-                        bounded(outcome, telemetry.settings.max_attribute_length),
-                    )
+                    span.set_attribute("gen_ai.tool.call.result", telemetry.captured(outcome))
             except Exception as failure:
                 report_once("recording a tool outcome", failure)
 
         try:
             yield report
         except BaseException as error:
-            _fail(span, error)
+            mark_failed(telemetry, span, error, type(error).__qualname__)
             raise
         finally:
             otel_context.detach(token)
             _end(span)
 
     return scope
-
-
-def _fail(span: Span, error: BaseException) -> None:
-    try:
-        span.set_attribute("error.type", type(error).__qualname__)
-        span.set_status(Status(StatusCode.ERROR, str(error) or type(error).__qualname__))
-    except Exception as failure:
-        report_once("recording a tool failure", failure)
 
 
 def _end(span: Span) -> None:

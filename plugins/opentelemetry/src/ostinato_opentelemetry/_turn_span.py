@@ -8,7 +8,7 @@ from typing import Any
 
 from opentelemetry import context as otel_context
 from opentelemetry import trace
-from opentelemetry.trace import Span, SpanKind, Status, StatusCode
+from opentelemetry.trace import Span, SpanKind
 
 from ostinato.advisors import (
     AdvisorChain,
@@ -19,7 +19,14 @@ from ostinato.advisors import (
     StreamAdvisor,
 )
 from ostinato.context_keys import CONVERSATION_ID
-from ostinato_opentelemetry._telemetry import Telemetry, guarded, report_once, start_span
+from ostinato_opentelemetry._telemetry import (
+    TELEMETRY_KEY,
+    Telemetry,
+    guarded,
+    mark_failed,
+    report_once,
+    start_span,
+)
 
 __all__ = ["TurnSpanAdvisor"]
 
@@ -44,11 +51,15 @@ def _start(telemetry: Telemetry, request: ChatClientRequest) -> Span:
     return start_span(telemetry.tracer, _OPERATION, SpanKind.INTERNAL, attributes)
 
 
-def _end(span: Span, error: BaseException | None) -> None:
+def _context(telemetry: Telemetry, span: Span) -> otel_context.Context:
+    # The turn's telemetry travels with its span: the scopes read this client's settings.
+    return otel_context.set_value(TELEMETRY_KEY, telemetry, trace.set_span_in_context(span))
+
+
+def _end(telemetry: Telemetry, span: Span, error: BaseException | None) -> None:
     try:
         if error is not None:
-            span.set_attribute("error.type", type(error).__qualname__)
-            span.set_status(Status(StatusCode.ERROR, str(error)))
+            mark_failed(telemetry, span, error, type(error).__qualname__)
         span.end()
     except Exception as failure:
         report_once("ending a turn span", failure)
@@ -73,15 +84,15 @@ class TurnSpanAdvisor(CallAdvisor, StreamAdvisor):
     ) -> ChatClientResponse:
         """Run the turn inside the span."""
         span = _start(self._telemetry, request)
-        token = otel_context.attach(trace.set_span_in_context(span))
+        token = otel_context.attach(_context(self._telemetry, span))
         try:
             response = await chain.next_call(request)
         except BaseException as error:
-            _end(span, error)
+            _end(self._telemetry, span, error)
             raise
         finally:
             otel_context.detach(token)
-        _end(span, None)
+        _end(self._telemetry, span, None)
         return response
 
     async def advise_stream(
@@ -89,7 +100,7 @@ class TurnSpanAdvisor(CallAdvisor, StreamAdvisor):
     ) -> AsyncIterator[ChatClientResponse]:
         """Stream the turn with the span current while each chunk is made."""
         span = _start(self._telemetry, request)
-        span_context = trace.set_span_in_context(span)
+        span_context = _context(self._telemetry, span)
         stream = chain.next_stream(request)
         error: BaseException | None = None
         try:
@@ -113,4 +124,4 @@ class TurnSpanAdvisor(CallAdvisor, StreamAdvisor):
                     await aclose()
             finally:
                 otel_context.detach(token)
-                _end(span, error)
+                _end(self._telemetry, span, error)

@@ -1,0 +1,100 @@
+"""Each unit's result to and from JSON, in the project's JSON forms.
+
+A durable engine stores what :func:`run_unit` returned as JSON and gives it back on
+replay; these are the encoders and decoders core hands it with each unit. A model round's
+result is a :class:`~ostinato.model.ChatResponse` (``to_dict``), a tool call's the text the
+model reads or the :class:`~ostinato.errors.ToolError` it failed with (its class, message
+and fields; a recorded failure has no ``__cause__``), a memory read's the messages
+(``Message.to_dict``), a memory write's nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from ostinato.errors import (
+    ToolArgumentsError,
+    ToolError,
+    ToolExecutionError,
+    ToolNotFoundError,
+    ToolTimeoutError,
+)
+from ostinato.messages import Message, message_from_dict
+from ostinato.model import ChatResponse
+
+__all__ = [
+    "decode_messages",
+    "decode_nothing",
+    "decode_response",
+    "decode_tool_outcome",
+    "encode_messages",
+    "encode_nothing",
+    "encode_response",
+    "encode_tool_outcome",
+]
+
+_TOOL_ERRORS: Final[dict[str, type[ToolError]]] = {
+    cls.__name__: cls
+    for cls in (ToolError, ToolNotFoundError, ToolArgumentsError, ToolExecutionError)
+}
+
+
+def encode_response(response: ChatResponse) -> dict[str, Any]:
+    """A model round's response, as ``ChatResponse.to_dict``."""
+    return response.to_dict()
+
+
+def decode_response(data: Any) -> ChatResponse:
+    """A recorded model round's response."""
+    return ChatResponse.from_dict(data)
+
+
+def encode_tool_outcome(outcome: str | ToolError) -> dict[str, Any]:
+    """``{"text": ...}``, or ``{"error": class name, "message": ..., "tool_name": ...}``
+    (plus ``timeout`` or ``available`` for the failures carrying them)."""
+    if isinstance(outcome, str):
+        return {"text": outcome}
+    data: dict[str, Any] = {
+        "error": type(outcome).__name__,
+        "message": str(outcome),
+        "tool_name": outcome.tool_name,
+    }
+    if isinstance(outcome, ToolTimeoutError):
+        data["timeout"] = outcome.timeout
+    if isinstance(outcome, ToolNotFoundError):
+        data["available"] = list(outcome.available)
+    return data
+
+
+def decode_tool_outcome(data: Any) -> str | ToolError:
+    """A recorded tool outcome (a failure class this module does not know is read as
+    :class:`~ostinato.errors.ToolExecutionError`)."""
+    if "text" in data:
+        return str(data["text"])
+    name, message, tool = data["error"], data["message"], data.get("tool_name")
+    if name == "ToolTimeoutError":
+        return ToolTimeoutError(message, tool_name=tool, timeout=float(data["timeout"]))
+    if name == "ToolNotFoundError":
+        return ToolNotFoundError(message, tool_name=tool, available=tuple(data["available"]))
+    return _TOOL_ERRORS.get(name, ToolExecutionError)(message, tool_name=tool)
+
+
+def encode_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """Messages, each as ``Message.to_dict``."""
+    return [m.to_dict() for m in messages]
+
+
+def decode_messages(data: Any) -> list[Message]:
+    """Recorded messages."""
+    return [message_from_dict(m) for m in data]
+
+
+def encode_nothing(result: None) -> None:
+    """A unit without a result (a memory write)."""
+    return None
+
+
+def decode_nothing(data: Any) -> None:
+    """A recorded unit without a result."""
+    return None

@@ -1,0 +1,131 @@
+"""Running a :class:`~ostinato.durable.TurnRequest` on a worker: the turn an engine's
+workflow executes.
+
+A :class:`TurnRunner` holds one auto-configured client (built once per worker process)
+and resolves a request's tools by name: a tool set a plugin registered, or an importable
+source. A turn that stops for approvals waits for the decisions through the engine's
+``wait_for_decisions`` (inside the engine, with no process holding it) and resumes. The
+engine enters :func:`~ostinato.durable.durable_turn` around :meth:`TurnRunner.run`;
+this module knows no engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ostinato.errors import ConfigurationError, ToolResolutionError
+
+if TYPE_CHECKING:
+    from ostinato.client import ChatClient
+    from ostinato.config import AutoConfiguration
+    from ostinato.durable._turns import TurnRequest
+    from ostinato.model import ChatResponse
+    from ostinato.plugins import FactoryContext, Registry
+    from ostinato.tools import ApprovalDecision, PendingToolCalls, ToolCallback
+
+__all__ = ["DecisionWaiter", "TurnRunner", "resolve_tools"]
+
+#: ``(pending) -> decisions``: waits (durably) until someone decides the waiting calls.
+DecisionWaiter = Callable[["PendingToolCalls"], Awaitable[Mapping[str, "ApprovalDecision"]]]
+
+
+def resolve_tools(
+    names: Sequence[str], registry: Registry, context: FactoryContext
+) -> list[ToolCallback]:
+    """The tools of ``names``: each a registered tool set, else an importable source.
+
+    Raises:
+        ToolResolutionError: a name is neither (the message lists the tool sets).
+    """
+    from ostinato.cli._tool_loading import load_tools
+    from ostinato.plugins._factory_calls import call_factory
+
+    tools: list[ToolCallback] = []
+    for name in names:
+        registration = registry.tools.get(name)
+        if registration is not None:
+            tools.extend(call_factory("register_tools", registration, context))
+            continue
+        try:
+            tools.extend(load_tools([name]))
+        except ConfigurationError as error:
+            sets = ", ".join(sorted(registry.tools)) or "none"
+            raise ToolResolutionError(
+                f"the durable turn names the tool {name!r}, which this worker cannot resolve\n"
+                f"  registered tool sets: {sets}\n"
+                f"  as an importable source: {str(error).splitlines()[0]}\n"
+                "fix: name a tool set a plugin installed on every worker registers, or a "
+                "module:attribute every worker can import",
+                source=name,
+            ) from error
+    return tools
+
+
+class TurnRunner:
+    """Runs durable turns in a worker, on one auto-configured client.
+
+    Args:
+        container: the auto-configuration (default: built from the environment).
+    """
+
+    __slots__ = ("_client", "_container", "_context", "_tools")
+
+    def __init__(self, container: AutoConfiguration | None = None) -> None:
+        if container is None:
+            from ostinato.config import AutoConfiguration
+
+            container = AutoConfiguration()
+        self._container = container
+        self._client: ChatClient | None = None
+        self._context: FactoryContext | None = None
+        self._tools: dict[tuple[str, ...], list[ToolCallback]] = {}
+
+    @property
+    def client(self) -> ChatClient:
+        """The worker's client (built on first use)."""
+        if self._client is None:
+            self._client = self._container.chat_client()
+        return self._client
+
+    def tools(self, names: Sequence[str]) -> list[ToolCallback]:
+        """The resolved tools of ``names`` (cached per tuple of names).
+
+        Raises:
+            ToolResolutionError: a name cannot be resolved here.
+        """
+        key = tuple(names)
+        found = self._tools.get(key)
+        if found is None:
+            if self._context is None:
+                from ostinato.config._factories import factory_context
+
+                container = self._container
+                self._context = factory_context(
+                    container.registry(), container.settings(), container.plugin_settings()
+                )
+            found = resolve_tools(key, self._context.registry, self._context)
+            self._tools[key] = found
+        return found
+
+    async def run(self, request: TurnRequest, wait_for_decisions: DecisionWaiter) -> ChatResponse:
+        """Run the turn to its answer, waiting for decisions whenever it stops for them."""
+        from ostinato.client import AdvisorParams
+        from ostinato.model import ChatResponse
+        from ostinato.tools import PendingToolCalls
+
+        tools = self.tools(request.tools)
+        params: list[Any] = []
+        if request.conversation_id is not None:
+            params.append(AdvisorParams.conversation_id(request.conversation_id))
+        spec = self.client.prompt()
+        if request.system is not None:
+            spec = spec.system(request.system)
+        spec = spec.user(request.user).tools(*tools).advisors(*params)
+        response = await spec.call().achat_client_response()
+        while (pending := PendingToolCalls.of(response)) is not None:
+            decisions = await wait_for_decisions(pending)
+            spec = self.client.prompt().tools(*tools).advisors(*params).resume(pending, decisions)
+            response = await spec.call().achat_client_response()
+        answer = response.chat_response
+        return answer if answer is not None else ChatResponse([])

@@ -1,0 +1,168 @@
+"""The engine-neutral face of durable turns: what is submitted, and the handle it returns.
+
+A :class:`TurnRequest` is data (JSON), so any worker can run it: the user text, the
+conversation and the *names* of its tools. A :class:`DurableEngine` (a plugin's, found
+with :func:`~ostinato.durable.durable_engine`) queues it and returns a
+:class:`TurnHandle` whose id any process can use later to wait for the answer, read its
+status, and decide the tool calls the turn waits for. This module holds values and
+protocols only; it must not know any engine.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from ostinato.model import ChatResponse
+    from ostinato.tools import ApprovalDecision, PendingToolCalls
+
+__all__ = ["DurableEngine", "TurnHandle", "TurnRequest", "TurnStatus"]
+
+_SCHEMA: Final = "ostinato.turn_request"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRequest:
+    """One turn to run durably: data only, so that any worker can run it.
+
+    Attributes:
+        user: the user's message.
+        system: a system message, if any.
+        conversation_id: the conversation (for memory advisors), if any.
+        tools: each a tool set a plugin registered (``register_tools``), or an importable
+            source: ``module:attribute``, a module, or a ``.py`` path (as ``ostinato chat
+            --tools`` reads them). Every worker must resolve every name the same way.
+    """
+
+    user: str
+    system: str | None = None
+    conversation_id: str | None = None
+    tools: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.user, str):
+            raise TypeError(f"TurnRequest.user must be a str, got {type(self.user).__name__}")
+        object.__setattr__(self, "tools", tuple(self.tools))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (``"schema": "ostinato.turn_request"``, version 1)."""
+        return {
+            "schema": _SCHEMA,
+            "version": 1,
+            "user": self.user,
+            "system": self.system,
+            "conversation_id": self.conversation_id,
+            "tools": list(self.tools),
+        }
+
+    def to_json(self) -> str:
+        """The JSON form as text."""
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TurnRequest:
+        """Read the JSON form back.
+
+        Raises:
+            ValueError: it is not a turn request of version 1.
+        """
+        if data.get("schema") != _SCHEMA or data.get("version") != 1:
+            raise ValueError(
+                f"not a turn request of version 1 (schema {data.get('schema')!r}, "
+                f"version {data.get('version')!r}); expected schema {_SCHEMA!r}, version 1"
+            )
+        return cls(
+            str(data["user"]),
+            data.get("system"),
+            data.get("conversation_id"),
+            tuple(str(t) for t in data.get("tools", ())),
+        )
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> TurnRequest:
+        """Read the JSON text back."""
+        return cls.from_dict(json.loads(text))
+
+
+class TurnStatus(StrEnum):
+    """Where a durable turn stands."""
+
+    QUEUED = "queued"
+    """Waiting for a worker."""
+    RUNNING = "running"
+    """A worker runs it (or it waits for recovery after its worker died)."""
+    WAITING_FOR_APPROVAL = "waiting_for_approval"
+    """Stopped for tool calls that need a decision; no process holds it."""
+    SUCCEEDED = "succeeded"
+    """Answered."""
+    FAILED = "failed"
+    """Ended with an error."""
+    CANCELLED = "cancelled"
+    """Cancelled."""
+
+
+@runtime_checkable
+class TurnHandle(Protocol):
+    """A submitted durable turn, from any process that knows its id."""
+
+    @property
+    def id(self) -> str:
+        """The turn's id (the engine's workflow id)."""
+        ...
+
+    @property
+    def status(self) -> TurnStatus:
+        """Its status now (read from the engine each time)."""
+        ...
+
+    def result(self, timeout: float | None = None) -> ChatResponse:
+        """Wait for the answer.
+
+        Raises:
+            DurableTurnError: the turn failed or was cancelled.
+            TimeoutError: no answer within ``timeout`` seconds.
+        """
+        ...
+
+    async def aresult(self) -> ChatResponse:
+        """Async twin of :meth:`result` (bound the wait with ``asyncio.timeout``)."""
+        ...
+
+    def pending(self) -> PendingToolCalls | None:
+        """The calls the turn waits for a decision on, or ``None``."""
+        ...
+
+    def decide(self, decisions: Mapping[str, ApprovalDecision | bool]) -> None:
+        """Send the decisions (one per waiting call id); the turn resumes on a worker.
+
+        Raises:
+            DurableTurnError: the turn does not wait for decisions.
+            ResumeError: the decisions do not match the waiting calls.
+        """
+        ...
+
+
+@runtime_checkable
+class DurableEngine(Protocol):
+    """A durable execution engine, as a plugin registers it (``register_durable_engines``)."""
+
+    def submit(self, request: TurnRequest, *, turn_id: str | None = None) -> TurnHandle:
+        """Queue ``request`` for a worker (``turn_id``: an id of your own; submitting the
+        same id twice returns the first turn)."""
+        ...
+
+    def turn(self, turn_id: str) -> TurnHandle:
+        """The handle of a turn submitted earlier, by any process."""
+        ...
+
+    def waiting(self) -> Sequence[str]:
+        """The ids of the turns waiting for decisions."""
+        ...
+
+    def close(self) -> None:
+        """Release the engine's connections."""
+        ...

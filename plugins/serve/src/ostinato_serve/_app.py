@@ -1,0 +1,137 @@
+"""The ASGI app: :func:`create_app` builds it from any ``ChatClient``.
+
+The stack, outermost first: Starlette's error middleware, CORS (only when origins are
+configured), the :class:`~ostinato_serve._guard.Guard` (token, body size), the routes.
+Every error, whichever layer raises it, has the body ``{"error": {"type", "message"}}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ostinato.client import ChatClient
+from ostinato.memory import ChatMemoryRepository
+from ostinato.tools import tool_callbacks
+from ostinato_serve._conversations import list_conversations, show_conversation
+from ostinato_serve._guard import Guard
+from ostinato_serve._info import healthz, info
+from ostinato_serve._openai import chat_completions, list_models
+from ostinato_serve._problems import ApiError, error_response
+from ostinato_serve._settings import ServeSettings
+from ostinato_serve._state import ServeState
+from ostinato_serve._static import PACKAGE_STATIC, index, static_file
+from ostinato_serve._turns import resume_turn, start_turn
+
+__all__ = ["create_app", "model_name_of"]
+
+_STATUS_TYPES = {404: "not_found", 405: "method_not_allowed"}
+
+
+def model_name_of(client: ChatClient) -> str:
+    """The model's name as the server shows it: its default options' ``model``, else the
+    model class's name."""
+    options = getattr(client.model, "default_options", None)
+    name = getattr(options, "model", None)
+    return name if isinstance(name, str) and name else type(client.model).__name__
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return error_response(exc)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    kind = _STATUS_TYPES.get(exc.status_code, "http_error")
+    detail = f"{request.method} {request.url.path}: {exc.detail}"
+    return error_response(ApiError(exc.status_code, kind, detail, exc.headers))
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    message = f"the server failed ({type(exc).__name__}); see its log"
+    return error_response(ApiError(500, "internal_error", message))
+
+
+def _routes() -> list[Route]:
+    return [
+        Route("/", index, methods=["GET"]),
+        Route("/static/{name}", static_file, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/api/info", info, methods=["GET"]),
+        Route("/api/turns", start_turn, methods=["POST"]),
+        Route("/api/approvals/{pending_id}", resume_turn, methods=["POST"]),
+        Route("/api/conversations", list_conversations, methods=["GET"]),
+        Route("/api/conversations/{conversation_id}", show_conversation, methods=["GET"]),
+        Route("/v1/models", list_models, methods=["GET"]),
+        Route("/v1/chat/completions", chat_completions, methods=["POST"]),
+    ]
+
+
+def create_app(
+    client: ChatClient,
+    *,
+    tools: Sequence[Any] = (),
+    settings: ServeSettings | None = None,
+    model_name: str | None = None,
+    repository: ChatMemoryRepository | None = None,
+    static_dir: str | Path | None = None,
+) -> Starlette:
+    """The ASGI app serving ``client``: mount it in your own Starlette or FastAPI app
+    (``app.mount("/agent", create_app(client))``) or run it with uvicorn.
+
+    Args:
+        client: the client every turn runs on (its advisors, memory, default tools).
+        tools: tools every turn offers besides the client's defaults (``@tool``
+            functions, objects with ``@tool`` methods, ``ToolCallback`` s).
+        settings: token, limits and CORS origins (default: ``ServeSettings()``, read from
+            ``OSTINATO_SERVE_*``). Host and port matter only to ``ostinato serve``.
+        model_name: the name ``/api/info`` and ``/v1/models`` show (default: the model's
+            default ``model`` option, else its class name).
+        repository: where conversations are listed from (default: the repository of the
+            client's memory advisor, when it has one).
+        static_dir: a folder holding the page instead of the package's own.
+    """
+    settings = settings if settings is not None else ServeSettings()
+    state = ServeState(
+        client,
+        tuple(tool_callbacks(*tools)) if tools else (),
+        settings,
+        model_name or model_name_of(client),
+        repository=repository,
+    )
+    middleware = []
+    if settings.origins:
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=settings.origins,
+                allow_methods=["GET", "POST"],
+                allow_headers=["Authorization", "Content-Type"],
+                max_age=600,
+            )
+        )
+    middleware.append(
+        Middleware(Guard, token=settings.token_value, max_body_bytes=settings.max_body_bytes)
+    )
+    app = Starlette(
+        routes=_routes(),
+        middleware=middleware,
+        exception_handlers={
+            ApiError: _api_error,
+            HTTPException: _http_error,
+            Exception: _internal_error,
+        },
+    )
+    app.state.ostinato = state
+    app.state.ostinato_static = Path(static_dir) if static_dir is not None else PACKAGE_STATIC
+    return app

@@ -1,0 +1,49 @@
+"""``GET /api/conversations`` and ``GET /api/conversations/<id>``: what memory holds.
+
+Both answer ``404`` when the client has no memory that can list its conversations.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from ostinato.memory import ChatMemoryRepository
+from ostinato_serve._problems import ApiError
+from ostinato_serve._state import ServeState
+
+__all__ = ["list_conversations", "show_conversation"]
+
+
+def _repository(request: Request) -> ChatMemoryRepository:
+    state: ServeState = request.app.state.ostinato
+    if state.repository is None:
+        raise ApiError(
+            404,
+            "memory_not_configured",
+            "this server keeps no conversation memory it can list; configure a memory "
+            "advisor with a repository (ostinato-memory: OSTINATO_MEMORY_ENABLED=true)",
+        )
+    return state.repository
+
+
+async def list_conversations(request: Request) -> Response:
+    """``{"conversations": [{"id", "messages"}]}``."""
+    repository = _repository(request)
+    listed = []
+    for conversation_id in await repository.find_conversation_ids():
+        messages = await repository.find_by_conversation_id(conversation_id)
+        listed.append({"id": conversation_id, "messages": len(messages)})
+    return JSONResponse({"conversations": listed})
+
+
+async def show_conversation(request: Request) -> Response:
+    """``{"id", "messages": [<message JSON>...]}``."""
+    repository = _repository(request)
+    conversation_id = request.path_params["conversation_id"]
+    messages = await repository.find_by_conversation_id(conversation_id)
+    if not messages and conversation_id not in await repository.find_conversation_ids():
+        raise ApiError(
+            404, "unknown_conversation", f"no conversation {conversation_id!r} in memory"
+        )
+    return JSONResponse({"id": conversation_id, "messages": [m.to_dict() for m in messages]})

@@ -1,0 +1,92 @@
+"""The ``serve`` plugin's settings (``OSTINATO_SERVE_*``) and the rule for where to bind.
+
+This module decides nothing about requests: it reads settings and checks the one rule
+that must hold before a socket is opened (no token, no address beyond loopback).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Final
+
+from pydantic import Field, SecretStr
+from pydantic_settings import SettingsConfigDict
+
+from ostinato.errors import ConfigurationError
+from ostinato.settings import PluginSettings
+
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "ServeSettings", "check_bind_address", "is_loopback"]
+
+#: Where ``ostinato serve`` listens unless told otherwise: this machine only.
+DEFAULT_HOST: Final = "127.0.0.1"
+#: The default port.
+DEFAULT_PORT: Final = 8000
+
+
+class ServeSettings(PluginSettings):
+    """How the served client listens and what it accepts.
+
+    Attributes:
+        host: the address to bind (``OSTINATO_SERVE_HOST``; default ``127.0.0.1``).
+            Anything but a loopback address needs :attr:`token`.
+        port: the TCP port (``OSTINATO_SERVE_PORT``; default 8000).
+        token: the bearer token every ``/api/*`` and ``/v1/*`` request must send
+            (``OSTINATO_SERVE_TOKEN``; default none: no authentication).
+        max_body_bytes: the largest request body accepted (``OSTINATO_SERVE_MAX_BODY_BYTES``;
+            default 1 MiB); a larger one gets ``413``.
+        max_concurrent_turns: turns running at once (``OSTINATO_SERVE_MAX_CONCURRENT_TURNS``;
+            default 64); one more gets ``503`` with ``Retry-After``.
+        max_pending: turns waiting for approval kept at once (``OSTINATO_SERVE_MAX_PENDING``;
+            default 1000); the oldest is forgotten first.
+        cors_origins: origins allowed to call from a browser, comma-separated
+            (``OSTINATO_SERVE_CORS_ORIGINS``; default none: CORS off). ``*`` allows any.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="OSTINATO_SERVE_")
+
+    host: str = DEFAULT_HOST
+    port: int = Field(default=DEFAULT_PORT, ge=0, le=65535)
+    token: SecretStr | None = None
+    max_body_bytes: int = Field(default=1024 * 1024, ge=1)
+    max_concurrent_turns: int = Field(default=64, ge=1)
+    max_pending: int = Field(default=1000, ge=1)
+    cors_origins: str = ""
+
+    @property
+    def origins(self) -> list[str]:
+        """The origins of :attr:`cors_origins` (empty: CORS off)."""
+        return [o.strip() for o in self.cors_origins.split(",") if o.strip()]
+
+    @property
+    def token_value(self) -> str | None:
+        """The token's text (``None`` when there is none, or it is blank)."""
+        if self.token is None:
+            return None
+        return self.token.get_secret_value().strip() or None
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is this machine only (``localhost``, ``127.x``, ``::1``)."""
+    name = host.strip().strip("[]")
+    if name.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind_address(host: str, token: str | None) -> None:
+    """Refuse to listen beyond loopback without a token.
+
+    Raises:
+        ConfigurationError: ``host`` is not a loopback address and ``token`` is empty.
+    """
+    if token or is_loopback(host):
+        return
+    raise ConfigurationError(
+        f"refusing to listen on {host!r} without a token: any machine that reaches it could "
+        "run the agent and its tools\n"
+        "fix: set OSTINATO_SERVE_TOKEN to a long random secret (clients send it as "
+        "'Authorization: Bearer <token>'), or listen on 127.0.0.1"
+    )

@@ -1,0 +1,173 @@
+"""Retries made visible: each HTTP attempt of a model call is an HTTP CLIENT span under
+its ``chat`` span, which stands for the whole call (and learns ``server.address``)."""
+
+from __future__ import annotations
+
+import json
+from contextlib import aclosing
+from typing import Any
+
+import httpx
+import pytest
+from opentelemetry import trace
+
+from ostinato import ChatClient
+from ostinato.errors import ServerError
+from ostinato.transport import RetryPolicy
+from ostinato_openai import OpenAIChatModel
+from ostinato_opentelemetry import OpenTelemetrySettings, instrument
+from tests.plugins.opentelemetry.conftest import Recorded
+from tests.plugins.opentelemetry.spans import by_name, tree
+
+_REPLY = {
+    "id": "r1",
+    "model": "gpt-x-2025",
+    "choices": [
+        {"index": 0, "message": {"role": "assistant", "content": "Hi!"}, "finish_reason": "stop"}
+    ],
+    "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
+}
+_CHUNK = {
+    "id": "r1",
+    "model": "gpt-x-2025",
+    "choices": [{"index": 0, "delta": {"content": "Hi!"}, "finish_reason": "stop"}],
+}
+_EVENTS = f"data: {json.dumps(_CHUNK)}\n\ndata: [DONE]\n\n".encode()
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
+
+
+def _client(*statuses: int, **settings: Any) -> ChatClient:
+    replies = list(statuses)
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        status = replies.pop(0)
+        if status != 200:
+            return httpx.Response(status, json={"error": {"message": "overloaded"}})
+        if json.loads(request.content).get("stream"):
+            return httpx.Response(
+                200, content=_EVENTS, headers={"content-type": "text/event-stream"}
+            )
+        return httpx.Response(200, json=_REPLY)
+
+    model = OpenAIChatModel(
+        model="gpt-x",
+        api_key="sk-http-span-secret",
+        base_url="https://llm.example.test:8443/v1",
+        retry_policy=RetryPolicy(max_retries=2, sleep=_no_sleep),
+        http_client_factory=lambda: httpx.AsyncClient(transport=httpx.MockTransport(handler)),
+    )
+    options = OpenTelemetrySettings(**settings)
+    return instrument(ChatClient.builder(model), provider_name="openai", settings=options).build()
+
+
+_RETRIED = [
+    (
+        "invoke_agent",
+        "INTERNAL",
+        [("chat gpt-x", "CLIENT", [("POST", "CLIENT", []), ("POST", "CLIENT", [])])],
+    )
+]
+_URL = "https://llm.example.test:8443/v1/chat/completions"
+
+
+def _check_attempts(recorded: Recorded) -> None:
+    spans = recorded.spans()
+    assert tree(spans) == _RETRIED
+    failed, succeeded = by_name(spans, "POST")
+    assert dict(failed.attributes or {}) == {
+        "http.request.method": "POST",
+        "server.address": "llm.example.test",
+        "server.port": 8443,
+        "url.full": _URL,
+        "http.response.status_code": 503,
+        "error.type": "503",
+    }
+    assert failed.status.status_code is trace.StatusCode.ERROR
+    assert dict(succeeded.attributes or {}) == {
+        "http.request.method": "POST",
+        "server.address": "llm.example.test",
+        "server.port": 8443,
+        "url.full": _URL,
+        "http.request.resend_count": 1,
+        "http.response.status_code": 200,
+    }
+    assert succeeded.status.status_code is trace.StatusCode.UNSET
+    [chat] = by_name(spans, "chat gpt-x")
+    attributes = chat.attributes or {}
+    assert (attributes["server.address"], attributes["server.port"]) == ("llm.example.test", 8443)
+    assert "error.type" not in attributes
+    assert chat.status.status_code is trace.StatusCode.UNSET
+
+
+def test_a_retried_call_has_one_http_span_per_attempt(recorded: Recorded) -> None:
+    assert _client(503, 200).prompt("Hi").call().content() == "Hi!"
+
+    _check_attempts(recorded)
+
+
+async def test_a_retried_stream_has_one_http_span_per_attempt(recorded: Recorded) -> None:
+    stream = _client(503, 200).prompt("Hi").stream().acontent()
+    async with aclosing(stream) as pieces:  # type: ignore[type-var]
+        assert "".join([p async for p in pieces]) == "Hi!"
+
+    _check_attempts(recorded)
+
+
+def test_a_call_that_fails_after_its_retries_marks_every_span(recorded: Recorded) -> None:
+    with pytest.raises(ServerError):
+        _client(500, 502, 503).prompt("Hi").call().content()
+
+    spans = recorded.spans()
+    assert [s.name for s in by_name(spans, "POST")] == ["POST"] * 3
+    assert [(s.attributes or {})["error.type"] for s in by_name(spans, "POST")] == [
+        "500",
+        "502",
+        "503",
+    ]
+    assert [
+        (s.attributes or {}).get("http.request.resend_count") for s in by_name(spans, "POST")
+    ] == [
+        None,
+        1,
+        2,
+    ]
+    [chat] = by_name(spans, "chat gpt-x")
+    assert (chat.attributes or {})["error.type"] == "ServerError"
+    [turn] = by_name(spans, "invoke_agent")
+    assert turn.status.status_code is trace.StatusCode.ERROR
+
+
+def test_http_spans_can_be_turned_off_and_the_chat_span_keeps_the_server(
+    recorded: Recorded,
+) -> None:
+    assert _client(503, 200, http_spans=False).prompt("Hi").call().content() == "Hi!"
+
+    spans = recorded.spans()
+    assert tree(spans) == [("invoke_agent", "INTERNAL", [("chat gpt-x", "CLIENT", [])])]
+    [chat] = by_name(spans, "chat gpt-x")
+    assert (chat.attributes or {})["server.address"] == "llm.example.test"
+
+
+def test_no_credential_reaches_an_http_span(recorded: Recorded) -> None:
+    _client(503, 200).prompt("Hi").call().content()
+
+    for span in recorded.spans():
+        assert "sk-http-span-secret" not in str(dict(span.attributes or {}))
+
+
+def test_the_http_dup_opt_in_adds_the_old_attribute_names(
+    recorded: Recorded, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OTEL_SEMCONV_STABILITY_OPT_IN", "gen_ai_latest_experimental,http/dup")
+
+    _client(200).prompt("Hi").call().content()
+
+    [attempt] = by_name(recorded.spans(), "POST")
+    attributes = attempt.attributes or {}
+    assert (attributes["http.request.method"], attributes["http.method"]) == ("POST", "POST")
+    assert (attributes["url.full"], attributes["http.url"]) == (_URL, _URL)
+    assert (attributes["net.peer.name"], attributes["net.peer.port"]) == ("llm.example.test", 8443)
+    assert (attributes["http.response.status_code"], attributes["http.status_code"]) == (200, 200)
