@@ -11,18 +11,27 @@ request. :func:`expect_response` asserts every normalised field of a reply.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
+from ostinato.messages import (
+    AssistantMessage,
+    Message,
+    SystemMessage,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
 from tests.fakes.replay import answer, stream_all
 from tests.fakes.wire import Exchange
 
-__all__ = ["ReplayDriver", "expect_response", "replaying_client"]
+__all__ = ["RecordedConversation", "ReplayDriver", "expect_response", "replaying_client"]
 
 
 def replaying_client(
@@ -37,6 +46,53 @@ def replaying_client(
         return exchange.response_for(piece_size)
 
     return lambda: httpx.AsyncClient(transport=httpx.MockTransport(handler)), sent
+
+
+class RecordedConversation:
+    """The messages of a recorded request, rebuilt in order by an adapter's ``wire.py``.
+
+    A run of tool results becomes one tool response message, as one tool round sends
+    them; a result's tool name is its call's, unless the recording names it.
+    """
+
+    def __init__(self) -> None:
+        self._messages: list[Message] = []
+        self._names: dict[str, str] = {}
+        self._results: list[ToolResponse] = []
+
+    def _add(self, message: Message) -> None:
+        self._end_results()
+        self._messages.append(message)
+
+    def _end_results(self) -> None:
+        if self._results:
+            self._messages.append(ToolResponseMessage(tuple(self._results)))
+            self._results = []
+
+    def system(self, text: str) -> None:
+        """A system message."""
+        self._add(SystemMessage(text))
+
+    def user(self, text: str) -> None:
+        """A user message."""
+        self._add(UserMessage(text))
+
+    def assistant(self, text: str | None, calls: Iterable[tuple[str, ...]] = ()) -> None:
+        """An assistant message; each call is (id, name, arguments as JSON[, type])."""
+        tool_calls = tuple(ToolCall(*call) for call in calls)
+        self._names.update({call.id: call.name for call in tool_calls})
+        self._add(AssistantMessage(text, tool_calls))
+
+    def tool_result(self, call_id: str, content: str, name: str | None = None) -> None:
+        """One tool's result, joining the run of results it belongs to."""
+        tool = self._names.get(call_id, "") if name is None else name
+        self._results.append(ToolResponse(call_id, tool, content))
+
+    @property
+    def messages(self) -> list[Message]:
+        """The messages so far."""
+        self._end_results()
+        return list(self._messages)
 
 
 def recorded_body(exchange: Exchange) -> dict[str, Any]:

@@ -14,31 +14,20 @@ from typing import Any
 
 import httpx
 
-from ostinato.messages import (
-    AssistantMessage,
-    Message,
-    SystemMessage,
-    ToolCall,
-    ToolResponse,
-    ToolResponseMessage,
-    UserMessage,
-)
+from ostinato.messages import Message
 from ostinato.prompt import Prompt
 from ostinato.transport import RetryPolicy
 from ostinato_anthropic import AnthropicChatModel, AnthropicChatOptions
 from tests.fakes import wire
-from tests.fakes.wire import WIRE_DIR, RecordedTool, no_sleep
-from tests.plugins.recorded_replay import replaying_client
+from tests.fakes.wire import RecordedTool, no_sleep
+from tests.plugins.recorded_replay import RecordedConversation, replaying_client
 
 __all__ = [
     "API_KEY",
     "FOLDER",
-    "WIRE_DIR",
     "Exchange",
-    "RecordedTool",
     "exchange_names",
     "load",
-    "no_sleep",
     "recorded_prompt",
     "replay_model",
 ]
@@ -75,30 +64,24 @@ def _text(blocks: list[Mapping[str, Any]]) -> str:
 
 
 def _messages(body: Mapping[str, Any]) -> list[Message]:
-    messages: list[Message] = [SystemMessage(b["text"]) for b in body.get("system") or ()]
-    names: dict[str, str] = {}
+    conversation = RecordedConversation()
+    for block in body.get("system") or ():
+        conversation.system(block["text"])
     for turn in body["messages"]:
         blocks = turn["content"]
         if turn["role"] == "assistant":
-            calls = tuple(
-                ToolCall(b["id"], b["name"], json.dumps(b["input"]))
+            calls = [
+                (b["id"], b["name"], json.dumps(b["input"]))
                 for b in blocks
                 if b["type"] == "tool_use"
-            )
-            names.update({c.id: c.name for c in calls})
-            messages.append(AssistantMessage(_text(blocks) or None, calls))
+            ]
+            conversation.assistant(_text(blocks) or None, calls)
         elif any(b["type"] == "tool_result" for b in blocks):
-            messages.append(
-                ToolResponseMessage(
-                    tuple(
-                        ToolResponse(b["tool_use_id"], names[b["tool_use_id"]], _text(b["content"]))
-                        for b in blocks
-                    )
-                )
-            )
+            for b in blocks:
+                conversation.tool_result(b["tool_use_id"], _text(b["content"]))
         else:
-            messages.append(UserMessage(_text(blocks)))
-    return messages
+            conversation.user(_text(blocks))
+    return conversation.messages
 
 
 def recorded_prompt(body: Mapping[str, Any]) -> Prompt:

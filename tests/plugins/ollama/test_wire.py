@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from ostinato.model import MessageAggregator
 from tests.plugins.ollama.expect import expect_response, replay, replay_chunks
 from tests.plugins.ollama.wire import exchange_names, load
 
@@ -179,17 +178,6 @@ async def test_006_cloud_tool_call_nonstream():
 
 
 @pytest.mark.parametrize("name", exchange_names(streams=True))
-@pytest.mark.parametrize("piece_size", [1, 2, 3, 7, 64])
-async def test_streams_survive_any_split(name: str, piece_size: int):
-    exchange = load(name)
-    whole = await replay(exchange)
-    split = await replay(exchange, piece_size=piece_size)
-    assert split == whole
-    assert split.usage == whole.usage
-    assert split.metadata == whole.metadata
-
-
-@pytest.mark.parametrize("name", exchange_names(streams=True))
 async def test_a_streamed_reply_to_a_call_is_understood(name: str):
     exchange = load(name)
     assert await replay(exchange, mode="call") == await replay(exchange, mode="stream")
@@ -199,9 +187,3 @@ async def test_a_streamed_reply_to_a_call_is_understood(name: str):
 async def test_a_whole_reply_to_a_stream_is_understood(name: str):
     exchange = load(name)
     assert await replay(exchange, mode="stream") == await replay(exchange, mode="call")
-
-
-@pytest.mark.parametrize("name", exchange_names(streams=True))
-async def test_stream_chunks_aggregate_once(name: str):
-    chunks, _ = await replay_chunks(load(name))
-    assert MessageAggregator.aggregate(chunks) == await replay(load(name))

@@ -17,31 +17,20 @@ from typing import Any
 
 import httpx
 
-from ostinato.messages import (
-    AssistantMessage,
-    Message,
-    SystemMessage,
-    ToolCall,
-    ToolResponse,
-    ToolResponseMessage,
-    UserMessage,
-)
+from ostinato.messages import Message
 from ostinato.prompt import Prompt
 from ostinato.transport import RetryPolicy
 from ostinato_ollama import OllamaChatModel, OllamaChatOptions
 from tests.fakes import wire
-from tests.fakes.wire import WIRE_DIR, RecordedTool, no_sleep
-from tests.plugins.recorded_replay import replaying_client
+from tests.fakes.wire import RecordedTool, no_sleep
+from tests.plugins.recorded_replay import RecordedConversation, replaying_client
 
 __all__ = [
     "FOLDER",
-    "WIRE_DIR",
     "Exchange",
-    "RecordedTool",
     "exchange_names",
     "expected_body",
     "load",
-    "no_sleep",
     "recorded_prompt",
     "replay_model",
 ]
@@ -97,27 +86,24 @@ def expected_body(exchange: Exchange) -> dict[str, Any]:
 
 
 def _messages(recorded: list[Mapping[str, Any]]) -> list[Message]:
-    messages: list[Message] = []
+    conversation = RecordedConversation()
     for item in recorded:
         role = item["role"]
         if role == "system":
-            messages.append(SystemMessage(item["content"]))
+            conversation.system(item["content"])
         elif role == "user":
-            messages.append(UserMessage(item["content"]))
+            conversation.user(item["content"])
         elif role == "assistant":
-            calls = tuple(
-                ToolCall(
-                    c.get("id", ""), c["function"]["name"], json.dumps(c["function"]["arguments"])
-                )
+            calls = [
+                (c.get("id", ""), c["function"]["name"], json.dumps(c["function"]["arguments"]))
                 for c in item.get("tool_calls") or ()
-            )
-            messages.append(AssistantMessage(item["content"] or None, calls))
+            ]
+            conversation.assistant(item["content"] or None, calls)
         else:
-            response = ToolResponse(
-                item.get("tool_call_id", ""), item["tool_name"], item["content"]
+            conversation.tool_result(
+                item.get("tool_call_id", ""), item["content"], name=item["tool_name"]
             )
-            messages.append(ToolResponseMessage((response,)))
-    return messages
+    return conversation.messages
 
 
 def recorded_prompt(body: Mapping[str, Any]) -> Prompt:
