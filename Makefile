@@ -1,5 +1,6 @@
 # Every target installs what it needs: a fresh machine needs Python 3.11+ and pip, plus
-# cmake and a C/C++ compiler for the local model that `make demo` and `make test` build.
+# cmake and a C/C++ compiler for the local model that `make demo` and `make test` build
+# (and apt-get as root for the browser tests' Chromium, which they skip without).
 PYTHON ?= python3
 export UV_NO_PROGRESS := 1
 UV := $(PYTHON) -m uv
@@ -58,7 +59,7 @@ lint: setup
 	$(RUN) mypy --strict plugins/openai/src plugins/anthropic/src plugins/ollama/src \
 		plugins/memory/src plugins/tool-search/src plugins/llamacpp/src \
 		plugins/memory-postgres/src plugins/memory-redis/src plugins/mcp/src \
-		plugins/opentelemetry/src plugins/serve/src
+		plugins/opentelemetry/src plugins/serve/src plugins/dbos/src
 
 docs: setup
 	NO_MKDOCS_2_WARNING=1 $(RUN) mkdocs build --strict --quiet

@@ -1,5 +1,7 @@
 """The OpenTelemetry scenario: a two-round tool turn without the plugin, instrumented with
-no SDK (the API's no-op providers), and instrumented with the SDK exporting to memory.
+no SDK (the API's no-op providers), instrumented with the SDK exporting to memory, and
+the same with advisor spans on (measured last: turning them on installs a process-wide
+advisor scope).
 
 A turn is ``client.prompt(question).call().acontent()`` on a model that asks for one
 tool, then answers, both at once: what is measured is ostinato's turn and the
@@ -23,7 +25,12 @@ from ostinato.testing import text_response, tool_call, tool_call_response
 
 __all__ = ["OpenTelemetryResults", "measure_opentelemetry", "render_opentelemetry"]
 
-VARIANTS = ("without plugin", "plugin, no SDK", "plugin, SDK to memory")
+VARIANTS = (
+    "without plugin",
+    "plugin, no SDK",
+    "plugin, SDK to memory",
+    "plugin, SDK to memory, advisor spans",
+)
 
 
 @tool
@@ -73,6 +80,14 @@ def _clients() -> tuple[ChatClient, ChatClient]:
     return plain, instrument(builder, provider_name="bench").build()
 
 
+def _advised() -> ChatClient:
+    from ostinato_opentelemetry import OpenTelemetrySettings, instrument
+
+    builder = ChatClient.builder(_ToolThenAnswer()).default_tools(lookup)
+    settings = OpenTelemetrySettings(advisor_spans=True)
+    return instrument(builder, provider_name="bench", settings=settings).build()
+
+
 async def _measure(turns: int, repetitions: int) -> dict[str, list[float]]:
     from opentelemetry import metrics, trace
     from opentelemetry.sdk.metrics import MeterProvider
@@ -99,6 +114,12 @@ async def _measure(turns: int, repetitions: int) -> dict[str, list[float]]:
     await _round(instrumented, turns)
     for _ in range(repetitions):
         samples[VARIANTS[2]].append(await _round(instrumented, turns))
+        exporter.clear()
+    advised = _advised()
+    await _round(advised, turns)
+    exporter.clear()
+    for _ in range(repetitions):
+        samples[VARIANTS[3]].append(await _round(advised, turns))
         exporter.clear()
     uninstrument_tools()
     return samples

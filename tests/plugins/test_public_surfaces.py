@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import ostinato_dbos
 import ostinato_mcp
 import ostinato_memory
 import ostinato_memory_postgres
@@ -118,6 +119,14 @@ MCP = {
     "load_mcp_config",
     "parse_mcp_config",
 }
+DBOS = {
+    "DbosEngine",
+    "DbosSettings",
+    "DbosTurnHandle",
+    "Worker",
+    "__version__",
+    "default_sqlite_path",
+}
 
 SURFACES = [
     Surface(ostinato_memory, frozenset(MEMORY), readme="memory"),
@@ -125,6 +134,7 @@ SURFACES = [
     Surface(ostinato_memory_redis, frozenset(MEMORY_REDIS), readme="memory-redis"),
     Surface(ostinato_tool_search, frozenset(TOOL_SEARCH), readme="tool-search"),
     Surface(ostinato_mcp, frozenset(MCP)),
+    Surface(ostinato_dbos, frozenset(DBOS)),
 ]
 MODULES = [(s, name) for s in SURFACES for name in s.modules]
 SOURCES = [(s, path) for s in SURFACES for path in s.sources]

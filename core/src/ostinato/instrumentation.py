@@ -61,7 +61,7 @@ stays open across the chunks it yields, so it must not make anything current.
 
 from __future__ import annotations
 
-import threading
+from _thread import allocate_lock  # not threading: ``import ostinato`` stays light
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass
@@ -143,7 +143,7 @@ class _ScopeRegistry(Generic[ScopeT]):
     __slots__ = ("_lock", "scopes")
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
         #: The registered scopes, outermost first (empty: nothing is wrapped).
         self.scopes: tuple[ScopeT, ...] = ()
 

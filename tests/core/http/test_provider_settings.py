@@ -15,6 +15,7 @@ from ostinato.errors import ConfigurationError
 from ostinato.http import (
     DEFAULT_CALL_DEADLINE,
     DEFAULT_FIRST_EVENT_TIMEOUT,
+    ChatProviderSettings,
     ProviderSettings,
     connection_arguments,
     model_factory,
@@ -179,3 +180,13 @@ def test_model_factory_builds_the_model_from_the_settings(monkeypatch: pytest.Mo
     tagged = model_factory(DemoModel, DemoSettings, DemoOptions, lambda s: {"tags": ("t",)})()
     assert tagged.base_url == "http://localhost:9"
     assert tagged.rest["default_options"] == DemoOptions(timeout=600, tags=("t",))
+
+
+def test_chat_provider_settings_add_the_options_every_chat_api_takes() -> None:
+    settings = ChatProviderSettings(_env_file=None)  # type: ignore[call-arg]
+    assert (settings.temperature, settings.top_p, settings.max_tokens) == (None, None, None)
+    assert settings.extra_body == {}
+    assert ChatProviderSettings(temperature=1.5, top_p=1, max_tokens=1).temperature == 1.5
+    for bad in ({"temperature": -0.1}, {"top_p": 1.1}, {"max_tokens": 0}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            ChatProviderSettings(**bad)

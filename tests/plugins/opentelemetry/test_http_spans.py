@@ -171,3 +171,28 @@ def test_the_http_dup_opt_in_adds_the_old_attribute_names(
     assert (attributes["url.full"], attributes["http.url"]) == (_URL, _URL)
     assert (attributes["net.peer.name"], attributes["net.peer.port"]) == ("llm.example.test", 8443)
     assert (attributes["http.response.status_code"], attributes["http.status_code"]) == (200, 200)
+
+
+def test_the_duration_metric_carries_the_server(recorded: Recorded) -> None:
+    _client(200).prompt("Hi").call().content()
+
+    data = recorded.reader.get_metrics_data()
+    assert data is not None
+    points = [
+        point
+        for resource in data.resource_metrics
+        for scope in resource.scope_metrics
+        for metric in scope.metrics
+        if metric.name == "gen_ai.client.operation.duration"
+        for point in metric.data.data_points
+        if point.attributes.get("server.address") == "llm.example.test"
+    ]
+    # The reader accumulates over the module's tests (failed calls have an error.type).
+    assert {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.provider.name": "openai",
+        "gen_ai.request.model": "gpt-x",
+        "gen_ai.response.model": "gpt-x-2025",
+        "server.address": "llm.example.test",
+        "server.port": 8443,
+    } in [dict(p.attributes) for p in points]

@@ -4,6 +4,8 @@ and in error descriptions; every content attribute stays bounded."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ostinato import ChatClient, tool
@@ -68,6 +70,13 @@ def test_credentials_never_reach_captured_content(recorded: Recorded, secret_env
     [login_span] = by_name(recorded.spans(), "execute_tool login")
     arguments = str((login_span.attributes or {})["gen_ai.tool.call.arguments"])
     assert '"user": "ann"' in arguments and '"password": "***"' in arguments
+    [first_chat, _] = by_name(recorded.spans(), "chat")
+    definitions = json.loads(str((first_chat.attributes or {})["gen_ai.tool.definitions"]))
+    assert [(d["type"], d["name"]) for d in definitions] == [
+        ("function", "login"),
+        ("function", "fetch"),
+    ]
+    assert definitions[0]["parameters"]["required"] == ["user", "password"]
     [fetch_span] = by_name(recorded.spans(), "execute_tool fetch")
     assert (fetch_span.attributes or {})["error.type"] == "PermissionError"
     assert "***" in str(fetch_span.status.description)

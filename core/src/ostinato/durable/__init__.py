@@ -11,8 +11,9 @@ installed engine; :meth:`DurableEngine.submit` queues a :class:`TurnRequest` and
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ostinato._lazy import lazy_exports
 from ostinato.durable._memory import read_memory, write_memory
 from ostinato.durable._turns import DurableEngine, TurnHandle, TurnRequest, TurnStatus
 from ostinato.durable._units import (
@@ -55,20 +56,12 @@ __all__ = [
     "write_memory",
 ]
 
-_LAZY = {
-    "durable_engine": "ostinato.durable._engines",
-    "DecisionWaiter": "ostinato.durable._runner",
-    "TurnRunner": "ostinato.durable._runner",
-    "resolve_tools": "ostinato.durable._runner",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ostinato.durable' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "durable_engine": "ostinato.durable._engines",
+        "DecisionWaiter": "ostinato.durable._runner",
+        "TurnRunner": "ostinato.durable._runner",
+        "resolve_tools": "ostinato.durable._runner",
+    },
+)

@@ -6,10 +6,14 @@
   it reads an error body.
 * :class:`ProviderSettings`: the connection settings every provider plugin reads from
   ``OSTINATO_<PROVIDER>_*`` (base URL, key, timeouts, retries, pool, extra headers and
-  query, size limit, deadlines); :func:`connection_arguments` turns them into the model's
-  keyword arguments, and :func:`model_factory` makes an adapter's ``create_chat_model``.
+  query, size limit, deadlines), and :class:`ChatProviderSettings` with them the default
+  options every chat API takes (temperature, top_p, max_tokens, extra body);
+  :func:`connection_arguments` turns them into the model's keyword arguments, and
+  :func:`model_factory` makes an adapter's ``create_chat_model``.
 * :func:`error_from_transport`, :func:`error_payload`, :func:`redirect_error`: a failed
   exchange, an error body and a 3xx as typed :class:`~ostinato.errors.ModelError` s.
+* :class:`MessageEncoder`: the walk over a conversation, an adapter writing one method per
+  message kind; :class:`PayloadCache`: each message encoded once.
 * :func:`check_base_url`: a base URL refused early, with what was expected.
 
 Only adapters import this package: it needs httpx (``pip install ostinato[http]``), and
@@ -31,7 +35,7 @@ if TYPE_CHECKING:
         httpx_timeout,
         make_client,
     )
-    from ostinato.http._contract import Connection, EventParser
+    from ostinato.http._contract import Connection, EventParser, ModelArguments
     from ostinato.http._error_report import ErrorReport, json_text, model_error
     from ostinato.http._errors import (
         error_from_transport,
@@ -41,11 +45,13 @@ if TYPE_CHECKING:
     )
     from ostinato.http._factory import ModelFactory, connection_arguments, model_factory
     from ostinato.http._framing import Framing, NDJSONFraming, SSEFraming
+    from ostinato.http._message_encoder import MessageEncoder, Payload, PayloadCache
     from ostinato.http._model import HttpxChatModel
     from ostinato.http._pool import LinearConnectionPool, use_linear_pool
     from ostinato.http._settings import (
         DEFAULT_CALL_DEADLINE,
         DEFAULT_FIRST_EVENT_TIMEOUT,
+        ChatProviderSettings,
         ProviderSettings,
         provider_env,
         provider_field,
@@ -66,14 +72,19 @@ __all__ = [
     "DEFAULT_FIRST_EVENT_TIMEOUT",
     "DEFAULT_LIMITS",
     "DEFAULT_TIMEOUT",
+    "ChatProviderSettings",
     "Connection",
     "ErrorReport",
     "EventParser",
     "Framing",
     "HttpxChatModel",
     "LinearConnectionPool",
+    "MessageEncoder",
+    "ModelArguments",
     "ModelFactory",
     "NDJSONFraming",
+    "Payload",
+    "PayloadCache",
     "ProviderSettings",
     "SSEFraming",
     "StreamParserBase",
@@ -107,14 +118,19 @@ __getattr__, __dir__ = lazy_exports(
         "DEFAULT_FIRST_EVENT_TIMEOUT": "ostinato.http._settings",
         "DEFAULT_LIMITS": "ostinato.http._client",
         "DEFAULT_TIMEOUT": "ostinato.http._client",
+        "ChatProviderSettings": "ostinato.http._settings",
         "Connection": "ostinato.http._contract",
         "ErrorReport": "ostinato.http._error_report",
         "EventParser": "ostinato.http._contract",
         "Framing": "ostinato.http._framing",
         "HttpxChatModel": "ostinato.http._model",
         "LinearConnectionPool": "ostinato.http._pool",
+        "MessageEncoder": "ostinato.http._message_encoder",
+        "ModelArguments": "ostinato.http._contract",
         "ModelFactory": "ostinato.http._factory",
         "NDJSONFraming": "ostinato.http._framing",
+        "Payload": "ostinato.http._message_encoder",
+        "PayloadCache": "ostinato.http._message_encoder",
         "ProviderSettings": "ostinato.http._settings",
         "SSEFraming": "ostinato.http._framing",
         "StreamParserBase": "ostinato.http._wire",

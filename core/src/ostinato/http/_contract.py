@@ -1,21 +1,26 @@
 """What a provider adapter and :class:`~ostinato.http.HttpxChatModel` agree on.
 
-:class:`Connection`: the connection arguments every httpx-backed model accepts (a
-subclass takes them as ``**connection: Unpack[Connection]`` and passes them on).
+:class:`Connection`: the connection arguments every httpx-backed model accepts;
+:class:`ModelArguments` adds the model name, default options, base URL and provider name
+(a subclass with arguments of its own takes the rest as
+``**arguments: Unpack[ModelArguments[MyOptions]]`` and passes them on).
 :class:`EventParser`: what an adapter's stream parser is to the base's read loop.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol, TypedDict
+from typing import Any, Generic, Protocol, TypedDict, TypeVar
 
 import httpx
 
 from ostinato.model import ChatResponse
+from ostinato.prompt import ChatOptions
 from ostinato.transport import RetryPolicy, SecretLike
 
-__all__ = ["Connection", "EventParser"]
+__all__ = ["Connection", "EventParser", "ModelArguments"]
+
+OptionsT = TypeVar("OptionsT", bound=ChatOptions)
 
 
 class EventParser(Protocol):
@@ -42,3 +47,13 @@ class Connection(TypedDict, total=False):
     max_response_bytes: int
     call_deadline: float | None
     first_event_timeout: float | None
+
+
+class ModelArguments(Connection, Generic[OptionsT], total=False):
+    """Every argument of :class:`~ostinato.http.HttpxChatModel` a subclass passes on
+    unchanged: :class:`Connection`'s, and the model's own defaults."""
+
+    model: str | None
+    default_options: OptionsT | None
+    base_url: str | None
+    provider: str | None

@@ -48,6 +48,24 @@ def connection_arguments(
     )
 
 
+def _model_keywords(model: Callable[..., Any]) -> set[str]:
+    """The keyword-only arguments ``model`` takes: a class's own, and those of each base
+    its ``**arguments`` are passed on to."""
+    if not isinstance(model, type):
+        parameters = inspect.signature(model).parameters.values()
+        return {p.name for p in parameters if p.kind is p.KEYWORD_ONLY}
+    keywords: set[str] = set()
+    for owner in model.__mro__:
+        init = vars(owner).get("__init__")
+        if init is None:
+            continue
+        parameters = inspect.signature(init).parameters.values()
+        keywords |= {p.name for p in parameters if p.kind is p.KEYWORD_ONLY}
+        if not any(p.kind is p.VAR_KEYWORD for p in parameters):
+            break
+    return keywords
+
+
 class ModelFactory(Generic[S, M]):
     """An adapter's ``create_chat_model``: a model configured by its settings.
 
@@ -69,8 +87,7 @@ class ModelFactory(Generic[S, M]):
         overrides: Callable[[S], Mapping[str, Any]] | None = None,
     ) -> None:
         fields = set(settings.model_fields)
-        parameters = inspect.signature(model).parameters.values()
-        keywords = {p.name for p in parameters if p.kind is p.KEYWORD_ONLY}
+        keywords = _model_keywords(model) - set(Connection.__annotations__)
         self._model = model
         self._settings = settings
         self._options = options
@@ -124,8 +141,9 @@ def model_factory(
     """An adapter's ``create_chat_model(model_name=None, settings=None, *, retry_policy=None)``.
 
     Args:
-        model: the chat model class (its keyword-only arguments named like a settings
-            field get that field's value).
+        model: the chat model class (its keyword-only arguments, and those of the bases
+            it passes ``**arguments`` on to, named like a settings field other than a
+            connection setting get that field's value).
         settings: its settings class (a :class:`ProviderSettings`).
         options: its options class (a dataclass): each field named like a settings field
             that is not an argument of the model takes that field's value.

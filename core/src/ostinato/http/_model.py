@@ -34,6 +34,7 @@ from ostinato.http._base_url import check_base_url
 from ostinato.http._bounds import check_bound, within
 from ostinato.http._client import DEFAULT_LIMITS, encode_body, httpx_timeout, make_client
 from ostinato.http._contract import EventParser
+from ostinato.http._declaration import ModelDeclaration
 from ostinato.http._framing import NDJSONFraming, SSEFraming
 from ostinato.http._read_loop import read_stream
 from ostinato.http._replies import FINAL, ReplyHandling
@@ -69,17 +70,23 @@ OptionsT = TypeVar("OptionsT", bound=ChatOptions)
 T = TypeVar("T")
 
 
-class HttpxChatModel(ReplyHandling[OptionsT]):
+class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
     """A chat model behind an HTTP JSON API, over httpx.
 
-    A subclass sets the class attributes below and implements :meth:`request_body`,
-    :meth:`_parse_reply`, :meth:`_stream_parser` and :meth:`_error_from_payload`.
+    A subclass sets the class attributes below and :class:`ModelDeclaration`'s, and
+    implements :meth:`request_body`, :meth:`_parse_reply`, :meth:`_stream_parser` and
+    :meth:`_error_from_payload`. One that declares :attr:`provider` and
+    :attr:`default_base_url` needs no constructor of its own; one with arguments of its
+    own takes the others as ``**arguments: Unpack[ModelArguments[MyOptions]]`` and passes
+    them on.
 
     Args:
         model: the default model name (shortcut for ``default_options.model``).
-        default_options: the options every request starts from.
-        base_url: the API root; requests go to ``<base_url><path>``.
-        provider: the name errors carry.
+        default_options: the options every request starts from (default: an
+            :attr:`options_type` made without arguments).
+        base_url: the API root; requests go to ``<base_url><path>`` (default:
+            :attr:`default_base_url`).
+        provider: the name errors carry (default: :attr:`provider`).
         headers: the provider's own headers of every request (``anthropic-version``).
         api_key: checked for a header and sent as :meth:`_auth_headers` says (bearer).
         timeout: seconds, or an ``httpx.Timeout``; applied to every request, also on
@@ -100,13 +107,13 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
             partial response, retries included (default 600; ``None``: no bound).
 
     Raises:
+        TypeError: ``default_options`` or ``base_url`` is missing and the class declares
+            no default for it.
         ConfigurationError: the base URL is not ``http(s)://host...``, the API key or an
             extra header holds a character a header cannot carry (not shown), or a limit
             is not positive.
     """
 
-    #: The ``user-agent`` header (``ostinato-openai/0.1.0``).
-    user_agent: ClassVar[str] = "ostinato"
     #: Whether the wire format can carry ``ChatOptions.output_schema`` (the provider
     #: enforces the JSON schema); adapters whose request builder sends it say ``True``.
     native_structured_output: ClassVar[bool] = False
@@ -120,10 +127,10 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
     def __init__(
         self,
         *,
-        model: str | None,
-        default_options: OptionsT,
-        base_url: str,
-        provider: str,
+        model: str | None = None,
+        default_options: OptionsT | None = None,
+        base_url: str | None = None,
+        provider: str | None = None,
         headers: Mapping[str, str] | None = None,
         api_key: str | SecretLike | None = None,
         timeout: float | httpx.Timeout | None = None,
@@ -136,7 +143,11 @@ class HttpxChatModel(ReplyHandling[OptionsT]):
         call_deadline: float | None = DEFAULT_CALL_DEADLINE,
         first_event_timeout: float | None = DEFAULT_FIRST_EVENT_TIMEOUT,
     ) -> None:
+        if default_options is None:
+            default_options = self._declared("options_type", "default_options")()
         options = default_options.copy(model=model) if model else default_options
+        base_url = self._declared("default_base_url", "base_url") if base_url is None else base_url
+        provider = provider or type(self).provider
         root, userinfo = split_userinfo(check_base_url(base_url, variable="base_url").rstrip("/"))
         self._api_key = header_api_key(api_key, provider=provider)
         self._timeout = httpx_timeout(timeout)

@@ -1,7 +1,8 @@
 """``ProviderSettings``: the connection settings every HTTP provider plugin reads.
 
-A provider's settings class extends it, sets ``env_prefix`` (``OSTINATO_OPENAI_``) and
-adds its default-option fields; :func:`provider_field` (:func:`provider_env`) gives a
+A provider's settings class extends it (or :class:`ChatProviderSettings`, which adds the
+default options every chat API takes), sets ``env_prefix`` (``OSTINATO_OPENAI_``) and
+adds its own default-option fields; :func:`provider_field` (:func:`provider_env`) gives a
 field the ecosystem's variable as a fallback (``OPENAI_API_KEY``). The base URL is
 checked when the settings load (:func:`~ostinato.http.check_base_url`'s rule), so a bad
 one is reported as a setting, not as a server that cannot be reached. Imports
@@ -23,6 +24,7 @@ from ostinato.transport import DEFAULT_MAX_RESPONSE_BYTES
 __all__ = [
     "DEFAULT_CALL_DEADLINE",
     "DEFAULT_FIRST_EVENT_TIMEOUT",
+    "ChatProviderSettings",
     "ProviderSettings",
     "provider_env",
     "provider_field",
@@ -134,3 +136,23 @@ class ProviderSettings(BaseSettings):
                 f"{mask_url(self.base_url)!r}: {problem}"
             )
         return self
+
+
+class ChatProviderSettings(ProviderSettings):
+    """:class:`ProviderSettings` and the default request options every chat API takes.
+
+    Each becomes the field of the same name of the provider's default options (see
+    :func:`~ostinato.http.model_factory`); a provider narrows one by declaring it again
+    (Anthropic's temperature goes up to 1 only).
+
+    Attributes:
+        temperature: sampling temperature (at least 0; unset: the server's default).
+        top_p: nucleus sampling, from 0 to 1.
+        max_tokens: the answer's token limit (at least 1).
+        extra_body: JSON object of extra request fields.
+    """
+
+    temperature: float | None = Field(default=None, ge=0)
+    top_p: float | None = Field(default=None, ge=0, le=1)
+    max_tokens: int | None = Field(default=None, ge=1)
+    extra_body: dict[str, Any] = Field(default_factory=dict)

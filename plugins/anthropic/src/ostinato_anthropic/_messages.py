@@ -20,13 +20,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ostinato.errors import ConfigurationError
-from ostinato.http import arguments_object, plain
+from ostinato.http import MessageEncoder, Payload, arguments_object, plain
 from ostinato.messages import (
     REASONING,
     REASONING_SIGNATURE,
     AssistantMessage,
     Media,
-    Message,
     SystemMessage,
     ToolResponseMessage,
     UserMessage,
@@ -35,9 +34,9 @@ from ostinato_anthropic._normalise import THINKING_BLOCKS
 from ostinato_anthropic._options import CACHE_CONTROL
 
 __all__ = [
+    "AnthropicMessages",
     "cache_control",
-    "message_payloads",
-    "system_blocks",
+    "merged_turns",
     "thinking_blocks",
 ]
 
@@ -51,18 +50,6 @@ def cache_control(marker: Any = True, ttl: str | None = None) -> dict[str, Any]:
     if ttl:
         control["ttl"] = ttl
     return control
-
-
-def system_blocks(messages: Iterable[Message], *, ttl: str | None = None) -> list[dict[str, Any]]:
-    """The top-level ``system`` blocks: one text block per system message, in order."""
-    blocks: list[dict[str, Any]] = []
-    for message in messages:
-        if isinstance(message, SystemMessage):
-            blocks.append({"type": "text", "text": message.text})
-            marker = message.metadata.get(CACHE_CONTROL)
-            if marker:
-                blocks[-1]["cache_control"] = cache_control(marker, ttl)
-    return blocks
 
 
 def _media(media: Media) -> dict[str, Any]:
@@ -94,14 +81,39 @@ def thinking_blocks(message: AssistantMessage) -> list[dict[str, Any]]:
     return []
 
 
-def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
-    blocks: list[dict[str, Any]]
-    if isinstance(message, UserMessage):
-        blocks = (
+class AnthropicMessages(MessageEncoder):
+    """Messages as Messages API turns, one per message; system messages are kept aside.
+
+    One encoder serves one request: after :meth:`~ostinato.http.MessageEncoder.encode`,
+    :attr:`system_blocks` holds the top-level ``system`` blocks (one text block per system
+    message, in order). A message whose metadata has ``cache_control`` ends with a
+    caching breakpoint; ``ttl`` is the breakpoints' time to live.
+    """
+
+    __slots__ = ("system_blocks", "ttl")
+
+    def __init__(self, *, ttl: str | None = None) -> None:
+        self.ttl = ttl
+        self.system_blocks: list[Payload] = []
+
+    def _turn(self, role: str, blocks: list[Payload], metadata: Mapping[str, Any]) -> list[Payload]:
+        if not blocks:
+            return []  # an empty assistant message: the API rejects empty turns
+        marker = metadata.get(CACHE_CONTROL)
+        if marker:
+            blocks[-1]["cache_control"] = cache_control(marker, self.ttl)
+        return [{"role": role, "content": blocks}]
+
+    def user(self, message: UserMessage) -> list[Payload]:
+        """A ``user`` turn: its text block, then its media."""
+        blocks: list[Payload] = (
             [{"type": "text", "text": message.text}] if message.text or not message.media else []
         )
-        return "user", blocks + [_media(m) for m in message.media]
-    if isinstance(message, AssistantMessage):
+        blocks += [_media(m) for m in message.media]
+        return self._turn("user", blocks, message.metadata)
+
+    def assistant(self, message: AssistantMessage) -> list[Payload]:
+        """An ``assistant`` turn: thinking blocks, text, then one ``tool_use`` per call."""
         blocks = thinking_blocks(message)
         if message.text:
             blocks.append({"type": "text", "text": message.text})
@@ -114,39 +126,41 @@ def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
             }
             for call in message.tool_calls
         )
-        return "assistant", blocks
-    if isinstance(message, ToolResponseMessage):
+        return self._turn("assistant", blocks, message.metadata)
+
+    def tool_responses(self, message: ToolResponseMessage) -> list[Payload]:
+        """A ``user`` turn of ``tool_result`` blocks."""
         results = []
         for response in message.responses:
-            result: dict[str, Any] = {"type": "tool_result", "tool_use_id": response.id}
+            result: Payload = {"type": "tool_result", "tool_use_id": response.id}
             if response.response_data:
                 result["content"] = [{"type": "text", "text": response.response_data}]
             results.append(result)
-        return "user", results
-    raise TypeError(f"cannot send {type(message).__name__} as a turn")  # pragma: no cover
+        return self._turn("user", results, message.metadata)
+
+    def system(self, message: SystemMessage) -> list[Payload]:
+        """No turn: a text block of the top-level ``system``."""
+        block: Payload = {"type": "text", "text": message.text}
+        marker = message.metadata.get(CACHE_CONTROL)
+        if marker:
+            block["cache_control"] = cache_control(marker, self.ttl)
+        self.system_blocks.append(block)
+        return []
 
 
-def message_payloads(
-    messages: Iterable[Message], *, cache_last: bool = False, ttl: str | None = None
-) -> list[dict[str, Any]]:
-    """The ``messages`` array: system messages left out, same-role turns merged.
+def merged_turns(
+    turns: Iterable[Payload], *, cache_last: bool = False, ttl: str | None = None
+) -> list[Payload]:
+    """The ``messages`` array: consecutive turns of one role merged, as the API requires.
 
     ``cache_last`` puts a caching breakpoint after the last block of the last turn.
     """
-    turns: list[dict[str, Any]] = []
-    for message in messages:
-        if isinstance(message, SystemMessage):
-            continue
-        role, blocks = _blocks(message)
-        if not blocks:
-            continue  # an empty assistant message: the API rejects empty turns
-        marker = message.metadata.get(CACHE_CONTROL)
-        if marker:
-            blocks[-1]["cache_control"] = cache_control(marker, ttl)
-        if turns and turns[-1]["role"] == role:
-            turns[-1]["content"].extend(blocks)
+    merged: list[Payload] = []
+    for turn in turns:
+        if merged and merged[-1]["role"] == turn["role"]:
+            merged[-1]["content"].extend(turn["content"])
         else:
-            turns.append({"role": role, "content": blocks})
-    if cache_last and turns:
-        turns[-1]["content"][-1]["cache_control"] = cache_control(True, ttl)
-    return turns
+            merged.append(turn)
+    if cache_last and merged:
+        merged[-1]["content"][-1]["cache_control"] = cache_control(True, ttl)
+    return merged

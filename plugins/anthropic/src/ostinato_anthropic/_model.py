@@ -14,7 +14,7 @@ from typing import Any, Unpack
 
 import httpx
 
-from ostinato.http import DEFAULT_LIMITS, DEFAULT_TIMEOUT, Connection, HttpxChatModel
+from ostinato.http import DEFAULT_LIMITS, DEFAULT_TIMEOUT, HttpxChatModel, ModelArguments
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
 from ostinato_anthropic._errors import read_error as read_anthropic_error
@@ -46,33 +46,24 @@ class AnthropicChatModel(HttpxChatModel[AnthropicChatOptions]):
             :class:`~ostinato.http.HttpxChatModel`.
     """
 
-    user_agent = "ostinato-anthropic/0.1.0"
+    provider = "anthropic"
+    default_base_url = DEFAULT_BASE_URL
     native_structured_output = True
     path = "/v1/messages"
-    env_prefix = "OSTINATO_ANTHROPIC_"
     read_error = staticmethod(read_anthropic_error)
     stream_end = "ended without message_stop"
 
     def __init__(
         self,
         *,
-        model: str | None = None,
-        default_options: AnthropicChatOptions | None = None,
-        base_url: str = DEFAULT_BASE_URL,
         api_version: str = DEFAULT_API_VERSION,
         betas: Iterable[str] = (),
-        provider: str = "anthropic",
-        **connection: Unpack[Connection],
+        **arguments: Unpack[ModelArguments[AnthropicChatOptions]],
     ) -> None:
         self._betas = tuple(betas)
-        super().__init__(
-            model=model,
-            default_options=default_options or AnthropicChatOptions(),
-            base_url=base_url.rstrip("/").removesuffix("/v1"),
-            provider=provider,
-            headers={"anthropic-version": api_version},
-            **connection,
-        )
+        base_url = arguments.get("base_url") or DEFAULT_BASE_URL
+        arguments["base_url"] = base_url.rstrip("/").removesuffix("/v1")
+        super().__init__(headers={"anthropic-version": api_version}, **arguments)
 
     def _auth_headers(self, api_key: str) -> dict[str, str]:
         return {"x-api-key": api_key}

@@ -17,7 +17,7 @@ from typing import Any
 from ostinato.errors import ConfigurationError
 from ostinato.http import output_schema, plain, tool_schema
 from ostinato.prompt import Prompt
-from ostinato_anthropic._messages import cache_control, message_payloads, system_blocks
+from ostinato_anthropic._messages import AnthropicMessages, cache_control, merged_turns
 from ostinato_anthropic._options import (
     DEFAULT_MAX_TOKENS,
     AnthropicChatOptions,
@@ -93,15 +93,15 @@ def build_request_body(
         )
     ttl = options.cache_ttl
     max_tokens = options.max_tokens or DEFAULT_MAX_TOKENS
+    encoder = AnthropicMessages(ttl=ttl)
+    turns = encoder.encode(prompt.messages)
     body: dict[str, Any] = {
         "model": options.model,
-        "messages": message_payloads(
-            prompt.messages, cache_last=bool(options.cache_messages), ttl=ttl
-        ),
+        "messages": merged_turns(turns, cache_last=bool(options.cache_messages), ttl=ttl),
         "stream": stream,
         "max_tokens": max_tokens,
     }
-    system = system_blocks(prompt.messages, ttl=ttl)
+    system = encoder.system_blocks
     if system:
         if options.cache_system:
             system[-1]["cache_control"] = cache_control(True, ttl)

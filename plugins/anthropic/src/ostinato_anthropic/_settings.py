@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator, Field, SecretStr
 from pydantic_settings import NoDecode
 
-from ostinato.http import ProviderSettings, provider_field
+from ostinato.http import ChatProviderSettings, provider_field
 
 __all__ = ["DEFAULT_API_VERSION", "DEFAULT_BASE_URL", "ENV_PREFIX", "AnthropicSettings"]
 
@@ -32,7 +32,7 @@ def _split_commas(value: Any) -> Any:
     return value
 
 
-class AnthropicSettings(ProviderSettings, env_prefix=ENV_PREFIX):
+class AnthropicSettings(ChatProviderSettings, env_prefix=ENV_PREFIX):
     """Connection, retry and default-option settings of the ``anthropic`` provider.
 
     Attributes:
@@ -48,9 +48,10 @@ class AnthropicSettings(ProviderSettings, env_prefix=ENV_PREFIX):
             :class:`~ostinato.http.ProviderSettings`.
         model: the model used when ``OSTINATO_MODEL`` names none (``anthropic:``).
         max_tokens: the answer's token limit, which the API requires (default 4096).
-        temperature, top_p, top_k, thinking_budget, cache_system, cache_tools,
-            cache_messages, cache_ttl, extra_body: default request options (see
-            ``AnthropicChatOptions``).
+        temperature: at most 1 here (see :class:`~ostinato.http.ChatProviderSettings`).
+        top_p, extra_body: see :class:`~ostinato.http.ChatProviderSettings`.
+        top_k, thinking_budget, cache_system, cache_tools, cache_messages, cache_ttl:
+            default request options (see ``AnthropicChatOptions``).
     """
 
     provider = "anthropic"
@@ -67,14 +68,12 @@ class AnthropicSettings(ProviderSettings, env_prefix=ENV_PREFIX):
     model: str = "claude-sonnet-4-5"
     max_tokens: int = Field(default=4096, ge=1)
     temperature: float | None = Field(default=None, ge=0, le=1)
-    top_p: float | None = Field(default=None, ge=0, le=1)
     top_k: int | None = Field(default=None, ge=1)
     thinking_budget: int | None = Field(default=None, ge=1)
     cache_system: bool | None = None
     cache_tools: bool | None = None
     cache_messages: bool | None = None
     cache_ttl: str | None = None
-    extra_body: dict[str, Any] = Field(default_factory=dict)
 
     @property
     def uses_anthropic(self) -> bool:

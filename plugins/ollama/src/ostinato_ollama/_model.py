@@ -11,14 +11,13 @@ streams anyway is understood too.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Unpack
+from typing import Any
 
 import httpx
 
 from ostinato.http import (
     DEFAULT_LIMITS,
     DEFAULT_TIMEOUT,
-    Connection,
     ErrorReport,
     HttpxChatModel,
     NDJSONFraming,
@@ -51,10 +50,10 @@ class OllamaChatModel(HttpxChatModel[OllamaChatOptions]):
             :class:`~ostinato.http.HttpxChatModel`.
     """
 
-    user_agent = "ostinato-ollama/0.1.0"
+    provider = "ollama"
+    default_base_url = DEFAULT_BASE_URL
     native_structured_output = True
     path = "/api/chat"
-    env_prefix = "OSTINATO_OLLAMA_"
     stream_format = NDJSONFraming
     stream_accept = "application/x-ndjson"
     stream_end = "ended before its final object (done: true)"
@@ -63,23 +62,6 @@ class OllamaChatModel(HttpxChatModel[OllamaChatOptions]):
     connect_hint = (
         "\nfix: start the server (ollama serve) or set OSTINATO_OLLAMA_BASE_URL (or OLLAMA_HOST)"
     )
-
-    def __init__(
-        self,
-        *,
-        model: str | None = None,
-        default_options: OllamaChatOptions | None = None,
-        base_url: str = DEFAULT_BASE_URL,
-        provider: str = "ollama",
-        **connection: Unpack[Connection],
-    ) -> None:
-        super().__init__(
-            model=model,
-            default_options=default_options or OllamaChatOptions(),
-            base_url=base_url,
-            provider=provider,
-            **connection,
-        )
 
     def request_body(self, prompt: Prompt, *, stream: bool = False) -> dict[str, Any]:
         """The JSON body this model would send for ``prompt``."""

@@ -12,15 +12,20 @@ object; ``stream`` is always sent, since Ollama streams when it is left out. An
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable
 from typing import Any
 
 from ostinato.errors import ConfigurationError
-from ostinato.http import arguments_object, output_schema, plain, tool_schema
+from ostinato.http import (
+    MessageEncoder,
+    Payload,
+    arguments_object,
+    output_schema,
+    plain,
+    tool_schema,
+)
 from ostinato.messages import (
     AssistantMessage,
     Media,
-    Message,
     SystemMessage,
     ToolResponseMessage,
     UserMessage,
@@ -28,7 +33,7 @@ from ostinato.messages import (
 from ostinato.prompt import Prompt
 from ostinato_ollama._options import OllamaChatOptions
 
-__all__ = ["build_request_body", "message_payloads", "model_options", "tool_payload"]
+__all__ = ["OllamaMessages", "build_request_body", "model_options", "tool_payload"]
 
 # Option fields that go in "options" under another name, or the same.
 _RENAMED = {"max_tokens": "num_predict"}
@@ -53,51 +58,50 @@ def _image(media: Media) -> str:
     return base64.b64encode(media.data).decode("ascii")
 
 
-def _assistant(message: AssistantMessage) -> dict[str, Any]:
-    payload: dict[str, Any] = {"role": "assistant", "content": message.text or ""}
-    if message.reasoning:
-        payload["thinking"] = message.reasoning
-    if message.tool_calls:
-        payload["tool_calls"] = [
-            {
-                "id": call.id,
-                "function": {
-                    "index": position,
-                    "name": call.name,
-                    "arguments": arguments_object(call.arguments),
-                },
-            }
-            for position, call in enumerate(message.tool_calls)
-        ]
-    return payload
+class OllamaMessages(MessageEncoder):
+    """Messages as ``/api/chat`` messages."""
 
+    __slots__ = ()
 
-def message_payloads(messages: Iterable[Message]) -> list[dict[str, Any]]:
-    """The ``messages`` array for ``messages``."""
-    payloads: list[dict[str, Any]] = []
-    for message in messages:
-        if isinstance(message, SystemMessage):
-            payloads.append({"role": "system", "content": message.text})
-        elif isinstance(message, UserMessage):
-            payload: dict[str, Any] = {"role": "user", "content": message.text}
-            if message.media:
-                payload["images"] = [_image(m) for m in message.media]
-            payloads.append(payload)
-        elif isinstance(message, AssistantMessage):
-            payloads.append(_assistant(message))
-        elif isinstance(message, ToolResponseMessage):
-            payloads.extend(
+    def user(self, message: UserMessage) -> list[Payload]:
+        """``{"role": "user"}`` with the text, and the images base64-encoded."""
+        payload: Payload = {"role": "user", "content": message.text}
+        if message.media:
+            payload["images"] = [_image(m) for m in message.media]
+        return [payload]
+
+    def assistant(self, message: AssistantMessage) -> list[Payload]:
+        """The text (``""`` for none), the reasoning as ``thinking``, the tool calls."""
+        payload: Payload = {"role": "assistant", "content": message.text or ""}
+        if message.reasoning:
+            payload["thinking"] = message.reasoning
+        if message.tool_calls:
+            payload["tool_calls"] = [
                 {
-                    "role": "tool",
-                    "content": r.response_data,
-                    "tool_name": r.name,
-                    "tool_call_id": r.id,
+                    "id": call.id,
+                    "function": {
+                        "index": position,
+                        "name": call.name,
+                        "arguments": arguments_object(call.arguments),
+                    },
                 }
-                for r in message.responses
-            )
-        else:  # pragma: no cover - Prompt admits only the four kinds
-            raise TypeError(f"cannot send {type(message).__name__} to /api/chat")
-    return payloads
+                for position, call in enumerate(message.tool_calls)
+            ]
+        return [payload]
+
+    def tool_responses(self, message: ToolResponseMessage) -> list[Payload]:
+        """One ``tool`` message per response, with ``tool_name`` and ``tool_call_id``."""
+        return [
+            {"role": "tool", "content": r.response_data, "tool_name": r.name, "tool_call_id": r.id}
+            for r in message.responses
+        ]
+
+    def system(self, message: SystemMessage) -> list[Payload]:
+        """``{"role": "system"}`` with the text."""
+        return [{"role": "system", "content": message.text}]
+
+
+_MESSAGES = OllamaMessages()
 
 
 def tool_payload(name: str, description: str, input_schema: str) -> dict[str, Any]:
@@ -140,7 +144,7 @@ def build_request_body(
         )
     body: dict[str, Any] = {
         "model": options.model,
-        "messages": message_payloads(prompt.messages),
+        "messages": _MESSAGES.encode(prompt.messages),
         "stream": stream,
     }
     if options.tool_callbacks:

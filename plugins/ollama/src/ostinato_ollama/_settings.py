@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator
 
-from ostinato.http import ProviderSettings, provider_field
+from ostinato.http import ChatProviderSettings, provider_field
 
 __all__ = ["DEFAULT_BASE_URL", "DEFAULT_PORT", "ENV_PREFIX", "OllamaSettings", "ollama_base_url"]
 
@@ -54,7 +54,7 @@ def ollama_base_url(host: str) -> str:
     return f"{parts.scheme}://{netloc}{parts.path.rstrip('/')}"
 
 
-class OllamaSettings(ProviderSettings, env_prefix=ENV_PREFIX):
+class OllamaSettings(ChatProviderSettings, env_prefix=ENV_PREFIX):
     """Connection, retry and default-option settings of the ``ollama`` provider.
 
     Attributes:
@@ -72,9 +72,10 @@ class OllamaSettings(ProviderSettings, env_prefix=ENV_PREFIX):
         keep_alive: how long models stay loaded (``5m``, ``1h``, seconds, ``-1``).
         think: ``true``/``false``, or ``low``/``medium``/``high``.
         format: ``json``, or a JSON schema (as JSON text) every answer must follow.
-        num_ctx, temperature, top_p, top_k, seed, max_tokens: default model options.
+        temperature, top_p, extra_body: see :class:`~ostinato.http.ChatProviderSettings`.
+        max_tokens: as there, but any number Ollama takes (``-1``: no limit).
+        num_ctx, top_k, seed: default model options.
         options: JSON object of further model options (``{"repeat_penalty": 1.1}``).
-        extra_body: JSON object of extra request fields.
     """
 
     provider = "ollama"
@@ -86,13 +87,10 @@ class OllamaSettings(ProviderSettings, env_prefix=ENV_PREFIX):
     think: bool | str | None = None
     format: str | dict[str, Any] | None = None
     num_ctx: int | None = Field(default=None, ge=1)
-    temperature: float | None = Field(default=None, ge=0)
-    top_p: float | None = Field(default=None, ge=0, le=1)
     top_k: int | None = Field(default=None, ge=1)
     seed: int | None = None
     max_tokens: int | None = None
     options: dict[str, Any] = Field(default_factory=dict)
-    extra_body: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("base_url", mode="after")
     @classmethod

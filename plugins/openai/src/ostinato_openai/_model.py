@@ -16,7 +16,13 @@ from typing import Any, Final, Unpack
 import httpx
 
 from ostinato.errors import MalformedResponseError
-from ostinato.http import DEFAULT_LIMITS, DEFAULT_TIMEOUT, Connection, HttpxChatModel
+from ostinato.http import (
+    DEFAULT_LIMITS,
+    DEFAULT_TIMEOUT,
+    HttpxChatModel,
+    ModelArguments,
+    PayloadCache,
+)
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
 from ostinato.transport import DEFAULT_MAX_RESPONSE_BYTES, excerpt
@@ -26,7 +32,7 @@ from ostinato_openai._errors import REQUEST_ID_HEADERS
 from ostinato_openai._errors import read_error as read_openai_error
 from ostinato_openai._normalise import RATE_LIMIT_HEADERS, rate_limit
 from ostinato_openai._options import OpenAIChatOptions
-from ostinato_openai._request import BodyTemplate, PayloadCache
+from ostinato_openai._request import BodyTemplate
 
 __all__ = [
     "DEFAULT_BASE_URL",
@@ -83,32 +89,23 @@ class OpenAIChatModel(HttpxChatModel[OpenAIChatOptions]):
             (the message does not show the key), or ``max_response_bytes`` is not positive.
     """
 
-    user_agent = "ostinato-openai/0.1.0"
+    provider = "openai"
+    default_base_url = DEFAULT_BASE_URL
     native_structured_output = True
     path = "/chat/completions"
-    env_prefix = "OSTINATO_OPENAI_"
     read_error = staticmethod(read_openai_error)
     stream_end = "ended without [DONE]"
 
     def __init__(
         self,
         *,
-        model: str | None = None,
-        default_options: OpenAIChatOptions | None = None,
-        base_url: str = DEFAULT_BASE_URL,
         organization: str | None = None,
         project: str | None = None,
-        provider: str = "openai",
-        **connection: Unpack[Connection],
+        **arguments: Unpack[ModelArguments[OpenAIChatOptions]],
     ) -> None:
         headers = {"openai-organization": organization, "openai-project": project}
         super().__init__(
-            model=model,
-            default_options=default_options or OpenAIChatOptions(),
-            base_url=base_url,
-            provider=provider,
-            headers={name: value for name, value in headers.items() if value},
-            **connection,
+            headers={name: value for name, value in headers.items() if value}, **arguments
         )
         self._prepared: dict[int, _Prepared] = {}
         self._payloads = PayloadCache()
@@ -136,7 +133,7 @@ class OpenAIChatModel(HttpxChatModel[OpenAIChatOptions]):
 
     def request_body(self, prompt: Prompt, *, stream: bool = False) -> dict[str, Any]:
         """The JSON body this model would send for ``prompt``."""
-        return self._prepare(prompt).template(stream).body(prompt.messages, self._payloads)
+        return self._prepare(prompt).template(stream).body(prompt, self._payloads)
 
     # -- the wire format ---------------------------------------------------------------
 

@@ -9,11 +9,11 @@ it only inside its hooks.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, SecretStr
 
-from ostinato.http import ProviderSettings, provider_field
+from ostinato.http import ChatProviderSettings, provider_field
 
 __all__ = ["ENV_PREFIX", "OpenAISettings"]
 
@@ -23,7 +23,7 @@ ENV_PREFIX = "OSTINATO_OPENAI_"
 _DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 
-class OpenAISettings(ProviderSettings, env_prefix=ENV_PREFIX):
+class OpenAISettings(ChatProviderSettings, env_prefix=ENV_PREFIX):
     """Connection, retry and default-option settings of the ``openai`` provider.
 
     Attributes:
@@ -38,9 +38,10 @@ class OpenAISettings(ProviderSettings, env_prefix=ENV_PREFIX):
             ``api-version``), max_response_bytes, call_deadline, first_event_timeout:
             see :class:`~ostinato.http.ProviderSettings`.
         model: the model used when ``OSTINATO_MODEL`` names none (``openai:``).
-        temperature, top_p, max_tokens, max_completion_tokens, seed, reasoning_effort,
-            parallel_tool_calls, strict_tools, stream_usage, system_role, extra_body:
-            default request options (see ``OpenAIChatOptions``).
+        temperature, top_p, max_tokens, extra_body: see
+            :class:`~ostinato.http.ChatProviderSettings`.
+        max_completion_tokens, seed, reasoning_effort, parallel_tool_calls, strict_tools,
+            stream_usage, system_role: default request options (see ``OpenAIChatOptions``).
     """
 
     provider = "openai"
@@ -53,9 +54,6 @@ class OpenAISettings(ProviderSettings, env_prefix=ENV_PREFIX):
     organization: str | None = provider_field(ENV_PREFIX, "organization", "OPENAI_ORG_ID")
     project: str | None = provider_field(ENV_PREFIX, "project", "OPENAI_PROJECT_ID")
     model: str = "gpt-4.1-mini"
-    temperature: float | None = Field(default=None, ge=0)
-    top_p: float | None = Field(default=None, ge=0, le=1)
-    max_tokens: int | None = Field(default=None, ge=1)
     max_completion_tokens: int | None = Field(default=None, ge=1)
     seed: int | None = None
     reasoning_effort: str | None = None
@@ -63,7 +61,6 @@ class OpenAISettings(ProviderSettings, env_prefix=ENV_PREFIX):
     strict_tools: bool | None = None
     stream_usage: bool = True
     system_role: Literal["system", "developer"] = "system"
-    extra_body: dict[str, Any] = Field(default_factory=dict)
 
     @property
     def uses_openai(self) -> bool:

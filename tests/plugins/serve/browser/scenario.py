@@ -2,8 +2,8 @@
 
 ``temperature`` runs at once; ``send_money`` needs approval; ``wait`` runs until
 :data:`RELEASE` is set (or 10 s). The model asks for ``temperature`` (twice) when the
-question mentions the weather, for ``send_money`` when it says "pay" (twice for "pay
-both"), for ``wait`` when it
+question mentions the weather (in one round, or "one by one" in two rounds whose calls
+have the same id), for ``send_money`` when it says "pay" (twice for "pay both"), for ``wait`` when it
 says "slow", counts the user's messages for "count", answers with markup for "markup",
 fails for "explode", and otherwise says hello; after tool results it answers with them.
 """
@@ -39,9 +39,15 @@ def wait() -> str:
 
 def _answer(prompt: Any) -> Any:
     last = prompt.messages[-1]
+    user = next(m for m in reversed(prompt.messages) if isinstance(m, UserMessage))
     if isinstance(last, ToolResponseMessage):
+        if "one by one" in user.text and len(prompt.messages) < 5:
+            # a second round asking again, with the same made-up call id
+            return tool_call_response(tool_call("temperature", {"city": "Paris"}))
         return "Results: " + "; ".join(r.response_data for r in last.responses)
     text = last.text if isinstance(last, UserMessage) else ""
+    if "one by one" in text:
+        return tool_call_response(tool_call("temperature", {"city": "Lisbon"}))
     if "weather" in text:
         return tool_call_response(
             tool_call("temperature", {"city": "Lisbon"}, id="lisbon"),

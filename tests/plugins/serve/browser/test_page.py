@@ -65,6 +65,19 @@ def test_a_question_shows_its_rounds_tool_calls_results_and_answer(page_on: Any)
     expect(page.get_by_test_id("question")).to_have_value("")
 
 
+def test_calls_of_different_rounds_with_the_same_id_keep_their_own_cards(page_on: Any) -> None:
+    page = page_on().page
+    _ask(page, "The weather one by one, please")
+    expect(page.get_by_test_id("message-assistant")).to_contain_text("Results: 14")
+    expect(page.get_by_test_id("round")).to_have_count(3)
+    calls = page.get_by_test_id("tool-call")
+    expect(calls).to_have_count(2)
+    expect(calls.nth(0).locator(".tool-arguments")).to_have_text('{ "city": "Lisbon" }')
+    expect(calls.nth(0).locator(".tool-result")).to_have_text("21")
+    expect(calls.nth(1).locator(".tool-arguments")).to_have_text('{ "city": "Paris" }')
+    expect(calls.nth(1).locator(".tool-result")).to_have_text("14")
+
+
 def test_a_pending_call_waits_for_approval_then_runs(page_on: Any) -> None:
     page = page_on().page
     _ask(page, "Please pay Ann 50 EUR")
@@ -81,6 +94,7 @@ def test_a_pending_call_waits_for_approval_then_runs(page_on: Any) -> None:
     expect(page.get_by_test_id("message-assistant")).to_contain_text("Results: sent 50 EUR to Ann")
     expect(call).to_have_attribute("data-state", "done")
     expect(call.locator(".tool-result")).to_have_text("sent 50 EUR to Ann")
+    expect(call.locator(".tool-duration")).to_have_text(re.compile(r"^(<1|\d+) ms$"))
     expect(call.get_by_test_id("approve")).to_have_count(0)
     _idle(page)
     expect(page.get_by_test_id("send")).to_be_enabled()
@@ -100,6 +114,33 @@ def test_a_denied_call_does_not_run_and_the_model_reads_why(page_on: Any) -> Non
     )
     expect(call).to_have_attribute("data-state", "denied")
     expect(call.locator(".tool-result")).to_have_text("Not run: denied (over budget).")
+    _idle(page)
+
+
+def test_a_pending_call_runs_with_arguments_edited_on_the_page(page_on: Any) -> None:
+    page = page_on().page
+    _ask(page, "Please pay Ann 50 EUR")
+    call = page.get_by_test_id("tool-call")
+    call.get_by_test_id("edit").click()
+    editor = call.get_by_label("Arguments for send_money, as JSON")
+    expect(editor).to_be_focused()
+    expect(editor).to_have_value('{\n  "amount": 50,\n  "to": "Ann"\n}')
+
+    editor.fill("[1, 2]")
+    call.get_by_test_id("run-edited").click()
+    expect(call.get_by_role("alert")).to_have_text(re.compile("must be a JSON object"))
+    editor.fill('{"amount": 20, "to": "Ann"')
+    call.get_by_test_id("run-edited").click()
+    expect(call.get_by_role("alert")).to_have_text(re.compile("^Not JSON"))
+    expect(call).to_have_attribute("data-state", "pending")
+
+    editor.fill('{"amount": 20, "to": "Ann"}')
+    call.get_by_test_id("run-edited").click()
+
+    expect(page.get_by_test_id("message-assistant")).to_contain_text("Results: sent 20 EUR to Ann")
+    expect(call).to_have_attribute("data-state", "done")
+    expect(call.locator(".tool-arguments")).to_have_text('{ "amount": 20, "to": "Ann" }')
+    expect(call.locator(".tool-result")).to_have_text("sent 20 EUR to Ann")
     _idle(page)
 
 

@@ -1,0 +1,90 @@
+"""``ostinato worker`` and ``ostinato approve``: run a worker; decide a waiting turn."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from typing import Final
+
+__all__ = ["APPROVE_HELP", "WORKER_HELP", "run_approve", "run_worker"]
+
+#: ``ostinato help`` line of ``ostinato worker``.
+WORKER_HELP: Final = "run a durable-turn worker (DBOS) until SIGTERM or Ctrl-C"
+#: ``ostinato help`` line of ``ostinato approve``.
+APPROVE_HELP: Final = "approve or deny the tool calls a durable turn waits for"
+
+
+def run_worker(argv: list[str]) -> int:
+    """``ostinato worker [--concurrency N] [--executor-id ID]``: take turns from the queue
+    until SIGTERM or SIGINT, then finish or hand back the turns in flight."""
+    from ostinato_dbos._settings import DbosSettings
+    from ostinato_dbos._worker import Worker
+
+    parser = argparse.ArgumentParser(prog="ostinato worker", description=WORKER_HELP)
+    parser.add_argument("--concurrency", type=int, help="turns run at once (worker)")
+    parser.add_argument("--executor-id", help="this worker's id (default: host-pid)")
+    parser.add_argument("--poll", type=float, default=1.0, help="queue polling period, s")
+    parser.add_argument("--grace", type=float, help="seconds to finish turns on SIGTERM")
+    args = parser.parse_args(argv)
+    changes: dict[str, object] = {}
+    if args.concurrency is not None:
+        changes["worker_concurrency"] = args.concurrency
+    if args.executor_id:
+        changes["executor_id"] = args.executor_id
+    settings = DbosSettings(**changes)  # type: ignore[arg-type]
+    stop = threading.Event()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, lambda *_: stop.set())
+    worker = Worker(settings, poll_seconds=args.poll)
+    worker.start()
+    print(
+        f"ostinato worker {worker.executor_id}: taking turns from {settings.queue!r}",
+        flush=True,
+    )
+    stop.wait()
+    handed = worker.stop(args.grace)
+    print(f"ostinato worker {worker.executor_id}: stopped, handed back {len(handed)} turn(s)")
+    return 0
+
+
+def run_approve(argv: list[str]) -> int:
+    """``ostinato approve ID [--deny] [--reason TEXT]`` decides every call turn ``ID``
+    waits for; ``ostinato approve --list`` lists the waiting turns and their calls."""
+    from ostinato.errors import DurableTurnError, ResumeError
+    from ostinato.tools import ApprovalDecision
+    from ostinato_dbos._engine import DbosEngine
+
+    parser = argparse.ArgumentParser(prog="ostinato approve", description=APPROVE_HELP)
+    parser.add_argument("turn_id", nargs="?", help="the turn's id")
+    parser.add_argument("--deny", action="store_true", help="deny instead of approving")
+    parser.add_argument("--reason", help="why (the model reads it when denied)")
+    parser.add_argument("--list", action="store_true", help="list the waiting turns")
+    args = parser.parse_args(argv)
+    with DbosEngine() as engine:
+        if args.list or args.turn_id is None:
+            for turn_id in engine.waiting():
+                pending = engine.turn(turn_id).pending()
+                calls = pending.calls if pending is not None else ()
+                print(f"{turn_id}  " + ", ".join(f"{c.name}({c.arguments})" for c in calls))
+            return 0
+        handle = engine.turn(args.turn_id)
+        try:
+            pending = handle.pending()
+            if pending is None:
+                raise DurableTurnError(
+                    f"the durable turn {args.turn_id!r} waits for no decision",
+                    turn_id=args.turn_id,
+                    status=handle.status.value,
+                )
+            decision = (
+                ApprovalDecision.deny(args.reason) if args.deny else ApprovalDecision.approve()
+            )
+            handle.decide({call.id: decision for call in pending.calls})
+        except (DurableTurnError, ResumeError) as error:
+            print(f"ostinato approve: {error}", file=sys.stderr)
+            return 1
+        verb = "denied" if args.deny else "approved"
+        print(f"{verb} {len(pending.calls)} call(s) of {args.turn_id}")
+    return 0

@@ -1,0 +1,216 @@
+"""The DBOS durable engine as submitters see it: queue turns, follow them, decide them.
+
+:class:`DbosEngine` talks only to the system database (a ``DBOSClient``), so any process
+— a web server, a script, the ``ostinato approve`` command — submits and follows turns
+without running any; workers (:class:`~ostinato_dbos.Worker`) run them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from ostinato.durable import TurnRequest, TurnStatus
+from ostinato.errors import DurableTurnError, ResumeError
+from ostinato.model import ChatResponse
+from ostinato.tools import ApprovalDecision, PendingToolCalls
+from ostinato_dbos._settings import DbosSettings
+from ostinato_dbos._worker import APP_NAME
+
+if TYPE_CHECKING:
+    from dbos import DBOSClient
+
+__all__ = ["DbosEngine", "DbosTurnHandle"]
+
+_STATUSES: Final = {
+    "ENQUEUED": TurnStatus.QUEUED,
+    "DELAYED": TurnStatus.QUEUED,
+    "PENDING": TurnStatus.RUNNING,
+    "SUCCESS": TurnStatus.SUCCEEDED,
+    "ERROR": TurnStatus.FAILED,
+    "MAX_RECOVERY_ATTEMPTS_EXCEEDED": TurnStatus.FAILED,
+    "CANCELLED": TurnStatus.CANCELLED,
+}
+_DONE: Final = (TurnStatus.SUCCEEDED, TurnStatus.FAILED, TurnStatus.CANCELLED)
+
+
+class DbosEngine:
+    """Durable turns on DBOS (:class:`~ostinato.durable.DurableEngine`).
+
+    Args:
+        settings: the plugin's settings (default: read from the environment).
+        poll_seconds: how often :meth:`DbosTurnHandle.result` looks at the turn.
+    """
+
+    def __init__(self, settings: DbosSettings | None = None, *, poll_seconds: float = 0.2) -> None:
+        from dbos import DBOS, DBOSClient
+
+        self.settings = settings if settings is not None else DbosSettings()
+        self.poll_seconds = poll_seconds
+        url = self.settings.system_database_url()
+        DBOS.migrate(url)  # a fresh SQLite file (or database) works before any worker ran
+        self.client: DBOSClient = DBOSClient(system_database_url=url, application_name=APP_NAME)
+
+    def submit(self, request: TurnRequest, *, turn_id: str | None = None) -> DbosTurnHandle:
+        """Queue ``request`` for a worker; the same ``turn_id`` twice is one turn."""
+        from ostinato_dbos._workflow import WORKFLOW_NAME
+
+        turn_id = turn_id or str(uuid.uuid4())
+        self.client.enqueue(
+            {
+                "workflow_name": WORKFLOW_NAME,
+                "queue_name": self.settings.queue,
+                "workflow_id": turn_id,
+                "app_version": self.settings.app_version,
+            },
+            request.to_json(),
+        )
+        return DbosTurnHandle(self, turn_id)
+
+    def turn(self, turn_id: str) -> DbosTurnHandle:
+        """The handle of the turn ``turn_id``."""
+        return DbosTurnHandle(self, turn_id)
+
+    def waiting(self) -> list[str]:
+        """The ids of the turns waiting for decisions."""
+        from ostinato_dbos._workflow import WORKFLOW_NAME
+
+        running = self.client.list_workflows(
+            status="PENDING", name=WORKFLOW_NAME, load_input=False, load_output=False
+        )
+        return [t.workflow_id for t in running if self.turn(t.workflow_id).pending() is not None]
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.client.destroy()
+
+    def __enter__(self) -> DbosEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class DbosTurnHandle:
+    """A durable turn on DBOS (:class:`~ostinato.durable.TurnHandle`)."""
+
+    __slots__ = ("_engine", "_id")
+
+    def __init__(self, engine: DbosEngine, turn_id: str) -> None:
+        self._engine = engine
+        self._id = turn_id
+
+    @property
+    def id(self) -> str:
+        """The turn's id (its DBOS workflow id)."""
+        return self._id
+
+    def _raw_status(self) -> str:
+        from dbos._error import DBOSException
+
+        try:
+            status: str = self._engine.client.retrieve_workflow(self._id).get_status().status
+        except DBOSException as error:
+            raise DurableTurnError(
+                f"no durable turn has the id {self._id!r} ({error})",
+                turn_id=self._id,
+                status="unknown",
+            ) from error
+        return status
+
+    @property
+    def status(self) -> TurnStatus:
+        """Its status now."""
+        status = _STATUSES.get(self._raw_status(), TurnStatus.RUNNING)
+        # A waiting turn handed back to the queue (its worker stopped) still waits.
+        if status in (TurnStatus.RUNNING, TurnStatus.QUEUED) and self.pending() is not None:
+            return TurnStatus.WAITING_FOR_APPROVAL
+        return status
+
+    def pending(self) -> PendingToolCalls | None:
+        """The calls the turn waits for a decision on, or ``None``."""
+        from ostinato_dbos._workflow import PENDING_EVENT
+
+        value = self._engine.client.get_event(self._id, PENDING_EVENT, timeout_seconds=0)
+        return PendingToolCalls.from_json(value) if value else None
+
+    def wait_for_pending(self, timeout: float) -> PendingToolCalls | None:
+        """Wait up to ``timeout`` seconds until the turn waits for decisions; its pending
+        calls, or ``None`` if it did not stop for any in that time."""
+        from ostinato_dbos._workflow import PENDING_EVENT
+
+        value = self._engine.client.get_event(self._id, PENDING_EVENT, timeout_seconds=timeout)
+        return PendingToolCalls.from_json(value) if value else None
+
+    def decide(self, decisions: Mapping[str, ApprovalDecision | bool]) -> None:
+        """Send one decision per waiting call id; the turn resumes on a worker."""
+        from ostinato_dbos._workflow import DECISIONS_TOPIC
+
+        pending = self.pending()
+        if pending is None:
+            raise DurableTurnError(
+                f"the durable turn {self._id!r} waits for no decision (status {self.status.value})",
+                turn_id=self._id,
+                status=self.status.value,
+            )
+        checked = {
+            str(call_id): _decision(call_id, decision) for call_id, decision in decisions.items()
+        }
+        pending.check_resumable(checked, None)
+        message = json.dumps({k: d.to_dict() for k, d in checked.items()})
+        # One idempotency key per pending round: deciding twice sends one message.
+        key = f"{self._id}/{pending.rounds}/decisions"
+        self._engine.client.send(self._id, message, DECISIONS_TOPIC, idempotency_key=key)
+
+    def _answer(self, status: str) -> ChatResponse:
+        if status == "SUCCESS":
+            output: str = self._engine.client.retrieve_workflow(self._id).get_result()
+            return ChatResponse.from_dict(json.loads(output))
+        detail = ""
+        if _STATUSES.get(status) is TurnStatus.FAILED:
+            error = self._engine.client.retrieve_workflow(self._id).get_status().error
+            detail = f": {error}" if error is not None else ""
+        turn_status = _STATUSES.get(status, TurnStatus.FAILED)
+        raise DurableTurnError(
+            f"the durable turn {self._id!r} ended {turn_status.value}{detail}",
+            turn_id=self._id,
+            status=turn_status.value,
+        )
+
+    def result(self, timeout: float | None = None) -> ChatResponse:
+        """Wait for the answer (polling the system database)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while (status := self._raw_status()) not in _TERMINAL:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise TimeoutError(f"the durable turn {self._id!r} is still {status}")
+            time.sleep(self._engine.poll_seconds)
+        return self._answer(status)
+
+    async def aresult(self) -> ChatResponse:
+        """Async twin of :meth:`result` (it waits in a thread)."""
+        return await asyncio.to_thread(self.result)
+
+    def __repr__(self) -> str:
+        return f"<DbosTurnHandle {self._id}>"
+
+
+_TERMINAL: Final = frozenset(k for k, v in _STATUSES.items() if v in _DONE)
+
+
+def _decision(
+    call_id: Any, decision: ApprovalDecision | bool | Mapping[str, Any]
+) -> ApprovalDecision:
+    if isinstance(decision, bool):
+        return ApprovalDecision.approve() if decision else ApprovalDecision.deny()
+    if isinstance(decision, ApprovalDecision):
+        return decision
+    if isinstance(decision, Mapping):
+        return ApprovalDecision.from_dict(dict(decision))
+    raise ResumeError(
+        f"the decision for call {call_id!r} must be an ApprovalDecision, True/False or a "
+        f"decision's to_dict(), got {type(decision).__name__}"
+    )

@@ -1,0 +1,112 @@
+"""The DBOS workflow of a durable turn, and the unit interceptor that makes each unit a
+DBOS step.
+
+One workflow, ``ostinato.turn``, takes a :class:`~ostinato.durable.TurnRequest` as JSON
+and returns the answer (a ``ChatResponse``) as JSON. Inside it, each unit core runs
+becomes a step named ``<kind> <name>`` whose output is the unit's JSON; DBOS replays
+completed steps from its system database after a crash. A turn stopped for approvals
+publishes its pending calls (event ``ostinato.pending``) and waits for the decisions
+(message topic ``ostinato.decisions``) with ``DBOS.recv``, which is durable too.
+Imported only in worker processes (it imports DBOS).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Final
+
+from dbos import DBOS
+
+from ostinato.durable import TurnRequest, TurnRunner, Unit, durable_turn
+from ostinato.errors import ApprovalError
+from ostinato.tools import ApprovalDecision, PendingToolCalls
+
+__all__ = [
+    "DECISIONS_TOPIC",
+    "PENDING_EVENT",
+    "WORKFLOW_NAME",
+    "TurnFailure",
+    "configure_worker",
+    "dbos_unit",
+    "run_turn_workflow",
+]
+
+#: The registered name of the turn workflow.
+WORKFLOW_NAME: Final = "ostinato.turn"
+#: The event a waiting turn publishes its pending calls under ("" once decided).
+PENDING_EVENT: Final = "ostinato.pending"
+#: The message topic decisions are sent on.
+DECISIONS_TOPIC: Final = "ostinato.decisions"
+
+
+class TurnFailure(RuntimeError):
+    """A turn's error as it is recorded: the original's class name and message."""
+
+
+class _Worker:
+    runner: TurnRunner | None = None
+    approval_timeout: float = 7 * 24 * 3600.0
+
+
+def configure_worker(runner: TurnRunner, approval_timeout: float) -> None:
+    """Give this process's turn workflows their runner (the worker's auto-configured
+    client) and how long they wait for decisions."""
+    _Worker.runner = runner
+    _Worker.approval_timeout = approval_timeout
+
+
+async def dbos_unit(unit: Unit, run: Callable[[], Awaitable[Any]]) -> Any:
+    """The unit interceptor: ``run`` as a DBOS step whose output is the unit's JSON (a
+    recorded step returns its output without running)."""
+    ran = False
+    result: Any = None
+
+    async def step() -> str:
+        nonlocal ran, result
+        result = await run()
+        ran = True
+        return json.dumps(unit.encode(result), ensure_ascii=False)
+
+    text = await DBOS.run_step_async({"name": f"{unit.kind.value} {unit.name}"}, step)
+    return result if ran else unit.decode(json.loads(text))
+
+
+async def _wait_for_decisions(pending: PendingToolCalls) -> Mapping[str, ApprovalDecision]:
+    await DBOS.set_event_async(PENDING_EVENT, pending.to_json())
+    message = await DBOS.recv_async(DECISIONS_TOPIC, timeout_seconds=_Worker.approval_timeout)
+    if message is None:
+        first = pending.calls[0]
+        raise ApprovalError(
+            f"no decision arrived within {_Worker.approval_timeout} s for the calls "
+            f"{', '.join(c.id for c in pending.calls)}\n"
+            "fix: decide sooner (ostinato approve ID), or raise "
+            "OSTINATO_DBOS_APPROVAL_TIMEOUT_SECONDS",
+            tool_name=first.name,
+            call_id=first.id,
+        )
+    await DBOS.set_event_async(PENDING_EVENT, "")
+    data = json.loads(message)
+    return {call_id: ApprovalDecision.from_dict(d) for call_id, d in data.items()}
+
+
+@DBOS.workflow(name=WORKFLOW_NAME)
+async def run_turn_workflow(request_json: str) -> str:
+    """Run one durable turn (its units are steps) and return its answer's JSON."""
+    runner = _Worker.runner
+    if runner is None:
+        raise RuntimeError(
+            "a durable turn ran in a process that is not an ostinato worker\n"
+            "fix: run turns with `ostinato worker` (or ostinato_dbos.Worker)"
+        )
+    workflow_id = DBOS.workflow_id
+    assert workflow_id is not None
+    request = TurnRequest.from_json(request_json)
+    try:
+        with durable_turn(workflow_id):
+            answer = await runner.run(request, _wait_for_decisions)
+    except Exception as error:
+        # Recorded as the turn's error: by name and message, as every process can read
+        # it back (not every exception class can be rebuilt from DBOS's pickle).
+        raise TurnFailure(f"{type(error).__name__}: {error}") from None
+    return json.dumps(answer.to_dict(), ensure_ascii=False)

@@ -1,0 +1,107 @@
+"""Real worker processes killed in the middle of a turn: the turn completes elsewhere,
+each completed unit ran exactly once, the one in flight at most twice, and memory holds
+the turn once. SQLite system database (one machine)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ostinato.durable import TurnRequest, TurnStatus
+from ostinato.errors import DurableTurnError
+from ostinato_memory import SQLiteChatMemoryRepository
+from tests.plugins.dbos.fake_model import FakeModelServer
+from tests.plugins.dbos.workers import TOOLS, Workers
+
+COUNT = f"{TOOLS}:count"
+PAY = f"{TOOLS}:pay"
+
+
+def remembered(workers: Workers, conversation: str) -> list[str | None]:
+    repository = SQLiteChatMemoryRepository(workers.memory_path)
+    return [m.text for m in repository.find_by_conversation_id_sync(conversation)]
+
+
+def test_killed_in_a_model_round_the_turn_completes_on_the_restarted_worker(
+    workers: Workers, model_server: FakeModelServer
+) -> None:
+    gate = model_server.gate(("model", "t1", 2))
+    worker = workers.start("w1")
+    with workers.engine() as engine:
+        handle = engine.submit(TurnRequest("t1 tool", conversation_id="t1", tools=(COUNT,)))
+        assert gate.arrived.wait(60)
+        workers.kill(worker)  # in the second model round, after the tool ran
+        gate.release.set()
+        workers.start("w1")  # the same worker again: it recovers its own turns
+        assert handle.result(timeout=60).text == "done t1"
+    started = model_server.started
+    assert started[("model", "t1", 1)] == 1  # completed before the crash: not repeated
+    assert started[("count", "t1", 0)] == 1
+    assert started[("model", "t1", 2)] == 2  # in flight at the crash: at most twice
+    assert remembered(workers, "t1") == ["t1 tool", "done t1"]
+
+
+def test_killed_in_a_tool_call_the_turn_completes_on_another_live_worker(
+    workers: Workers, model_server: FakeModelServer
+) -> None:
+    gate = model_server.gate(("count", "t2", 0))
+    first, second = workers.start("w1"), workers.start("w2")
+    with workers.engine() as engine:
+        handle = engine.submit(TurnRequest("t2 tool", conversation_id="t2", tools=(COUNT,)))
+        assert gate.arrived.wait(60)
+        running = engine.client.retrieve_workflow(handle.id).get_status().executor_id
+        workers.kill(first if running == "w1" else second)
+        gate.release.set()  # the live worker adopts the dead one's turn
+        assert handle.result(timeout=60).text == "done t2"
+    started = model_server.started
+    assert started[("model", "t2", 1)] == 1
+    assert started[("count", "t2", 0)] == 2  # in flight at the crash: ran again...
+    assert len(set(model_server.keys)) == 1  # ...with the same idempotency key
+    assert started[("model", "t2", 2)] == 1
+    assert remembered(workers, "t2") == ["t2 tool", "done t2"]
+
+
+def test_a_turn_waiting_for_approval_outlives_its_workers_and_resumes_on_ostinato_approve(
+    workers: Workers, model_server: FakeModelServer
+) -> None:
+    worker = workers.start("w1")
+    with workers.engine() as engine:
+        handle = engine.submit(TurnRequest("t3 approval", conversation_id="t3", tools=(PAY,)))
+        pending = handle.wait_for_pending(60)
+        assert pending is not None and [c.name for c in pending.calls] == ["pay"]
+        assert handle.status is TurnStatus.WAITING_FOR_APPROVAL
+        workers.kill(worker)  # while it waits
+        workers.start("w2")  # a new worker adopts the turn: it waits again
+        listed = workers.command("approve", "--list")
+        assert handle.id in listed.stdout, listed
+        approved = workers.command("approve", handle.id)
+        assert approved.returncode == 0, approved
+        assert approved.stdout.strip() == f"approved 1 call(s) of {handle.id}"
+        assert handle.result(timeout=60).text == "done t3"
+    started = model_server.started
+    assert started[("model", "t3", 1)] == 1
+    assert started[("pay", "t3", 0)] == 1
+    assert started[("model", "t3", 2)] == 1
+    assert remembered(workers, "t3") == ["t3 approval", "done t3"]
+
+
+def test_sigterm_hands_a_waiting_turn_back_and_a_decision_from_the_api_resumes_it(
+    workers: Workers, model_server: FakeModelServer
+) -> None:
+    worker = workers.start("w1")
+    with workers.engine() as engine:
+        handle = engine.submit(TurnRequest("t4 approval", conversation_id="t4", tools=(PAY,)))
+        pending = handle.wait_for_pending(60)
+        assert pending is not None
+        assert "handed back 1 turn(s)" in workers.terminate(worker)
+        assert worker.returncode == 0
+        assert handle.status is TurnStatus.WAITING_FOR_APPROVAL  # queued, still waiting
+        handle.decide({pending.calls[0].id: False})
+        workers.start("w2")
+        assert handle.result(timeout=60).text == "done t4"
+        unknown = engine.submit(TurnRequest("t5 plain", conversation_id="t5", tools=("no_such:x",)))
+        with pytest.raises(DurableTurnError, match=r"ToolResolutionError: .*'no_such:x'"):
+            unknown.result(timeout=60)
+        assert unknown.status is TurnStatus.FAILED
+    assert model_server.started[("pay", "t4", 0)] == 0  # denied: never ran
+    assert model_server.started[("model", "t4", 1)] == 1
+    assert remembered(workers, "t4")[0] == "t4 approval"

@@ -1,0 +1,103 @@
+"""Worker processes of the durable-turn tests: real ``ostinato worker`` processes on a
+shared system database, each tied to the test process (they die with it), started,
+killed (SIGKILL) and stopped (SIGTERM) by the tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from ostinato_dbos import DbosEngine, DbosSettings
+from ostinato_mcp._lifetime import guarded_command
+from tests.plugins.dbos.fake_model import FakeModelServer
+
+__all__ = ["Workers"]
+
+ROOT = Path(__file__).resolve().parents[3]
+TOOLS = "tests.plugins.dbos.durable_tools"
+
+
+class Workers:
+    """Starts workers sharing ``database_url`` and the fake model ``server``."""
+
+    def __init__(self, tmp_path: Path, server: FakeModelServer, database_url: str) -> None:
+        self.database_url = database_url
+        self.memory_path = tmp_path / "memory.sqlite3"
+        self.settings = DbosSettings(
+            database_url=database_url,  # type: ignore[arg-type]
+            heartbeat_seconds=0.2,
+            dead_after_seconds=1.5,
+            shutdown_grace_seconds=0,
+        )
+        self.env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("OSTINATO_")},
+            "PYTHONPATH": str(ROOT),
+            "XDG_STATE_HOME": str(tmp_path / "state"),
+            "DBOS_TEST_SERVER": server.url,
+            "OSTINATO_LOAD_PLUGINS": "openai,memory,dbos",
+            "OSTINATO_MODEL": "openai:fake-model",
+            "OSTINATO_OPENAI_BASE_URL": f"{server.url}/v1",
+            "OSTINATO_OPENAI_API_KEY": "test-key",
+            "OSTINATO_OPENAI_MAX_RETRIES": "0",
+            "OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR": "default",
+            "OSTINATO_MEMORY_ENABLED": "true",
+            "OSTINATO_MEMORY_REPOSITORY": "sqlite",
+            "OSTINATO_MEMORY_SQLITE_PATH": str(self.memory_path),
+            "OSTINATO_DBOS_DATABASE_URL": database_url,
+            "OSTINATO_DBOS_HEARTBEAT_SECONDS": "0.2",
+            "OSTINATO_DBOS_DEAD_AFTER_SECONDS": "1.5",
+            "OSTINATO_DBOS_SHUTDOWN_GRACE_SECONDS": "0",
+        }
+        self.processes: list[subprocess.Popen[str]] = []
+
+    def start(self, executor_id: str, *extra: str) -> subprocess.Popen[str]:
+        """A worker taking turns (returns once it said so)."""
+        args = ["-m", "ostinato.cli", "worker", "--poll", "0.05", "--executor-id", executor_id]
+        command, argv = guarded_command(sys.executable, [*args, *extra])
+        process = subprocess.Popen(
+            [command, *argv],
+            env=self.env,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.processes.append(process)
+        assert process.stdout is not None
+        seen = []
+        for line in process.stdout:
+            seen.append(line)
+            if "taking turns" in line:
+                return process
+        raise AssertionError(f"the worker {executor_id} did not start:\n{''.join(seen)}")
+
+    def command(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """``ostinato ARGS...`` run with the workers' environment."""
+        return subprocess.run(
+            [sys.executable, "-m", "ostinato.cli", *args],
+            env=self.env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    @staticmethod
+    def kill(process: subprocess.Popen[str]) -> None:
+        """SIGKILL: no cleanup runs."""
+        process.send_signal(signal.SIGKILL)
+        process.wait(30)
+
+    @staticmethod
+    def terminate(process: subprocess.Popen[str]) -> str:
+        """SIGTERM, and what the worker printed until it exited."""
+        process.send_signal(signal.SIGTERM)
+        out, _ = process.communicate(timeout=60)
+        return out
+
+    def engine(self) -> DbosEngine:
+        """A submitter's engine on the same database."""
+        return DbosEngine(self.settings, poll_seconds=0.05)
