@@ -4,6 +4,7 @@ model of each adapter is pointed at it, and a call or a stream of ``"hi"``."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -26,7 +27,14 @@ from tests.reliability.provider_bodies import (
     ollama_message,
 )
 
-__all__ = ["any_adapter", "call", "every_adapter_and_mode", "make", "stream"]
+__all__ = [
+    "any_adapter",
+    "call",
+    "every_adapter_and_mode",
+    "make",
+    "model_on_server",
+    "stream",
+]
 
 ANTHROPIC_MESSAGE = anthropic_message("hi")
 OLLAMA_REPLY = ollama_message("hi")
@@ -58,6 +66,13 @@ def make(adapter: str, server: FaultServer) -> Any:
     if adapter == "anthropic":
         return AnthropicChatModel(model="m", base_url=root)
     return OllamaChatModel(model="m", base_url=root)
+
+
+def model_on_server(serve: Callable[..., FaultServer], adapter: str) -> tuple[FaultServer, Any]:
+    """A fault server started with ``serve`` that answers like :func:`any_adapter`, and a
+    model of ``adapter`` on it."""
+    server = serve(any_adapter)
+    return server, make(adapter, server)
 
 
 async def call(model: Any) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ostinato.client import ChatClient
-from tests.reliability.every_adapter import any_adapter, every_adapter_and_mode, make
+from tests.reliability.every_adapter import every_adapter_and_mode, model_on_server
 from tests.reliability.faultserver import FaultServer
 
 RUNS = 5
@@ -24,8 +24,7 @@ RUNS = 5
 def test_one_connection_serves_every_request_of_a_loop(
     adapter: str, mode: Callable[[Any], Any], serve: Callable[..., FaultServer]
 ) -> None:
-    server = serve(any_adapter)
-    model = make(adapter, server)
+    server, model = model_on_server(serve, adapter)
 
     async def main() -> None:
         for _ in range(RUNS):
@@ -39,8 +38,7 @@ def test_one_connection_serves_every_request_of_a_loop(
 
 
 def test_the_sync_face_streams_on_one_connection(serve: Callable[..., FaultServer]) -> None:
-    server = serve(any_adapter)
-    model = make("openai", server)
+    server, model = model_on_server(serve, "openai")
     client = ChatClient.builder(model).build()
     for _ in range(RUNS):
         assert "".join(client.prompt("hi").stream().content()) == "answer to hi"

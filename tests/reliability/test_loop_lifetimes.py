@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ostinato.client import ChatClient
-from tests.reliability.every_adapter import any_adapter, every_adapter_and_mode, make
+from tests.reliability.every_adapter import every_adapter_and_mode, model_on_server
 from tests.reliability.faultserver import FaultServer
 from tests.reliability.resources import open_sockets
 
@@ -26,8 +26,7 @@ RUNS = 20
 def test_repeated_asyncio_run_leaves_no_connection_and_no_loop(
     adapter: str, mode: Callable[[Any], Any], serve: Callable[..., FaultServer]
 ) -> None:
-    server = serve(any_adapter)
-    model = make(adapter, server)
+    server, model = model_on_server(serve, adapter)
     gc.collect()
     sockets = open_sockets()
     for _ in range(RUNS):
@@ -41,8 +40,7 @@ def test_repeated_asyncio_run_leaves_no_connection_and_no_loop(
 def test_the_sync_face_keeps_one_client_and_one_connection(
     serve: Callable[..., FaultServer],
 ) -> None:
-    server = serve(any_adapter)
-    model = make("openai", server)
+    server, model = model_on_server(serve, "openai")
     client = ChatClient.builder(model).build()
     for _ in range(RUNS):
         assert client.prompt("hi").call().content() == "answer to hi"

@@ -1,9 +1,11 @@
 """Advisors and tools the advisor tests share: named pass-through advisors, one that logs
-its name, one that records how the tool loop ended, and two weather tools."""
+its name, one that records how the tool loop ended, a tool-calling advisor that records
+its hooks, and two weather tools."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 from ostinato import tool
 from ostinato.advisors import (
@@ -16,7 +18,14 @@ from ostinato.advisors import (
     ToolLoopExitListener,
 )
 
-__all__ = ["ExitListener", "LoggingAdvisor", "NamedAdvisor", "forecast", "weather"]
+__all__ = [
+    "ExitListener",
+    "HookRecorder",
+    "LoggingAdvisor",
+    "NamedAdvisor",
+    "forecast",
+    "weather",
+]
 
 
 class NamedAdvisor(BaseAdvisor):
@@ -75,6 +84,42 @@ class ExitListener(BaseAdvisor, ToolLoopExitListener):
         self.endings.append(ending)
         if self._fail:
             raise RuntimeError("listener broke")
+
+
+def _recorded(hook: str) -> Any:
+    """A loop hook that appends ``hook`` to the advisor's ``calls`` and passes its request
+    or response through."""
+
+    async def run(self: HookRecorder, value: Any, chain: AdvisorChain) -> Any:
+        self.calls.append(hook)
+        return value
+
+    return run
+
+
+class HookRecorder(ToolCallingAdvisor):
+    """A tool-calling advisor that appends each of its loop hooks to ``calls`` as it runs,
+    as ``<hook>_<path>`` (hooks ``initialize``, ``before``, ``after``, ``finalize``; paths
+    ``call`` and ``stream``), and changes nothing."""
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**settings)
+        self.calls: list[str] = []
+
+    do_initialize_loop = _recorded("initialize_call")
+    do_before_call = _recorded("before_call")
+    do_after_call = _recorded("after_call")
+    do_finalize_loop = _recorded("finalize_call")
+    do_initialize_loop_stream = _recorded("initialize_stream")
+    do_before_stream = _recorded("before_stream")
+    do_after_stream = _recorded("after_stream")
+
+    async def do_finalize_loop_stream(
+        self, stream: AsyncIterator[ChatClientResponse], chain: AdvisorChain
+    ) -> AsyncIterator[ChatClientResponse]:
+        self.calls.append("finalize_stream")
+        async for chunk in stream:
+            yield chunk
 
 
 @tool(description="The weather in a city")

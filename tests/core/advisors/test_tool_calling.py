@@ -6,6 +6,8 @@ AI have their own tests at the end.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from ostinato.advisors import (
@@ -29,6 +31,7 @@ from ostinato.model import ChatResponse, Generation, Usage
 from ostinato.prompt import ChatOptions, Prompt
 from ostinato.testing import ScriptedChatModel, ScriptedStream, text_response
 from ostinato.tools import ToolExecutionResult
+from tests.core.advisors.fakes import HookRecorder
 from tests.core.advisors.loop_harness import MODES, chain_for, final, request, run, tc
 from tests.fakes.managers import RecordingManager, default_result
 
@@ -403,59 +406,18 @@ async def test_manager_always_sees_the_full_turn(mode):
 # -- hooks --------------------------------------------------------------------------------------
 
 
-class CountingAdvisor(ToolCallingAdvisor):
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.counts: dict[str, int] = {}
-
-    def _count(self, name):
-        self.counts[name] = self.counts.get(name, 0) + 1
-
-    async def do_initialize_loop(self, request, chain):
-        self._count("init")
-        return request
-
-    async def do_before_call(self, request, chain):
-        self._count("before")
-        return request
-
-    async def do_after_call(self, response, chain):
-        self._count("after")
-        return response
-
-    async def do_finalize_loop(self, response, chain):
-        self._count("finalize")
-        return response
-
-    async def do_initialize_loop_stream(self, request, chain):
-        self._count("init")
-        return request
-
-    async def do_before_stream(self, request, chain):
-        self._count("before")
-        return request
-
-    async def do_after_stream(self, response, chain):
-        self._count("after")
-        return response
-
-    async def do_finalize_loop_stream(self, stream, chain):
-        self._count("finalize")
-        async for chunk in stream:
-            yield chunk
-
-
 @pytest.mark.parametrize(
     ("script", "expected"),
     [
-        ([final()], {"init": 1, "before": 1, "after": 1, "finalize": 1}),
-        ([tc(), final()], {"init": 1, "before": 2, "after": 2, "finalize": 1}),
+        ([final()], {"initialize": 1, "before": 1, "after": 1, "finalize": 1}),
+        ([tc(), final()], {"initialize": 1, "before": 2, "after": 2, "finalize": 1}),
     ],
 )
 async def test_hooks_run_the_expected_number_of_times(mode, script, expected):
-    advisor = CountingAdvisor(tool_calling_manager=RecordingManager())
+    advisor = HookRecorder(tool_calling_manager=RecordingManager())
     await run(mode, advisor, ScriptedChatModel(script))
-    assert advisor.counts == expected
+    assert Counter(call.split("_")[0] for call in advisor.calls) == expected
+    assert {call.split("_")[1] for call in advisor.calls} == {mode}  # only the run's path
 
 
 async def test_options_set_by_before_hook_are_used_to_run_tools(mode):

@@ -23,7 +23,7 @@ from ostinato.model import ChatResponse, FinishReason
 from ostinato.prompt import Prompt, ToolCallingChatOptions
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
 from ostinato.tools import DefaultToolCallingManager, ToolCallLimits, tool_callbacks
-from tests.core.advisors.fakes import ExitListener, forecast, weather
+from tests.core.advisors.fakes import ExitListener, HookRecorder, forecast, weather
 from tests.core.advisors.loop_harness import chain_for
 
 pytestmark = pytest.mark.parametrize("stream", [False, True], ids=["call", "stream"])
@@ -166,37 +166,11 @@ async def test_no_trailer_when_the_answer_carries_usage(stream):
 
 
 async def test_the_hooks_of_the_path_run(stream):
-    calls: list[str] = []
-
-    class Hooked(ToolCallingAdvisor):
-        async def do_before_call(
-            self, request: ChatClientRequest, chain: AdvisorChain
-        ) -> ChatClientRequest:
-            calls.append("before_call")
-            return request
-
-        async def do_before_stream(
-            self, request: ChatClientRequest, chain: AdvisorChain
-        ) -> ChatClientRequest:
-            calls.append("before_stream")
-            return request
-
-        async def do_after_call(
-            self, response: ChatClientResponse, chain: AdvisorChain
-        ) -> ChatClientResponse:
-            calls.append("after_call")
-            return response
-
-        async def do_after_stream(
-            self, response: ChatClientResponse, chain: AdvisorChain
-        ) -> ChatClientResponse:
-            calls.append("after_stream")
-            return response
-
-    turn, _ = await start(stream, Hooked())
+    hooked = HookRecorder()
+    turn, _ = await start(stream, hooked)
     await turn.decide(await turn.begin_round(), round_of(text_response("Sunny")))
     suffix = "stream" if stream else "call"
-    assert calls == [f"before_{suffix}", f"after_{suffix}"]
+    assert hooked.calls == [f"initialize_{suffix}", f"before_{suffix}", f"after_{suffix}"]
 
 
 async def test_options_set_before_a_round_are_carried_on(stream):

@@ -44,9 +44,22 @@ ACME = """
 """
 
 
-def config_rows(out: str) -> dict[str, list[str]]:
-    """The words of each line of ``ostinato config`` that names a variable, by its first."""
-    return {line.split()[0]: line.split()[1:] for line in out.splitlines() if "OSTINATO_" in line}
+def show_config(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    variables: dict[str, str],
+) -> tuple[int, str, str, dict[str, list[str]]]:
+    """``ostinato config`` with ``variables`` set: its exit code, stdout, stderr, and the
+    words of each line that names a variable, by its first. The value of every ``*API_KEY``
+    variable set appears in neither output."""
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    code, out, err = run_main(capsys, "config")
+    for name, value in variables.items():
+        if name.endswith("API_KEY"):
+            assert value not in out + err
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if "OSTINATO_" in line}
+    return code, out, err, rows
 
 
 @pytest.fixture
@@ -116,12 +129,9 @@ def test_skipped_plugins_are_listed(acme, capsys, monkeypatch):
 
 
 def test_config_shows_values_sources_and_masks_secrets(acme, capsys, monkeypatch):
-    monkeypatch.setenv("OSTINATO_MODEL", "acme:big")
-    monkeypatch.setenv("ACME_API_KEY", "sk-do-not-print")
-    code, out, err = run_main(capsys, "config")
+    variables = {"OSTINATO_MODEL": "acme:big", "ACME_API_KEY": "sk-do-not-print"}
+    code, out, _, rows = show_config(capsys, monkeypatch, variables)
     assert code == 0
-    assert "sk-do-not-print" not in out + err
-    rows = config_rows(out)
     assert rows["OSTINATO_MODEL"] == ["acme:big", "env"]
     assert rows["OSTINATO_TOOLS__MAX_ITERATIONS"] == ["25", "default"]
     assert rows["OSTINATO_ACME_API_KEY"] == ["**********", "env", "(ACME_API_KEY)"]
@@ -146,11 +156,10 @@ def test_config_json_and_dotenv_source(acme, capsys, clean_environment):
 
 
 def test_a_bad_value_exits_2_with_one_line_and_the_fix(capsys, monkeypatch):
-    monkeypatch.setenv("OSTINATO_TOOLS__MAX_ITERATIONS", "lots")
-    code, out, err = run_main(capsys, "config")
+    variables = {"OSTINATO_TOOLS__MAX_ITERATIONS": "lots"}
+    code, _, err, rows = show_config(capsys, monkeypatch, variables)
     assert code == EXIT_CONFIGURATION_ERROR == 2
     # The report still shows every setting, the bad one marked, after the problems.
-    rows = config_rows(out)
     assert rows["OSTINATO_TOOLS__MAX_ITERATIONS"] == ["lots", "(bad", "value)", "env"]
     assert rows["OSTINATO_TOOLS__MAX_CALLS_PER_TOOL"] == ["40", "default"]
     first, *details = err.splitlines()
@@ -165,12 +174,9 @@ def test_a_bad_value_exits_2_with_one_line_and_the_fix(capsys, monkeypatch):
 
 
 def test_a_bad_plugin_value_exits_2(acme, capsys, monkeypatch):
-    monkeypatch.setenv("OSTINATO_ACME_RETRIES", "many")
-    monkeypatch.setenv("OSTINATO_ACME_API_KEY", "secret-value")
-    code, out, err = run_main(capsys, "config")
+    variables = {"OSTINATO_ACME_RETRIES": "many", "OSTINATO_ACME_API_KEY": "secret-value"}
+    code, _, err, rows = show_config(capsys, monkeypatch, variables)
     assert code == 2
-    assert "secret-value" not in out + err
-    rows = config_rows(out)
     assert rows["OSTINATO_ACME_RETRIES"] == ["many", "(bad", "value)", "env"]
     assert rows["OSTINATO_ACME_API_KEY"] == ["**********", "env"]
     assert rows["OSTINATO_MODEL"] == ["(unset)", "default"]

@@ -12,23 +12,17 @@ of them.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
-
 from ostinato.messages import ToolCall
-from ostinato.model import ChatModel
 from ostinato.prompt import ChatOptions
-from ostinato.testing.conformance import CannedResponse, ChatModelConformance, Scenario
-from ostinato.transport import RetryPolicy
+from ostinato.testing.conformance import CannedResponse, HttpxModelConformance, Scenario
 from ostinato_anthropic import (
     AnthropicChatModel,
     AnthropicChatOptions,
     json_schema_output_config,
 )
-from tests.plugins.anthropic.wire import no_sleep
 
 ERROR_TYPES = {
     400: "invalid_request_error",
@@ -49,30 +43,10 @@ def sse(*events: Mapping[str, Any], stop: bool = True) -> str:
     return body + ('event: message_stop\ndata: {"type":"message_stop"}\n\n' if stop else "")
 
 
-class TestAnthropicConformance(ChatModelConformance):
-    provider = "anthropic"
-
-    def build_model(
-        self, transport: httpx.AsyncBaseTransport, *, api_key: str, max_retries: int
-    ) -> ChatModel:
-        return AnthropicChatModel(
-            model="conformance-model",
-            api_key=api_key,
-            base_url="https://conformance.test",
-            retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
-            http_client_factory=lambda: httpx.AsyncClient(transport=transport),
-        )
-
-    def live_model(self) -> ChatModel | None:
-        """A real server when LIVE_ANTHROPIC_API_KEY is set (LIVE_ANTHROPIC_MODEL too)."""
-        api_key = os.environ.get("LIVE_ANTHROPIC_API_KEY")
-        if not api_key:
-            return None
-        return AnthropicChatModel(
-            model=os.environ.get("LIVE_ANTHROPIC_MODEL", "claude-haiku-4-5"),
-            api_key=api_key,
-            base_url=os.environ.get("LIVE_ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
-        )
+class TestAnthropicConformance(HttpxModelConformance):
+    model_class = AnthropicChatModel
+    live_requires = "API_KEY"
+    live_model_name = "claude-haiku-4-5"
 
     def structured_output_options(self, schema: Mapping[str, Any]) -> ChatOptions | None:
         return AnthropicChatOptions(output_config=json_schema_output_config(schema))

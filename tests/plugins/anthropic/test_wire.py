@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from ostinato.errors import AuthenticationError, NotFoundError
-from ostinato.model import MessageAggregator
 from tests.plugins.anthropic.expect import expect_response, replay, replay_chunks
 from tests.plugins.anthropic.wire import exchange_names, load, recorded_prompt, replay_model
 
@@ -321,20 +320,3 @@ async def test_012_error_404_not_found():
     assert (error.status, error.error_type) == (404, "not_found_error")
     assert error.request_id == "req_011CdufXo8Y2LVfY2veyuQWG"  # from the body
     assert str(error).startswith("anthropic error 404 (not_found_error): model: claude-sonet-4-5")
-
-
-@pytest.mark.parametrize("name", exchange_names(streams=True))
-@pytest.mark.parametrize("piece_size", [1, 2, 5, 13, 64])
-async def test_streams_survive_any_split(name: str, piece_size: int):
-    exchange = load(name)
-    whole = await replay(exchange)
-    split = await replay(exchange, piece_size=piece_size)
-    assert split == whole
-    assert split.usage == whole.usage
-    assert split.result.output.metadata == whole.result.output.metadata  # type: ignore[union-attr]
-
-
-@pytest.mark.parametrize("name", exchange_names(streams=True))
-async def test_stream_chunks_aggregate_once(name: str):
-    chunks, _ = await replay_chunks(load(name))
-    assert MessageAggregator.aggregate(chunks) == await replay(load(name))

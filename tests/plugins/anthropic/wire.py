@@ -1,11 +1,9 @@
-"""Recorded Anthropic exchanges (``tests/wire/anthropic``) replayed through
-``httpx.MockTransport``.
+"""Messages API exchanges (``tests/wire/anthropic``).
 
-The corpus is part of the repository (``tests/wire``); a missing file fails the test.
-
-:func:`recorded_prompt` rebuilds, from a recorded request body, the prompt and options
-that should make the adapter send exactly that body; the replay then compares what the
-adapter sent with what was recorded.
+What :mod:`tests.plugins.recorded_replay` needs of this protocol: :func:`recorded_prompt`
+reads the top-level ``system`` blocks and the content blocks of each turn back into
+messages and the request fields into ``AnthropicChatOptions``; :func:`replay_model`
+authenticates with :data:`API_KEY`.
 """
 
 from __future__ import annotations
@@ -16,30 +14,20 @@ from typing import Any
 
 import httpx
 
-from ostinato.messages import (
-    AssistantMessage,
-    Message,
-    SystemMessage,
-    ToolCall,
-    ToolResponse,
-    ToolResponseMessage,
-    UserMessage,
-)
+from ostinato.messages import Message
 from ostinato.prompt import Prompt
 from ostinato.transport import RetryPolicy
 from ostinato_anthropic import AnthropicChatModel, AnthropicChatOptions
 from tests.fakes import wire
-from tests.fakes.wire import WIRE_DIR, RecordedTool, no_sleep
+from tests.fakes.wire import RecordedTool, no_sleep
+from tests.plugins.recorded_replay import RecordedConversation, replaying_client
 
 __all__ = [
     "API_KEY",
     "FOLDER",
-    "WIRE_DIR",
     "Exchange",
-    "RecordedTool",
     "exchange_names",
     "load",
-    "no_sleep",
     "recorded_prompt",
     "replay_model",
 ]
@@ -76,30 +64,24 @@ def _text(blocks: list[Mapping[str, Any]]) -> str:
 
 
 def _messages(body: Mapping[str, Any]) -> list[Message]:
-    messages: list[Message] = [SystemMessage(b["text"]) for b in body.get("system") or ()]
-    names: dict[str, str] = {}
+    conversation = RecordedConversation()
+    for block in body.get("system") or ():
+        conversation.system(block["text"])
     for turn in body["messages"]:
         blocks = turn["content"]
         if turn["role"] == "assistant":
-            calls = tuple(
-                ToolCall(b["id"], b["name"], json.dumps(b["input"]))
+            calls = [
+                (b["id"], b["name"], json.dumps(b["input"]))
                 for b in blocks
                 if b["type"] == "tool_use"
-            )
-            names.update({c.id: c.name for c in calls})
-            messages.append(AssistantMessage(_text(blocks) or None, calls))
+            ]
+            conversation.assistant(_text(blocks) or None, calls)
         elif any(b["type"] == "tool_result" for b in blocks):
-            messages.append(
-                ToolResponseMessage(
-                    tuple(
-                        ToolResponse(b["tool_use_id"], names[b["tool_use_id"]], _text(b["content"]))
-                        for b in blocks
-                    )
-                )
-            )
+            for b in blocks:
+                conversation.tool_result(b["tool_use_id"], _text(b["content"]))
         else:
-            messages.append(UserMessage(_text(blocks)))
-    return messages
+            conversation.user(_text(blocks))
+    return conversation.messages
 
 
 def recorded_prompt(body: Mapping[str, Any]) -> Prompt:
@@ -122,17 +104,12 @@ def replay_model(
     exchange: Exchange, *, piece_size: int | None = None, max_retries: int = 0
 ) -> tuple[AnthropicChatModel, list[httpx.Request]]:
     """A model whose every request gets the recorded response; the requests it sent."""
-    sent: list[httpx.Request] = []
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        sent.append(request)
-        return exchange.response_for(piece_size)
-
+    client_factory, sent = replaying_client(exchange, piece_size)
     model = AnthropicChatModel(
         api_key=API_KEY,
         base_url="https://wire.test",
         extra_query=exchange.query,
         retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
-        http_client_factory=lambda: httpx.AsyncClient(transport=httpx.MockTransport(handler)),
+        http_client_factory=client_factory,
     )
     return model, sent

@@ -111,20 +111,33 @@ def test_a_file_that_is_not_sqlite_is_left_untouched(tmp_path):
     unchanged_after(path, NotAMemoryDatabaseError, "not a usable ostinato-memory database")
 
 
-def test_another_applications_database_is_left_untouched(tmp_path):
+@pytest.mark.parametrize(
+    ("statements", "match"),
+    [
+        pytest.param(
+            [
+                "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)",
+                "INSERT INTO users (name) VALUES ('ada')",
+            ],
+            r"holds other tables \(users\)",
+            id="other-tables",
+        ),
+        pytest.param(
+            [
+                "CREATE TABLE ostinato_memory_meta (key TEXT PRIMARY KEY, value TEXT)",
+                "INSERT INTO ostinato_memory_meta VALUES ('application', 'someone')",
+            ],
+            "names 'someone'",
+            id="a-meta-table-of-another-application",
+        ),
+    ],
+)
+def test_another_applications_database_is_left_untouched(tmp_path, statements, match):
     path = tmp_path / "app.db"
     with raw(path) as other:
-        other.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
-        other.execute("INSERT INTO users (name) VALUES ('ada')")
-    unchanged_after(path, NotAMemoryDatabaseError, r"holds other tables \(users\)")
-
-
-def test_a_meta_table_of_another_application_is_refused(tmp_path):
-    path = tmp_path / "app.db"
-    with raw(path) as other:
-        other.execute("CREATE TABLE ostinato_memory_meta (key TEXT PRIMARY KEY, value TEXT)")
-        other.execute("INSERT INTO ostinato_memory_meta VALUES ('application', 'someone')")
-    unchanged_after(path, NotAMemoryDatabaseError, "names 'someone'")
+        for statement in statements:
+            other.execute(statement)
+    unchanged_after(path, NotAMemoryDatabaseError, match)
 
 
 def test_a_newer_schema_is_left_untouched(tmp_path):

@@ -13,24 +13,18 @@ never fragments.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-import httpx
-
 from ostinato.messages import ToolCall
-from ostinato.model import ChatModel
 from ostinato.prompt import ChatOptions
 from ostinato.testing.conformance import (
     CannedResponse,
-    ChatModelConformance,
     Expectations,
+    HttpxModelConformance,
     Scenario,
 )
-from ostinato.transport import RetryPolicy
 from ostinato_ollama import OllamaChatModel, OllamaChatOptions
-from tests.plugins.ollama.wire import no_sleep
 
 CREATED = "2026-01-01T00:00:00.000000Z"
 THINKING = "The user wants the tools."
@@ -42,31 +36,11 @@ def ndjson(*objects: Mapping[str, Any]) -> CannedResponse:
     return CannedResponse.text(body, content_type="application/x-ndjson")
 
 
-class TestOllamaConformance(ChatModelConformance):
-    provider = "ollama"
+class TestOllamaConformance(HttpxModelConformance):
     expectations: ClassVar[Expectations] = Expectations(response_id="")
-
-    def build_model(
-        self, transport: httpx.AsyncBaseTransport, *, api_key: str, max_retries: int
-    ) -> ChatModel:
-        return OllamaChatModel(
-            model="conformance-model",
-            api_key=api_key,
-            base_url="http://conformance.test:11434",
-            retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
-            http_client_factory=lambda: httpx.AsyncClient(transport=transport),
-        )
-
-    def live_model(self) -> ChatModel | None:
-        """A real server when LIVE_OLLAMA_BASE_URL is set (LIVE_OLLAMA_MODEL, _API_KEY)."""
-        base_url = os.environ.get("LIVE_OLLAMA_BASE_URL")
-        if not base_url:
-            return None
-        return OllamaChatModel(
-            model=os.environ.get("LIVE_OLLAMA_MODEL", "qwen3"),
-            api_key=os.environ.get("LIVE_OLLAMA_API_KEY"),
-            base_url=base_url,
-        )
+    model_class = OllamaChatModel
+    base_url = "http://conformance.test:11434"
+    live_model_name = "qwen3"
 
     def structured_output_options(self, schema: Mapping[str, Any]) -> ChatOptions | None:
         return OllamaChatOptions(format=schema)

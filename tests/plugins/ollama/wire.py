@@ -1,12 +1,11 @@
-"""Recorded Ollama exchanges (``tests/wire/ollama``) replayed through ``httpx.MockTransport``.
+"""Ollama ``/api/chat`` exchanges (``tests/wire/ollama``).
 
-The corpus is part of the repository (``tests/wire``); a missing file fails the test.
-
-:func:`recorded_prompt` rebuilds, from a recorded request body, the prompt and options
-that should make the adapter send that body; the replay then compares what the adapter
-sent with what was recorded. One difference is deliberate: the adapter always sends
-``stream`` (Ollama streams when it is left out, and the adapter says what it wants), so
-:func:`expected_body` adds ``"stream": true`` where the recording left it out.
+What :mod:`tests.plugins.recorded_replay` needs of this protocol: :func:`recorded_prompt`
+reads a recorded body back into a prompt and ``OllamaChatOptions``; :func:`replay_model`
+talks to ollama.com (with a key) or a local server, as the recording did. One difference
+is deliberate: the adapter always sends ``stream`` (Ollama streams when it is left out,
+and the adapter says what it wants), so :func:`expected_body` adds ``"stream": true``
+where the recording left it out.
 """
 
 from __future__ import annotations
@@ -18,30 +17,20 @@ from typing import Any
 
 import httpx
 
-from ostinato.messages import (
-    AssistantMessage,
-    Message,
-    SystemMessage,
-    ToolCall,
-    ToolResponse,
-    ToolResponseMessage,
-    UserMessage,
-)
+from ostinato.messages import Message
 from ostinato.prompt import Prompt
 from ostinato.transport import RetryPolicy
 from ostinato_ollama import OllamaChatModel, OllamaChatOptions
 from tests.fakes import wire
-from tests.fakes.wire import WIRE_DIR, RecordedTool, no_sleep
+from tests.fakes.wire import RecordedTool, no_sleep
+from tests.plugins.recorded_replay import RecordedConversation, replaying_client
 
 __all__ = [
     "FOLDER",
-    "WIRE_DIR",
     "Exchange",
-    "RecordedTool",
     "exchange_names",
     "expected_body",
     "load",
-    "no_sleep",
     "recorded_prompt",
     "replay_model",
 ]
@@ -97,27 +86,24 @@ def expected_body(exchange: Exchange) -> dict[str, Any]:
 
 
 def _messages(recorded: list[Mapping[str, Any]]) -> list[Message]:
-    messages: list[Message] = []
+    conversation = RecordedConversation()
     for item in recorded:
         role = item["role"]
         if role == "system":
-            messages.append(SystemMessage(item["content"]))
+            conversation.system(item["content"])
         elif role == "user":
-            messages.append(UserMessage(item["content"]))
+            conversation.user(item["content"])
         elif role == "assistant":
-            calls = tuple(
-                ToolCall(
-                    c.get("id", ""), c["function"]["name"], json.dumps(c["function"]["arguments"])
-                )
+            calls = [
+                (c.get("id", ""), c["function"]["name"], json.dumps(c["function"]["arguments"]))
                 for c in item.get("tool_calls") or ()
-            )
-            messages.append(AssistantMessage(item["content"] or None, calls))
+            ]
+            conversation.assistant(item["content"] or None, calls)
         else:
-            response = ToolResponse(
-                item.get("tool_call_id", ""), item["tool_name"], item["content"]
+            conversation.tool_result(
+                item.get("tool_call_id", ""), item["content"], name=item["tool_name"]
             )
-            messages.append(ToolResponseMessage((response,)))
-    return messages
+    return conversation.messages
 
 
 def recorded_prompt(body: Mapping[str, Any]) -> Prompt:
@@ -141,16 +127,11 @@ def replay_model(
     exchange: Exchange, *, piece_size: int | None = None, max_retries: int = 0
 ) -> tuple[OllamaChatModel, list[httpx.Request]]:
     """A model whose every request gets the recorded response; the requests it sent."""
-    sent: list[httpx.Request] = []
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        sent.append(request)
-        return exchange.response_for(piece_size)
-
+    client_factory, sent = replaying_client(exchange, piece_size)
     model = OllamaChatModel(
         base_url="https://ollama.com" if exchange.is_cloud else "http://localhost:11434",
         api_key="ollama-wire-key" if exchange.is_cloud else None,
         retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
-        http_client_factory=lambda: httpx.AsyncClient(transport=httpx.MockTransport(handler)),
+        http_client_factory=client_factory,
     )
     return model, sent

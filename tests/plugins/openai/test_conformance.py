@@ -9,23 +9,17 @@ frame. The kit checks what the adapter makes of them.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
-
 from ostinato.messages import ToolCall
-from ostinato.model import ChatModel
 from ostinato.prompt import ChatOptions
-from ostinato.testing.conformance import CannedResponse, ChatModelConformance, Scenario
+from ostinato.testing.conformance import CannedResponse, HttpxModelConformance, Scenario
 from ostinato_openai import (
     OpenAIChatModel,
     OpenAIChatOptions,
-    RetryPolicy,
     json_schema_response_format,
 )
-from tests.plugins.openai.wire import no_sleep
 
 
 def sse(*events: Mapping[str, Any], done: bool = True) -> str:
@@ -34,30 +28,10 @@ def sse(*events: Mapping[str, Any], done: bool = True) -> str:
     return body + ("data: [DONE]\n\n" if done else "")
 
 
-class TestOpenAIConformance(ChatModelConformance):
-    provider = "openai"
-
-    def build_model(
-        self, transport: httpx.AsyncBaseTransport, *, api_key: str, max_retries: int
-    ) -> ChatModel:
-        return OpenAIChatModel(
-            model="conformance-model",
-            api_key=api_key,
-            base_url="https://conformance.test/v1",
-            retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
-            http_client_factory=lambda: httpx.AsyncClient(transport=transport),
-        )
-
-    def live_model(self) -> ChatModel | None:
-        """A real server when LIVE_OPENAI_BASE_URL is set (LIVE_OPENAI_MODEL, _API_KEY)."""
-        base_url = os.environ.get("LIVE_OPENAI_BASE_URL")
-        if not base_url:
-            return None
-        return OpenAIChatModel(
-            model=os.environ.get("LIVE_OPENAI_MODEL", "gpt-4.1-mini"),
-            api_key=os.environ.get("LIVE_OPENAI_API_KEY"),
-            base_url=base_url,
-        )
+class TestOpenAIConformance(HttpxModelConformance):
+    model_class = OpenAIChatModel
+    base_url = "https://conformance.test/v1"
+    live_model_name = "gpt-4.1-mini"
 
     def structured_output_options(self, schema: Mapping[str, Any]) -> ChatOptions | None:
         return OpenAIChatOptions(response_format=json_schema_response_format(schema))

@@ -323,10 +323,3 @@ async def test_014_azure_foundry_error_429_retry_after():
     assert (error.status, error.error_type, error.code) == (429, None, "RateLimitReached")
     assert error.retry_after == 1.0  # retry-after: 1 (retry-after-ms: 0 says nothing)
     assert "have exceeded rate limit" in str(error)
-
-
-@pytest.mark.parametrize("name", exchange_names(FOLDER, streams=True))
-@pytest.mark.parametrize("piece_size", [1, 2, 5, 13])
-async def test_streams_survive_any_split(name: str, piece_size: int):
-    exchange = load(FOLDER, name)
-    assert await replay(exchange, piece_size=piece_size) == await replay(exchange)

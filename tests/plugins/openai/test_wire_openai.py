@@ -11,7 +11,6 @@ import json
 import pytest
 
 from ostinato.errors import AuthenticationError, BadRequestError, NotFoundError
-from ostinato.model import MessageAggregator
 from tests.plugins.openai.expect import expect_response, replay, replay_chunks
 from tests.plugins.openai.wire import exchange_names, load
 
@@ -283,19 +282,3 @@ async def test_012_error_404_model_not_found():
         "model_not_found",
     )
     assert "The model `gpt-5.2-proo` does not exist" in str(error)
-
-
-@pytest.mark.parametrize("name", exchange_names(FOLDER, streams=True))
-@pytest.mark.parametrize("piece_size", [1, 2, 5, 13])
-async def test_streams_survive_any_split(name: str, piece_size: int):
-    exchange = load(FOLDER, name)
-    whole = await replay(exchange)
-    split = await replay(exchange, piece_size=piece_size)
-    assert split == whole
-    assert split.usage == whole.usage
-
-
-@pytest.mark.parametrize("name", exchange_names(FOLDER, streams=True))
-async def test_stream_chunks_aggregate_once(name: str):
-    chunks, _ = await replay_chunks(load(FOLDER, name))
-    assert MessageAggregator.aggregate(chunks) == await replay(load(FOLDER, name))

@@ -1,10 +1,9 @@
-"""Recorded exchanges (``tests/wire``) replayed through ``httpx.MockTransport``.
+"""Chat Completions exchanges (``tests/wire/openai``, ``tests/wire/openai-compatible``).
 
-The corpus is part of the repository (``tests/wire``); a missing file fails the test.
-
-:func:`recorded_prompt` rebuilds, from a recorded request body, the prompt and options
-that should make the adapter send exactly that body; the replay then compares what the
-adapter sent with what was recorded.
+What :mod:`tests.plugins.recorded_replay` needs of this protocol: :func:`recorded_prompt`
+reads the roles of a recorded ``messages`` array back into messages (a run of ``tool``
+messages into one tool response message) and the request fields into
+``OpenAIChatOptions``; :func:`replay_model` points the model at the recorded path and query.
 """
 
 from __future__ import annotations
@@ -15,27 +14,17 @@ from typing import Any
 
 import httpx
 
-from ostinato.messages import (
-    AssistantMessage,
-    Message,
-    SystemMessage,
-    ToolCall,
-    ToolResponse,
-    ToolResponseMessage,
-    UserMessage,
-)
+from ostinato.messages import Message
 from ostinato.prompt import Prompt
 from ostinato_openai import OpenAIChatModel, OpenAIChatOptions, RetryPolicy
 from tests.fakes import wire
-from tests.fakes.wire import WIRE_DIR, RecordedTool, no_sleep
+from tests.fakes.wire import RecordedTool, no_sleep
+from tests.plugins.recorded_replay import RecordedConversation, replaying_client
 
 __all__ = [
-    "WIRE_DIR",
     "Exchange",
-    "RecordedTool",
     "exchange_names",
     "load",
-    "no_sleep",
     "recorded_prompt",
     "replay_model",
 ]
@@ -88,33 +77,24 @@ def load(folder: str, name: str) -> Exchange:
 
 
 def _messages(recorded: list[Mapping[str, Any]]) -> list[Message]:
-    messages: list[Message] = []
-    names: dict[str, str] = {}
-    pending: list[ToolResponse] = []
+    conversation = RecordedConversation()
     for item in recorded:
         role = item["role"]
-        if role != "tool" and pending:
-            messages.append(ToolResponseMessage(tuple(pending)))
-            pending = []
         if role in ("system", "developer"):
-            messages.append(SystemMessage(item["content"]))
+            conversation.system(item["content"])
         elif role == "user":
-            messages.append(UserMessage(item["content"]))
+            conversation.user(item["content"])
         elif role == "assistant":
-            calls = tuple(
-                ToolCall(c["id"], c["function"]["name"], c["function"]["arguments"], c["type"])
+            calls = [
+                (c["id"], c["function"]["name"], c["function"]["arguments"], c["type"])
                 for c in item.get("tool_calls") or ()
-            )
-            names.update({c.id: c.name for c in calls})
-            messages.append(AssistantMessage(item.get("content") or None, calls))
+            ]
+            conversation.assistant(item.get("content") or None, calls)
         elif role == "tool":
-            call_id = item["tool_call_id"]
-            pending.append(ToolResponse(call_id, names.get(call_id, ""), item["content"]))
+            conversation.tool_result(item["tool_call_id"], item["content"])
         else:  # pragma: no cover - the corpus has no other role
             raise AssertionError(f"unexpected role {role!r}")
-    if pending:
-        messages.append(ToolResponseMessage(tuple(pending)))
-    return messages
+    return conversation.messages
 
 
 def recorded_prompt(body: Mapping[str, Any]) -> Prompt:
@@ -143,17 +123,12 @@ def replay_model(
     exchange: Exchange, *, piece_size: int | None = None, max_retries: int = 0
 ) -> tuple[OpenAIChatModel, list[httpx.Request]]:
     """A model whose every request gets the recorded response; the requests it sent."""
-    sent: list[httpx.Request] = []
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        sent.append(request)
-        return exchange.response_for(piece_size)
-
+    client_factory, sent = replaying_client(exchange, piece_size)
     model = OpenAIChatModel(
         api_key="sk-wire-test",
         base_url=exchange.base_url,
         extra_query=exchange.query,
         retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
-        http_client_factory=lambda: httpx.AsyncClient(transport=httpx.MockTransport(handler)),
+        http_client_factory=client_factory,
     )
     return model, sent

@@ -25,6 +25,10 @@ the HTTP response closed when a stream is abandoned or cancelled::
             return CannedResponse.json({"error": {"message": message}}, status=status,
                                        headers=headers)
 
+An adapter built on :class:`~ostinato.http.HttpxChatModel` subclasses
+:class:`HttpxModelConformance` and declares ``model_class`` (and ``base_url``, the live
+variables' ``live_prefix``) instead of writing ``build_model`` and ``live_model``.
+
 The tests are ``async``: run them with pytest-asyncio (``asyncio_mode = "auto"``, or the
 class-level ``asyncio`` mark they carry). This package imports httpx and pytest, so it is
 not re-exported by :mod:`ostinato.testing`. See ``docs/adapters.md``.
@@ -43,6 +47,7 @@ from ostinato.testing.conformance._canned import (
     cut_at_line,
 )
 from ostinato.testing.conformance._failures import ErrorConformance
+from ostinato.testing.conformance._httpx import HttpxModelHooks
 from ostinato.testing.conformance._live import LiveConformance
 from ostinato.testing.conformance._script import (
     CONFORMANCE_API_KEY,
@@ -66,6 +71,8 @@ __all__ = [
     "ErrorConformance",
     "Expectations",
     "GatedStream",
+    "HttpxModelConformance",
+    "HttpxModelHooks",
     "KitTool",
     "LiveConformance",
     "PiecewiseStream",
@@ -86,4 +93,14 @@ class ChatModelConformance(CallConformance, StreamConformance, ErrorConformance,
     :meth:`~ConformanceBase.structured_output_options` and
     :meth:`~ConformanceBase.live_model`; set :attr:`~ConformanceBase.provider` and, where
     the provider cannot express a fact, :attr:`~ConformanceBase.expectations`.
+    """
+
+
+class HttpxModelConformance(HttpxModelHooks, ChatModelConformance):
+    """Every conformance test, for a model built on :class:`~ostinato.http.HttpxChatModel`.
+
+    Declare :attr:`~HttpxModelHooks.model_class` (and :attr:`~HttpxModelHooks.base_url`,
+    :attr:`~HttpxModelHooks.live_prefix`, :attr:`~HttpxModelHooks.live_model_name` where
+    they apply) instead of writing :meth:`~ConformanceBase.build_model` and
+    :meth:`~ConformanceBase.live_model`; the rest is as for :class:`ChatModelConformance`.
     """

@@ -1,0 +1,39 @@
+"""The adoption mechanism's table: a silent worker is claimed by exactly one live one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ostinato_dbos import DbosSettings, default_sqlite_path
+from ostinato_dbos._heartbeats import Heartbeats, sqlalchemy_url
+
+
+def test_a_dead_worker_is_claimed_once_and_a_live_one_never(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'beats.sqlite3'}"
+    dead, live, other = (Heartbeats(url, name) for name in ("dead", "live", "other"))
+    try:
+        for beats in (dead, live, other):
+            beats.beat()
+        assert live.claim_dead(dead_after_seconds=60) == []  # all alive
+        assert sorted(live.claim_dead(dead_after_seconds=-1)) == ["dead", "other"]
+        assert other.claim_dead(dead_after_seconds=-1) == ["live"]  # the others are gone
+        dead.beat()
+        assert live.claim_dead(dead_after_seconds=-1) == ["dead"]
+        assert live.claim_dead(dead_after_seconds=-1) == []  # claimed once only
+    finally:
+        for beats in (dead, live, other):
+            beats.close()
+
+
+def test_settings_default_to_sqlite_in_the_state_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    assert default_sqlite_path() == tmp_path / "ostinato" / "dbos.sqlite3"
+    settings = DbosSettings()
+    assert settings.system_database_url() == f"sqlite:///{tmp_path / 'ostinato' / 'dbos.sqlite3'}"
+    monkeypatch.setenv("OSTINATO_DBOS_DATABASE_URL", "postgresql://u:secret@db/x")
+    assert "secret" not in repr(DbosSettings())
+    assert sqlalchemy_url("postgresql://u@db/x").drivername == "postgresql+psycopg"
