@@ -65,7 +65,20 @@ _OSTINATO_ENV: Final = {
 
 _CHAT_CLIENT = "import ostinato\nclient = ostinato.chat_client()\nassert client.model is not None"
 
-#: From a bare interpreter to a client ready to send its first request.
+_FIRST_CONVERSATION = (
+    "import asyncio\nfrom ostinato import ChatClient, tool\n"
+    "from ostinato_openai import OpenAIChatModel\n"
+    "@tool(description='Add two integers.')\nasync def add(a: int, b: int) -> int:\n"
+    "    return a + b\n"
+    "model = OpenAIChatModel(model='bench-k3-p2', base_url='{base_url}', api_key='bench', "
+    "http_engine='%s')\n"
+    "client = ChatClient.builder(model).default_tools(add).build()\n"
+    "_start = _t.perf_counter()  # from here: the first conversation only\n"
+    "asyncio.run(client.prompt('Add the numbers').call().acontent())"
+)
+
+#: From a bare interpreter to a client ready to send its first request; then the first
+#: conversation (4 model calls) of a fresh process on each engine, timed on its own.
 READY_PROBES: Final = (
     ImportProbe(
         "floor",
@@ -91,6 +104,17 @@ READY_PROBES: Final = (
         "from ostinato import ChatClient\nfrom ostinato_openai import OpenAIChatModel\n"
         "client = ChatClient.create(OpenAIChatModel(model='bench-k3-p2', base_url='{base_url}'))",
         clean=True,
+    ),
+    ImportProbe(
+        "ostinato",
+        "first conversation of a fresh process, httpx engine",
+        _FIRST_CONVERSATION % "httpx",
+        clean=True,
+    ),
+    ImportProbe(
+        "ostinato",
+        "first conversation of a fresh process, aiohttp engine (workspace venv)",
+        _FIRST_CONVERSATION % "aiohttp",
     ),
     ImportProbe(
         "pydantic-ai",

@@ -13,7 +13,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bench.runner import MAIN_MODEL, TOOL_BATCH_MODEL, Cell, Results, Samples
+from bench.runner import FINE_MODEL, MAIN_MODEL, TOOL_BATCH_MODEL, Cell, Results, Samples
 from bench.scenario import Scenario
 
 __all__ = ["Target", "render", "targets"]
@@ -81,7 +81,18 @@ class _View:
         return self.cells.get(key)
 
 
-_PER_CALL_TARGETS = {"async": 1.25, "stream": 1.25, "sync": 1.35}
+#: (what, group, contender, mode, most × its baseline): ostinato against the floor on the
+#: same engine; the sync face against the blocking httpx floor.
+_RATIO_TARGETS = (
+    ("per model call, async", "per-call", "ostinato", "async", 1.15),
+    ("per model call, async, aiohttp engine", "per-call", "ostinato-aiohttp", "async", 1.15),
+    ("per model call, stream", "per-call", "ostinato", "stream", 1.25),
+    ("per model call, stream, aiohttp engine", "per-call", "ostinato-aiohttp", "stream", 1.25),
+    ("many small events, stream", "per-event", "ostinato", "stream", 1.25),
+    ("many small events, stream, aiohttp engine", "per-event", "ostinato-aiohttp", "stream", 1.25),
+    ("per model call, sync", "per-call", "ostinato", "sync", 1.35),
+    ("per model call, sync, aiohttp engine", "per-call", "ostinato-aiohttp", "sync", 1.35),
+)
 
 
 def targets(results: Results) -> list[Target]:
@@ -100,14 +111,16 @@ def targets(results: Results) -> list[Target]:
             )
         )
 
-    for mode, limit in _PER_CALL_TARGETS.items():
-        ratio_target(f"per model call, {mode}", view.find("per-call", "ostinato", mode), limit)
-    ratio_target(
-        f"per model call, {results.settings.concurrent} concurrent",
-        view.find("concurrent", "ostinato"),
-        1.30,
-    )
-    for key, label, limit in ((("ostinato", "import ostinato"), "`import ostinato`", 0.150),):
+    for what, group, contender, mode, limit in _RATIO_TARGETS:
+        ratio_target(what, view.find(group, contender, mode), limit)
+    for contender in ("ostinato", "ostinato-aiohttp"):
+        engine = ", aiohttp engine" if contender != "ostinato" else ""
+        ratio_target(
+            f"per model call, {results.settings.concurrent} concurrent{engine}",
+            view.find("concurrent", contender),
+            1.00,
+        )
+    for key, label, limit in ((("ostinato", "import ostinato"), "`import ostinato`", 0.100),):
         timings = results.imports.get(key)
         value = _median(timings) if timings else None
         found.append(
@@ -151,6 +164,20 @@ def targets(results: Results) -> list[Target]:
             None if gap is None else gap <= 130,
         )
     )
+    sizes = results.settings.history_sizes
+    cost = [view.find("history", name, history=n) for name in ("ostinato", "floor") for n in sizes]
+    if len(sizes) >= 2 and all(c is not None for c in cost):
+        ours = [_median(view.samples(c).per_call_s) for c in cost[: len(sizes)] if c]
+        floors = [_median(view.samples(c).per_call_s) for c in cost[len(sizes) :] if c]
+        ratio = ours[-1] / ours[0]
+        found.append(
+            Target(
+                f"cost per iteration, {sizes[-1]} vs {sizes[0]} history messages",
+                "≤ 1.30×",
+                f"{ratio:.2f}× (floor: {floors[-1] / floors[0]:.2f}×)",
+                ratio <= 1.30,
+            )
+        )
     growth = history_overheads(view)
     if len(growth) >= 2:
         (small, first), (large, last) = growth[0], growth[-1]
@@ -176,6 +203,31 @@ def targets(results: Results) -> list[Target]:
                 )
             )
     return found
+
+
+def fine_event_count() -> int:
+    """How many events one conversation of the many-small-events scenario streams."""
+    from bench.server import FakeModelServer
+
+    scenario, server = Scenario.parse(FINE_MODEL), FakeModelServer()
+    messages: list[dict[str, object]] = [{"role": "user", "content": "q"}]
+    count = 0
+    for round_index in range(scenario.model_calls):
+        body = {"model": FINE_MODEL, "messages": messages, "tools": [{"function": {"name": "add"}}]}
+        _, events, _ = server.completion({**body, "stream": True})
+        count += len(events) - 1  # the body's empty last chunk is not an event
+        if round_index < scenario.rounds:
+            calls = server._tool_calls(scenario, round_index)
+            messages = [*messages, {"role": "assistant", "tool_calls": calls}]
+            messages += [
+                {
+                    "role": "tool",
+                    "tool_call_id": c["id"],
+                    "content": str(scenario.result(round_index, i)),
+                }
+                for i, c in enumerate(calls)
+            ]
+    return count
 
 
 def history_overheads(view: _View) -> list[tuple[int, float]]:
@@ -232,13 +284,14 @@ def render(results: Results) -> str:
     view = _View(results)
     s = results.settings
     main, batch = Scenario.parse(MAIN_MODEL), Scenario.parse(TOOL_BATCH_MODEL)
+    fine_events = fine_event_count()
     out: list[str] = [
         "# Benchmark results",
         "",
         f"Run {results.started}, {results.duration_s:.0f} s; {_machine()}; {results.pinning}.",
         f"{s.repetitions} measured rounds after one warm-up, interleaved; "
         f"{s.conversations} conversations per sequential batch.",
-        "Versions: " + "; ".join(results.versions[name] for name in results.versions) + ".",
+        "Versions: " + "; ".join(dict.fromkeys(results.versions.values())) + ".",
         "",
         f"## Per model call — `{MAIN_MODEL}`, one conversation at a time",
         "",
@@ -273,6 +326,37 @@ def render(results: Results) -> str:
         "pool (the floor too, with `run_in_executor`). `async-listener` is `async` with one "
         "loop-event listener on each request.",
         *_event_cost(view),
+        "`floor-aiohttp` is the floor's loop on aiohttp's engine under httpx's API "
+        "(`httpx_aiohttp`), compared with the plain floor; `ostinato-aiohttp` is ostinato with "
+        '`http_engine="aiohttp"`, compared with the aiohttp floor (its `sync` row with the '
+        "blocking httpx floor).",
+        "",
+        f"## Many small events — `{FINE_MODEL}`, streamed",
+        "",
+        "The same conversation streamed as a model streams tokens: the answer word by word, "
+        "each tool's arguments three characters at a time, each event written to the socket "
+        f"on its own ({fine_events} events per conversation). ostinato's rows are compared "
+        "with the floor on the same engine, the aiohttp floor with the plain one.",
+        "",
+    ]
+    rows = []
+    for cell in results.cells:
+        if cell.group != "per-event":
+            continue
+        sample = view.samples(cell)
+        ratio = view.ratio(cell)
+        rows.append(
+            [
+                cell.contender,
+                _us(_median(sample.per_call_s)),
+                _us(min(sample.per_call_s)),
+                _us(max(sample.per_call_s)),
+                "—" if ratio is None else f"{ratio:.2f}×",
+                _us(_median(sample.cpu_per_call_s)),
+            ]
+        )
+    out += _table(["contender", "µs/call (median)", "min", "max", "× floor", "CPU µs/call"], rows)
+    out += [
         "",
         f"## {s.concurrent} concurrent conversations",
         "",

@@ -47,6 +47,8 @@ from bench.scenario import Scenario
 __all__ = ["BenchmarkFailure", "Cell", "Settings", "run"]
 
 MAIN_MODEL = "bench-k3-p2"
+#: The same conversation streamed as many small events (one per word or argument fragment).
+FINE_MODEL = "bench-k3-p2-w"
 TOOL_BATCH_MODEL = "bench-k1-p8-s100"
 
 
@@ -153,15 +155,38 @@ def build_cells(settings: Settings) -> list[Cell]:
     cells.append(
         Cell("per-call", "ostinato", "async-listener", MAIN_MODEL, n, baseline=floor_async)
     )
+    # The aiohttp engine: its own floor, ostinato on it compared with that floor (the sync
+    # face with the blocking httpx floor).
+    for mode in ("async", "stream"):
+        plain = f"per-call/floor/{mode}"
+        cells.append(Cell("per-call", "floor-aiohttp", mode, MAIN_MODEL, n, baseline=plain))
+        floor = cells[-1].key
+        cells.append(Cell("per-call", "ostinato-aiohttp", mode, MAIN_MODEL, n, baseline=floor))
+    cells.append(
+        Cell("per-call", "ostinato-aiohttp", "sync", MAIN_MODEL, n, baseline="per-call/floor/sync")
+    )
     cells.extend(
         Cell("per-call", peer, "async", MAIN_MODEL, n, baseline=floor_async)
         for peer in settings.peers
     )
-    # Many conversations at once.
+    # Many small events: one per word or argument fragment, on each engine.
+    for suffix in ("", "-aiohttp"):
+        plain = "per-event/floor/stream" if suffix else None
+        cells.append(Cell("per-event", f"floor{suffix}", "stream", FINE_MODEL, n, baseline=plain))
+        floor = cells[-1].key
+        cells.append(
+            Cell("per-event", f"ostinato{suffix}", "stream", FINE_MODEL, n, baseline=floor)
+        )
+    # Many conversations at once (every row compared with the plain httpx floor).
     c = settings.concurrent
     cells.append(Cell("concurrent", "floor", "async", MAIN_MODEL, c, concurrency=c))
     floor_c = cells[-1].key
-    concurrent = ["ostinato", *(settings.peers if settings.peer_concurrency else ())]
+    concurrent = [
+        "floor-aiohttp",
+        "ostinato",
+        "ostinato-aiohttp",
+        *(settings.peers if settings.peer_concurrency else ()),
+    ]
     cells.extend(
         Cell("concurrent", name, "async", MAIN_MODEL, c, concurrency=c, baseline=floor_c)
         for name in concurrent

@@ -2,7 +2,9 @@
 
 ``bench-k3-p2`` means: the model asks for 2 parallel calls of the tool ``add(a, b)`` in each
 of 3 rounds, then answers with text. ``-s100`` switches the tool to ``nap(ms=100)`` (a tool
-sleeping 100 ms), for the tool-batch concurrency measurement. The server is stateless: it
+sleeping 100 ms), for the tool-batch concurrency measurement; ``-w`` streams many small
+events (the answer word by word, each tool's arguments in fragments of a few characters),
+as a real model streams its tokens. The server is stateless: it
 works out which round a request belongs to from the messages after the last user message,
 so any number of conversations can run at once.
 
@@ -19,7 +21,7 @@ from typing import Any
 
 __all__ = ["QUESTION", "Scenario", "history_messages", "tool_result_matches"]
 
-_NAME = re.compile(r"^bench-k(?P<k>\d+)-p(?P<p>\d+)(?:-s(?P<s>\d+))?$")
+_NAME = re.compile(r"^bench-k(?P<k>\d+)-p(?P<p>\d+)(?:-s(?P<s>\d+))?(?P<w>-w)?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,11 +32,13 @@ class Scenario:
         rounds: how many tool rounds before the answer (``k``).
         parallel: how many tool calls per round (``p``).
         sleep_ms: when set, the calls are ``nap(ms=sleep_ms)`` instead of ``add(a, b)``.
+        fine: streamed replies carry one event per word or argument fragment.
     """
 
     rounds: int
     parallel: int
     sleep_ms: int | None = None
+    fine: bool = False
 
     @classmethod
     def parse(cls, model: str) -> Scenario:
@@ -47,15 +51,21 @@ class Scenario:
         if match is None:
             raise ValueError(
                 f"unknown benchmark model {model!r}; expected bench-k<rounds>-p<parallel>"
-                "[-s<sleep ms>], e.g. bench-k3-p2"
+                "[-s<sleep ms>][-w], e.g. bench-k3-p2"
             )
         sleep = match.group("s")
-        return cls(int(match.group("k")), int(match.group("p")), int(sleep) if sleep else None)
+        return cls(
+            int(match.group("k")),
+            int(match.group("p")),
+            int(sleep) if sleep else None,
+            fine=match.group("w") is not None,
+        )
 
     @property
     def model(self) -> str:
         """The model name that selects this scenario."""
         suffix = f"-s{self.sleep_ms}" if self.sleep_ms is not None else ""
+        suffix += "-w" if self.fine else ""
         return f"bench-k{self.rounds}-p{self.parallel}{suffix}"
 
     @property

@@ -5,7 +5,9 @@ name describes: tool rounds first, then the answer. Non-streamed replies are one
 body; streamed ones are proper server-sent events over chunked transfer encoding: a role
 chunk, each tool call's id and name followed by its arguments in three fragments (or the
 answer in several content pieces), the finish chunk, a usage-only chunk when
-``stream_options.include_usage`` asks for it, and ``[DONE]``.
+``stream_options.include_usage`` asks for it, and ``[DONE]``. A ``-w`` scenario sends the
+answer word by word and the arguments three characters at a time, each event written to
+the socket on its own.
 
 It checks what the clients send: every tool message of the current turn must answer a
 call it made with the expected result. ``GET /stats`` reports the counts (requests,
@@ -100,8 +102,9 @@ class FakeModelServer:
 
     def completion(
         self, body: dict[str, Any], received_at: float = 0.0
-    ) -> tuple[bytes, bytes, bool]:
-        """``(content type, body or SSE events, streamed)`` for one chat completion request.
+    ) -> tuple[bytes, bytes | list[bytes], bool]:
+        """``(content type, body or SSE events, streamed)`` for one chat completion request
+        (the events as one piece, or as a list of pieces each written on its own).
 
         Raises:
             ValueError: the request cannot be answered (reported as a 400).
@@ -228,7 +231,7 @@ class FakeModelServer:
         round_index: int,
         response_id: str,
         usage: dict[str, int] | None,
-    ) -> bytes:
+    ) -> bytes | list[bytes]:
         head = {"id": response_id, "object": "chat.completion.chunk", "created": _CREATED}
         head["model"] = scenario.model
 
@@ -254,19 +257,33 @@ class FakeModelServer:
                         }
                     )
                 )
+                arguments = function["arguments"]
+                pieces = (
+                    [arguments[i : i + 3] for i in range(0, len(arguments), 3)]
+                    if scenario.fine
+                    else _fragments(arguments, 3)
+                )
                 events.extend(
                     chunk({"tool_calls": [{"index": i, "function": {"arguments": piece}}]})
-                    for piece in _fragments(function["arguments"], 3)
+                    for piece in pieces
                 )
             events.append(chunk({}, "tool_calls"))
         else:
-            events.extend(chunk({"content": piece}) for piece in _fragments(scenario.answer(), 4))
+            answer = scenario.answer()
+            words = (
+                [w + " " for w in answer.split(" ")[:-1]] + [answer.split(" ")[-1]]
+                if scenario.fine
+                else _fragments(answer, 4)
+            )
+            events.extend(chunk({"content": piece}) for piece in words)
             events.append(chunk({}, "stop"))
         if usage is not None:
             events.append({**head, "choices": [], "usage": usage})
         frames = [b"data: " + _dumps(e) + b"\n\n" for e in events]
         frames.append(b"data: [DONE]\n\n")
-        return b"".join(b"%x\r\n%s\r\n" % (len(f), f) for f in frames) + b"0\r\n\r\n"
+        chunks = [b"%x\r\n%s\r\n" % (len(f), f) for f in frames]
+        chunks.append(b"0\r\n\r\n")
+        return chunks if scenario.fine else b"".join(chunks)
 
 
 class _Connection(asyncio.Protocol):
@@ -361,13 +378,16 @@ class _Connection(asyncio.Protocol):
             self._transport.close()
             self._transport = None
 
-    def _reply_chunked(self, content_type: bytes, chunks: bytes, close: bool) -> None:
+    def _reply_chunked(self, content_type: bytes, chunks: bytes | list[bytes], close: bool) -> None:
         assert self._transport is not None
+        pieces = [chunks] if isinstance(chunks, bytes) else chunks
         self._transport.write(
             b"HTTP/1.1 200 OK\r\ncontent-type: %s\r\ncache-control: no-cache\r\n"
             b"transfer-encoding: chunked\r\n%s\r\n%s"
-            % (content_type, b"connection: close\r\n" if close else b"", chunks)
+            % (content_type, b"connection: close\r\n" if close else b"", pieces[0])
         )
+        for piece in pieces[1:]:  # one send each: the client reads them as they come
+            self._transport.write(piece)
         if close:
             self._transport.close()
             self._transport = None

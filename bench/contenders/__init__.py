@@ -19,6 +19,8 @@ __all__ = ["CONTENDERS", "PEERS", "load"]
 CONTENDERS: dict[str, str] = {
     "floor": "bench.contenders.floor:Floor",
     "ostinato": "bench.contenders.ostinato_client:Ostinato",
+    "floor-aiohttp": "bench.contenders.floor:FloorAiohttp",
+    "ostinato-aiohttp": "bench.contenders.ostinato_client:OstinatoAiohttp",
     "pydantic-ai": "bench.contenders.peer_pydantic_ai:PydanticAI",
     "langchain": "bench.contenders.peer_langchain:LangChain",
     "openai-agents": "bench.contenders.peer_openai_agents:OpenAIAgents",

@@ -20,7 +20,7 @@ import httpx
 from bench.contenders._base import Contender, add, add_sync, nap
 from bench.scenario import QUESTION, Scenario, history_messages
 
-__all__ = ["Floor"]
+__all__ = ["Floor", "FloorAiohttp"]
 
 _TOOLS: Final = [
     {
@@ -149,7 +149,7 @@ class Floor(Contender):
                     continue
                 data = line[6:]
                 if data == "[DONE]":
-                    break
+                    continue  # read on to the body's end: the connection is then reused
                 chunk = json.loads(data)
                 for choice in chunk.get("choices") or ():
                     delta = choice.get("delta") or {}
@@ -198,3 +198,26 @@ class Floor(Contender):
                 messages.append(
                     {"role": "tool", "tool_call_id": call["id"], "content": str(result)}
                 )
+
+
+class FloorAiohttp(Floor):
+    """The same loop on aiohttp's engine under httpx's API (``httpx_aiohttp``)."""
+
+    name = "floor-aiohttp"
+    modes: ClassVar[frozenset[str]] = frozenset({"async", "stream"})
+
+    async def setup(self, base_url: str) -> None:
+        from httpx_aiohttp import AiohttpTransport
+
+        await super().setup(base_url)
+        await self._client.aclose()
+        self._client = httpx.AsyncClient(
+            limits=_LIMITS, timeout=60.0, transport=AiohttpTransport(limits=_LIMITS)
+        )
+
+    @staticmethod
+    def version() -> str:
+        import aiohttp
+        import httpx_aiohttp  # noqa: F401 - installed with the version below
+
+        return f"aiohttp {aiohttp.__version__} (httpx-aiohttp)"

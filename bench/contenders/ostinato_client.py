@@ -4,7 +4,8 @@ One client per scenario model (built once, like an application builds its client
 the two tools as defaults; the conversation is ``prompt().messages(history).user(...)``
 through ``call().acontent()``, ``stream().acontent()`` or the sync ``call().content()``.
 Mode ``async-listener`` is ``async`` with one loop-event listener on the request (a
-function counting the events): what watching the loop costs.
+function counting the events): what watching the loop costs. ``ostinato-aiohttp`` is the
+same on the aiohttp engine (``http_engine="aiohttp"``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from bench.scenario import QUESTION, Scenario, history_messages
 from ostinato import AssistantMessage, ChatClient, UserMessage, tool
 from ostinato.messages import Message
 
-__all__ = ["Ostinato"]
+__all__ = ["Ostinato", "OstinatoAiohttp"]
 
 _add = tool(description="Add two integers.")(add)
 _add_sync = tool(name="add", description="Add two integers.")(add_sync)
@@ -31,6 +32,8 @@ class Ostinato(Contender):
         {"async", "stream", "sync", "async-sync-tool", "async-listener"}
     )
     supports_history = True
+    #: The model's ``http_engine``.
+    engine: ClassVar[str] = "httpx"
 
     async def setup(self, base_url: str) -> None:
         from ostinato_openai import OpenAIChatModel
@@ -44,7 +47,9 @@ class Ostinato(Contender):
     def _client(self, model: str, sync_tool: bool = False) -> ChatClient:
         client = self._clients.get((model, sync_tool))
         if client is None:
-            chat_model = self._model_class(model=model, base_url=self._base_url, api_key="bench")
+            chat_model = self._model_class(
+                model=model, base_url=self._base_url, api_key="bench", http_engine=self.engine
+            )
             self._models.append(chat_model)
             client = (
                 ChatClient.builder(chat_model)
@@ -91,3 +96,11 @@ class Ostinato(Contender):
         client = self._client(scenario.model)
         spec = client.prompt().messages(self._history(history)).user(QUESTION)
         return spec.call().content() or ""
+
+
+class OstinatoAiohttp(Ostinato):
+    """ostinato on the aiohttp engine."""
+
+    name = "ostinato-aiohttp"
+    modes: ClassVar[frozenset[str]] = frozenset({"async", "stream", "sync"})
+    engine: ClassVar[str] = "aiohttp"

@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 # Only their own layers may import these: never the package itself.
-HEAVY_MODULES = ("httpx", "pluggy", "dependency_injector", "pydantic_settings")
+HEAVY_MODULES = ("httpx", "aiohttp", "pluggy", "dependency_injector", "pydantic_settings")
 
 # The standard-library top-level modules ``import ostinato`` may load. The runtime under
 # the sync faces (threading, queue, logging, asyncio), the cancel scope, the event

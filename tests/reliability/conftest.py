@@ -1,5 +1,8 @@
 """Fixtures of the reliability suite: fault servers that are always stopped, models that
-are always closed, and a deterministic hypothesis profile."""
+are always closed, and a deterministic hypothesis profile.
+
+Every test that talks to a fault server runs on each HTTP engine (``OSTINATO_HTTP_ENGINE``
+set to ``httpx``, then ``aiohttp``): the models it makes use that engine."""
 
 from __future__ import annotations
 
@@ -7,14 +10,25 @@ from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 
+from ostinato.http._engine import ENGINE_VARIABLE, ENGINES
 from tests.fakes.distributions import clean_environment, data_home
 from tests.reliability.faultserver import Fault, FaultServer, ReceivedRequest
 
-__all__ = ["clean_environment", "data_home", "serve"]
+__all__ = ["clean_environment", "data_home", "http_engine", "serve"]
+
+
+@pytest.fixture(params=ENGINES)
+def http_engine(
+    request: pytest.FixtureRequest, data_home: object, monkeypatch: pytest.MonkeyPatch
+) -> str:
+    """The HTTP engine the models of this test run on (each in turn)."""
+    engine: str = request.param
+    monkeypatch.setenv(ENGINE_VARIABLE, engine)
+    return engine
 
 
 @pytest.fixture
-def serve() -> Iterator[Callable[..., FaultServer]]:
+def serve(http_engine: str) -> Iterator[Callable[..., FaultServer]]:
     """Start a :class:`FaultServer` for ``script``; every one started is stopped after."""
     started: list[FaultServer] = []
 

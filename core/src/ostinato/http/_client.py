@@ -4,7 +4,8 @@ Models are slow (a read may take minutes while a model loads or thinks) and a se
 holds hundreds of conversations at once, so the defaults differ from httpx's: ten
 minutes per read, ten seconds to connect, a thousand connections. Clients use
 :class:`~ostinato.http.LinearConnectionPool` (httpcore's own pool costs O(n²) per request
-in n connections).
+in n connections), or aiohttp's connector (:mod:`ostinato.http._engine`, imported on the
+first request).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any, Final
 
 import httpx
 
+from ostinato.http._engine import DeferredAiohttpTransport, HttpEngine
 from ostinato.http._pool import use_linear_pool
 
 __all__ = ["DEFAULT_LIMITS", "DEFAULT_TIMEOUT", "encode_body", "httpx_timeout", "make_client"]
@@ -37,11 +39,17 @@ def httpx_timeout(timeout: float | httpx.Timeout | None) -> httpx.Timeout:
     return httpx.Timeout(timeout, connect=min(timeout, DEFAULT_TIMEOUT.connect or timeout))
 
 
-def make_client(timeout: httpx.Timeout, limits: httpx.Limits) -> httpx.AsyncClient:
-    """A client with ``timeout`` and ``limits`` on the linear-time pool (proxies from the
-    environment honoured)."""
-    transport = httpx.AsyncHTTPTransport(limits=limits, trust_env=True)
-    use_linear_pool(transport)
+def make_client(
+    timeout: httpx.Timeout, limits: httpx.Limits, engine: HttpEngine = "httpx"
+) -> httpx.AsyncClient:
+    """A client with ``timeout`` and ``limits`` on ``engine`` (httpx's on the linear-time
+    pool; proxies from the environment honoured)."""
+    transport: httpx.AsyncBaseTransport
+    if engine == "aiohttp":
+        transport = DeferredAiohttpTransport(limits, trust_env=True)
+    else:
+        transport = httpx.AsyncHTTPTransport(limits=limits, trust_env=True)
+        use_linear_pool(transport)
     return httpx.AsyncClient(timeout=timeout, limits=limits, transport=transport)
 
 

@@ -44,6 +44,7 @@ class Connection(TypedDict, total=False):
     extra_query: Mapping[str, str] | None
     limits: httpx.Limits | None
     http_client_factory: Callable[[], httpx.AsyncClient] | None
+    http_engine: str | None
     max_response_bytes: int
     call_deadline: float | None
     first_event_timeout: float | None

@@ -35,6 +35,7 @@ from ostinato.http._bounds import check_bound, within
 from ostinato.http._client import DEFAULT_LIMITS, encode_body, httpx_timeout, make_client
 from ostinato.http._contract import EventParser
 from ostinato.http._declaration import ModelDeclaration
+from ostinato.http._engine import check_engine
 from ostinato.http._framing import NDJSONFraming, SSEFraming
 from ostinato.http._read_loop import read_stream
 from ostinato.http._replies import FINAL, ReplyHandling
@@ -98,6 +99,9 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
         limits: the pool limits of clients this model makes itself.
         http_client_factory: makes the ``httpx.AsyncClient`` for each event loop (tests
             pass one built on ``httpx.MockTransport``); the model closes what it made.
+        http_engine: what moves the bytes of the clients the model makes itself:
+            ``"httpx"`` or ``"aiohttp"`` (``pip install 'ostinato[aiohttp]'``); ``None``:
+            ``OSTINATO_HTTP_ENGINE``, else ``"httpx"``. The API stays httpx's either way.
         max_response_bytes: the most bytes one reply may carry (a call's body or a whole
             stream, 64 MiB by default); past it reading stops with
             :class:`~ostinato.errors.MalformedResponseError`.
@@ -110,8 +114,8 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
         TypeError: ``default_options`` or ``base_url`` is missing and the class declares
             no default for it.
         ConfigurationError: the base URL is not ``http(s)://host...``, the API key or an
-            extra header holds a character a header cannot carry (not shown), or a limit
-            is not positive.
+            extra header holds a character a header cannot carry (not shown), a limit
+            is not positive, or the engine is unknown or not installed.
     """
 
     #: Whether the wire format can carry ``ChatOptions.output_schema`` (the provider
@@ -139,6 +143,7 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
         extra_query: Mapping[str, str] | None = None,
         limits: httpx.Limits | None = None,
         http_client_factory: Callable[[], httpx.AsyncClient] | None = None,
+        http_engine: str | None = None,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         call_deadline: float | None = DEFAULT_CALL_DEADLINE,
         first_event_timeout: float | None = DEFAULT_FIRST_EVENT_TIMEOUT,
@@ -152,6 +157,7 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
         self._api_key = header_api_key(api_key, provider=provider)
         self._timeout = httpx_timeout(timeout)
         self._limits = limits or DEFAULT_LIMITS
+        self._engine = check_engine(http_engine) if http_client_factory is None else "httpx"
         self._params = dict(extra_query or {})
         self._call_deadline = check_bound(call_deadline, "call_deadline")
         self._first_event_timeout = check_bound(first_event_timeout, "first_event_timeout")
@@ -224,7 +230,7 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
         return cast(OptionsT, options_class.from_options(prompt.options).filled_from(defaults))
 
     def _make_client(self) -> httpx.AsyncClient:
-        return make_client(self._timeout, self._limits)
+        return make_client(self._timeout, self._limits, self._engine)
 
     def _post_arguments(self, prompt: Prompt, body: Mapping[str, Any], *, stream: bool) -> Any:
         arguments: dict[str, Any] = {

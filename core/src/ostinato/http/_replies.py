@@ -86,8 +86,12 @@ class ReplyHandling(HttpChatModelBase[OptionsT]):
     def _pieces(self, response: httpx.Response) -> AsyncIterator[bytes]:
         """The body's bytes; gzip and deflate undone in bounded pieces (httpx would undo
         each network read whole, a thousandfold for a compression bomb)."""
+        if response.is_stream_consumed:  # held already
+            return response.aiter_bytes()
         encoding = response.headers.get("content-encoding")
-        if can_decompress(encoding) and not response.is_stream_consumed:  # else held already
+        if not encoding:  # the usual case: the bytes as received, with no layer between
+            return response.aiter_raw()
+        if can_decompress(encoding):
             return decompressed(response.aiter_raw(), encoding, provider=self._provider)
         return response.aiter_bytes()
 
