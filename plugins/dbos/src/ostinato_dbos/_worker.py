@@ -133,6 +133,31 @@ class Worker:
             _log.warning("adopted %d turn(s) of dead worker %s", len(adopted), executor_id)
         return adopted
 
+    def _running(self) -> list[str]:
+        from dbos import DBOS
+
+        from ostinato_dbos._workflow import WORKFLOW_NAME
+
+        turns = DBOS.list_workflows(
+            status="PENDING",
+            executor_id=self.executor_id,
+            name=WORKFLOW_NAME,
+            load_input=False,
+            load_output=False,
+        )
+        return [t.workflow_id for t in turns]
+
+    def _only_waiting(self) -> bool:
+        """Whether every turn this worker runs waits for a decision (none would finish
+        within a grace period)."""
+        from dbos import DBOS
+
+        from ostinato_dbos._workflow import PENDING_EVENT
+
+        return all(
+            DBOS.get_event(turn_id, PENDING_EVENT, timeout_seconds=0) for turn_id in self._running()
+        )
+
     def stop(self, grace_seconds: float | None = None) -> list[str]:
         """Stop taking turns, let the running ones finish for ``grace_seconds`` (default:
         the setting), then hand the others back to the queue. Returns their ids."""
@@ -144,6 +169,8 @@ class Worker:
         self._stopping.set()
         if self._thread is not None:
             self._thread.join()
+        if grace > 0 and self._only_waiting():
+            grace = 0  # nothing would finish: a waiting turn waits for a person, not for us
         DBOS.destroy(workflow_completion_timeout_sec=math.ceil(grace))
         if self._uninstall is not None:
             self._uninstall()
