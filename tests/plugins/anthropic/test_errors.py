@@ -19,7 +19,6 @@ from ostinato.errors import (
     MalformedResponseError,
     ModelConnectionError,
     ModelError,
-    ModelTimeoutError,
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
@@ -125,36 +124,6 @@ async def test_bodies_in_other_shapes_keep_their_text(content: bytes, expected: 
     with pytest.raises(ServerError) as caught:
         await model.call(Prompt("hi"))
     assert str(caught.value) == expected
-
-
-@pytest.mark.parametrize(
-    ("exception", "cls", "words"),
-    [
-        (
-            httpx.ConnectError("refused"),
-            ModelConnectionError,
-            "connection to https://fake.test/v1/messages failed",
-        ),
-        (
-            httpx.ReadTimeout("slow"),
-            ModelTimeoutError,
-            "no answer from https://fake.test/v1/messages in time",
-        ),
-        (httpx.DecodingError("bad gzip"), MalformedResponseError, "could not be decoded"),
-    ],
-)
-@pytest.mark.parametrize("mode", ["call", "stream"])
-async def test_transport_failures(
-    exception: Exception, cls: type[ModelError], words: str, mode: str
-):
-    model, _ = model_for(exception)
-    with pytest.raises(cls, match=words) as caught:
-        if mode == "call":
-            await model.call(Prompt("hi"))
-        else:
-            await stream_chunks(model)
-    assert caught.value.__cause__ is exception
-    assert caught.value.provider == "anthropic"
 
 
 async def test_an_error_body_with_a_success_status():

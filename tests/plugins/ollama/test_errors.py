@@ -118,21 +118,6 @@ async def test_an_empty_error_body_says_the_reason_phrase():
         await model.call(Prompt("hi"))
 
 
-@pytest.mark.parametrize("mode", ["call", "stream"])
-async def test_a_server_that_is_not_running(mode: str):
-    model, _ = model_for(httpx.ConnectError("All connection attempts failed"))
-    with pytest.raises(ModelConnectionError) as caught:
-        if mode == "call":
-            await model.call(Prompt("hi"))
-        else:
-            await stream_chunks(model)
-    lines = str(caught.value).splitlines()
-    assert lines[0].startswith("ollama: connection to http://fake.test:11434/api/chat failed")
-    assert lines[1] == (
-        "fix: start the server (ollama serve) or set OSTINATO_OLLAMA_BASE_URL (or OLLAMA_HOST)"
-    )
-
-
 async def test_a_timeout_mentions_model_loading():
     model, _ = model_for(httpx.ReadTimeout("timed out"))
     with pytest.raises(ModelTimeoutError, match="loading a large model can take minutes"):
