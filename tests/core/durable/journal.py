@@ -15,8 +15,10 @@ class Journal:
     def __init__(self, entries: dict[int, tuple[str, str, str]] | None = None) -> None:
         self.entries: dict[int, tuple[str, str, str]] = dict(entries or {})
         self.ran: list[tuple[str, str]] = []
+        self.inputs: list[dict[str, Any]] = []
 
     async def __call__(self, unit: Unit, run: Callable[[], Awaitable[Any]]) -> Any:
+        self.inputs.append(json.loads(json.dumps(unit.describe())))  # JSON, every time
         recorded = self.entries.get(unit.sequence)
         if recorded is not None:
             kind, name, text = recorded

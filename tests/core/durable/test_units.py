@@ -81,6 +81,10 @@ async def test_a_turn_runs_each_unit_once_through_the_interceptor(journal, mode)
     ]
     assert counter.calls == ["Paris", "Rome"]
     assert counter.keys == ["t-1/2", "t-1/5"]  # the same on every replay of the turn
+    first_round, paris = journal.inputs[0], journal.inputs[1]
+    assert [m["text"] for m in first_round["messages"]] == ["Weather?"]
+    assert [t["name"] for t in first_round["tools"]] == ["weather", "broken"]
+    assert paris["call"]["name"] == "weather" and "Paris" in paris["call"]["arguments"]
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -87,6 +87,7 @@ def test_a_turn_waiting_for_approval_outlives_its_workers_and_resumes_on_ostinat
 def test_sigterm_hands_a_waiting_turn_back_and_a_decision_from_the_api_resumes_it(
     workers: Workers, model_server: FakeModelServer
 ) -> None:
+    workers.env["OSTINATO_DBOS_SHUTDOWN_GRACE_SECONDS"] = "600"  # not waited: nothing runs
     worker = workers.start("w1")
     with workers.engine() as engine:
         handle = engine.submit(TurnRequest("t4 approval", conversation_id="t4", tools=(PAY,)))

@@ -33,6 +33,8 @@ async def test_a_replayed_turn_is_stored_once_and_reads_the_history_it_read():
             UnitKind.MODEL_CALL,
             UnitKind.MEMORY_WRITE,
         ]
+        assert journal.inputs[0] == {"conversation_id": "c-1"}
+        assert [m["text"] for m in journal.inputs[2]["messages"]] == ["Hi", "Hello"]
         stored = await repository.find_by_conversation_id("c-1")
         with durable_turn("t-1"):  # the whole turn again, after a crash past its end
             assert await turn(ScriptedChatModel([])) == "Hello"

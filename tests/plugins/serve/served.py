@@ -13,7 +13,7 @@ import json
 import socket
 import threading
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -33,7 +33,6 @@ __all__ = [
     "read_sse",
     "serve_on_loopback",
     "sse_messages",
-    "streaming",
     "weather",
 ]
 
@@ -187,10 +186,3 @@ def serve_on_loopback(app: Any) -> Iterator[str]:
         thread.join(10)
         sock.close()
         assert not thread.is_alive(), "uvicorn did not stop"
-
-
-@asynccontextmanager
-async def streaming(client: httpx.AsyncClient, path: str, body: Any) -> AsyncIterator[Any]:
-    """A streamed POST (the response is open inside the block)."""
-    async with client.stream("POST", path, json=body) as response:
-        yield response

@@ -188,20 +188,26 @@ async def test_bad_turn_requests(body: bytes, status: int, kind: str) -> None:
 
 async def test_a_failure_inside_the_turn_is_an_error_event() -> None:
     secret = "sk-test-SECRET-0123456789abcdef"
+    model = ScriptedChatModel(responder=lambda prompt: f"{len(prompt.messages)} message(s)")
 
     def broken(prompt: Any) -> Any:
         raise RuntimeError(f"boom with api_key={secret}")
 
-    client = ChatClient.create(ScriptedChatModel(responder=broken))
-    async with asgi_client(create_app(client)) as http:
-        messages = await turn(http, "hi")
-        kinds = [kind for kind, _ in messages]
-        assert kinds[0] == "turn" and kinds[-1] == "error"
-        error = messages[-1][1]["error"]
-        assert error["type"] == "internal_error"
-        assert secret not in str(messages)
-        # The failed turn left no history: the next one starts clean.
-        assert (await http.get("/healthz")).status_code == 200
+    model_failing = ScriptedChatModel(responder=broken)
+    app = create_app(ChatClient.create(model_failing))
+    async with asgi_client(app) as http:
+        messages = await turn(http, "hi", "c-1")
+    kinds = [kind for kind, _ in messages]
+    assert kinds[0] == "turn" and kinds[-1] == "error"
+    error = messages[-1][1]["error"]
+    assert error["type"] == "internal_error"
+    assert "RuntimeError" in error["message"]
+    assert secret not in str(messages)
+    # The failed turn left nothing in the conversation: the next one starts clean.
+    app.state.ostinato.client = ChatClient.create(model)
+    async with asgi_client(app) as http:
+        after = await turn(http, "again", "c-1")
+    assert after[-1][1]["response"]["generations"][0]["output"]["text"] == "1 message(s)"
 
 
 async def test_more_turns_than_the_limit_get_503() -> None:
@@ -259,4 +265,17 @@ async def test_a_client_gone_before_the_stream_starts_gives_its_slot_back(path: 
     }
     with contextlib.suppress(Exception):
         await app(scope, receive, send)
+    assert app.state.ostinato.slots.running == 0
+
+
+async def test_two_requests_deciding_at_once_resume_the_turn_once() -> None:
+    app = create_app(agent(), tools=[pay], settings=ServeSettings(max_concurrent_turns=4))
+    async with asgi_client(app) as http:
+        stopped = await turn(http, "pay Ann")
+        pending = next(data for k, data in stopped if k == "pending")
+        url = f"/api/approvals/{pending['pending_id']}"
+        body = {"decisions": {pending["calls"][0]["id"]: {"decision": "approve"}}}
+        first, second = await asyncio.gather(http.post(url, json=body), http.post(url, json=body))
+    statuses = sorted([first.status_code, second.status_code])
+    assert statuses == [200, 404]
     assert app.state.ostinato.slots.running == 0

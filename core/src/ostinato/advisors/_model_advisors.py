@@ -74,7 +74,7 @@ class ChatModelCallAdvisor(CallAdvisor):
         if interceptor is None:
             response = await self._model.call(prompt)
         else:  # a durable turn: the round is a unit (recorded, or replayed)
-            from ostinato.durable._codecs import decode_response, encode_response
+            from ostinato.durable._codecs import decode_response, describe_prompt, encode_response
 
             response = await run_unit(
                 interceptor,
@@ -83,6 +83,7 @@ class ChatModelCallAdvisor(CallAdvisor):
                 lambda: self._model.call(prompt),
                 encode_response,
                 decode_response,
+                lambda: describe_prompt(prompt),
             )
         return ChatClientResponse(
             response, freeze(request.context).merged({SENT_OPTIONS: prompt.options})
@@ -119,7 +120,7 @@ class ChatModelStreamAdvisor(StreamAdvisor):
 
             model = self._model
             name = _model_name(model)
-            recorded = recorded_stream(interceptor, name, lambda: model.stream(prompt))
+            recorded = recorded_stream(interceptor, name, prompt, lambda: model.stream(prompt))
             async with closing_stream(recorded) as chunks:
                 async for chunk in chunks:
                     yield ChatClientResponse(chunk, context)

@@ -11,7 +11,7 @@ and fields; a recorded failure has no ``__cause__``), a memory read's the messag
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ostinato.errors import (
     ToolArgumentsError,
@@ -23,11 +23,15 @@ from ostinato.errors import (
 from ostinato.messages import Message, message_from_dict
 from ostinato.model import ChatResponse
 
+if TYPE_CHECKING:
+    from ostinato.prompt import Prompt
+
 __all__ = [
     "decode_messages",
     "decode_nothing",
     "decode_response",
     "decode_tool_outcome",
+    "describe_prompt",
     "encode_messages",
     "encode_nothing",
     "encode_response",
@@ -38,6 +42,28 @@ _TOOL_ERRORS: Final[dict[str, type[ToolError]]] = {
     cls.__name__: cls
     for cls in (ToolError, ToolNotFoundError, ToolArgumentsError, ToolExecutionError)
 }
+
+
+def describe_prompt(prompt: Prompt) -> dict[str, Any]:
+    """A model round's input: the messages, the plain options (no callables) and the
+    definitions of the tools offered."""
+    from ostinato.prompt import ToolCallingChatOptions
+    from ostinato.tools import PendingToolCalls
+
+    options = prompt.options
+    tools = options.tool_callbacks if isinstance(options, ToolCallingChatOptions) else ()
+    return {
+        "messages": encode_messages(prompt.messages),
+        "options": PendingToolCalls.plain_options(options),
+        "tools": [
+            {
+                "name": t.tool_definition.name,
+                "description": t.tool_definition.description,
+                "input_schema": t.tool_definition.input_schema,
+            }
+            for t in tools
+        ],
+    }
 
 
 def encode_response(response: ChatResponse) -> dict[str, Any]:

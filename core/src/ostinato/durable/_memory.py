@@ -35,6 +35,7 @@ async def read_memory(memory: ChatMemory, conversation_id: str) -> list[Message]
         lambda: memory.get(conversation_id),
         encode_messages,
         decode_messages,
+        lambda: {"conversation_id": conversation_id},
     )
 
 
@@ -47,7 +48,7 @@ async def write_memory(
     if interceptor is None:
         await memory.add(conversation_id, messages)
         return
-    from ostinato.durable._codecs import decode_nothing, encode_nothing
+    from ostinato.durable._codecs import decode_nothing, encode_messages, encode_nothing
 
     await run_unit(
         interceptor,
@@ -56,4 +57,5 @@ async def write_memory(
         lambda: memory.add(conversation_id, messages),
         encode_nothing,
         decode_nothing,
+        lambda: {"conversation_id": conversation_id, "messages": encode_messages(messages)},
     )

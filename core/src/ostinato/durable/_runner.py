@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ostinato.client import ChatClient
     from ostinato.config import AutoConfiguration
     from ostinato.durable._turns import TurnRequest
+    from ostinato.events import EventListener
     from ostinato.model import ChatResponse
     from ostinato.plugins import FactoryContext, Registry
     from ostinato.tools import ApprovalDecision, PendingToolCalls, ToolCallback
@@ -67,11 +68,18 @@ class TurnRunner:
 
     Args:
         container: the auto-configuration (default: built from the environment).
+        listeners: listeners of every turn's loop events (:mod:`ostinato.events`), called
+            in the worker as in process; a replayed turn emits its events again.
     """
 
-    __slots__ = ("_client", "_container", "_context", "_tools")
+    __slots__ = ("_client", "_container", "_context", "_listeners", "_tools")
 
-    def __init__(self, container: AutoConfiguration | None = None) -> None:
+    def __init__(
+        self,
+        container: AutoConfiguration | None = None,
+        *,
+        listeners: Sequence[EventListener] = (),
+    ) -> None:
         if container is None:
             from ostinato.config import AutoConfiguration
 
@@ -80,6 +88,7 @@ class TurnRunner:
         self._client: ChatClient | None = None
         self._context: FactoryContext | None = None
         self._tools: dict[tuple[str, ...], list[ToolCallback]] = {}
+        self._listeners = tuple(listeners)
 
     @property
     def client(self) -> ChatClient:
@@ -122,10 +131,14 @@ class TurnRunner:
         if request.system is not None:
             spec = spec.system(request.system)
         spec = spec.user(request.user).tools(*tools).advisors(*params)
+        for listener in self._listeners:
+            spec = spec.listener(listener)
         response = await spec.call().achat_client_response()
         while (pending := PendingToolCalls.of(response)) is not None:
             decisions = await wait_for_decisions(pending)
             spec = self.client.prompt().tools(*tools).advisors(*params).resume(pending, decisions)
+            for listener in self._listeners:
+                spec = spec.listener(listener)
             response = await spec.call().achat_client_response()
         answer = response.chat_response
         return answer if answer is not None else ChatResponse([])

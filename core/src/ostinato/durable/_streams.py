@@ -13,9 +13,10 @@ from collections.abc import AsyncIterator, Callable
 from typing import Final
 
 from ostinato._aio import closing_stream
-from ostinato.durable._codecs import decode_response, encode_response
+from ostinato.durable._codecs import decode_response, describe_prompt, encode_response
 from ostinato.durable._units import UnitInterceptor, UnitKind, run_unit
 from ostinato.model import ChatResponse, MessageAggregator
+from ostinato.prompt import Prompt
 
 __all__ = ["recorded_stream"]
 
@@ -25,10 +26,12 @@ _END: Final = object()
 async def recorded_stream(
     interceptor: UnitInterceptor,
     name: str,
+    prompt: Prompt,
     open_stream: Callable[[], AsyncIterator[ChatResponse]],
 ) -> AsyncIterator[ChatResponse]:
-    """The chunks of ``open_stream()`` run as one :attr:`UnitKind.MODEL_STREAM` unit (or
-    the recorded aggregate, as one chunk, when the interceptor replays it)."""
+    """The chunks of ``open_stream()`` (the round of ``prompt``) run as one
+    :attr:`UnitKind.MODEL_STREAM` unit (or the recorded aggregate, as one chunk, when the
+    interceptor replays it)."""
     queue: asyncio.Queue[object] = asyncio.Queue()
     ran = False
 
@@ -46,7 +49,15 @@ async def recorded_stream(
         return aggregator.result()
 
     unit = asyncio.ensure_future(
-        run_unit(interceptor, UnitKind.MODEL_STREAM, name, run, encode_response, decode_response)
+        run_unit(
+            interceptor,
+            UnitKind.MODEL_STREAM,
+            name,
+            run,
+            encode_response,
+            decode_response,
+            lambda: describe_prompt(prompt),
+        )
     )
     getter: asyncio.Future[object] | None = None
     try:

@@ -67,6 +67,12 @@ class Unit:
             one turn start in the same order on every replay (see the determinism rules).
         encode: its result to a JSON value (the project's JSON forms: ``to_dict``).
         decode: a recorded JSON value back to its result.
+        describe: its input as a JSON object, computed when called: for a model round
+            ``{"messages", "options", "tools"}`` (plain options; tool definitions), for
+            a tool call ``{"call"}``, for memory ``{"conversation_id"}`` (and
+            ``"messages"`` for a write). An engine that runs units elsewhere (an
+            activity worker) rebuilds the unit from it; an engine that records only
+            results never calls it.
     """
 
     kind: UnitKind
@@ -74,6 +80,7 @@ class Unit:
     sequence: int
     encode: Callable[[Any], Any] = field(repr=False, compare=False)
     decode: Callable[[Any], Any] = field(repr=False, compare=False)
+    describe: Callable[[], dict[str, Any]] = field(repr=False, compare=False, default=dict)
 
 
 #: ``(unit, run) -> result``: await ``run()`` (and record what it returns, encoded with
@@ -174,6 +181,7 @@ async def run_unit(
     run: Callable[[], Awaitable[T]],
     encode: Callable[[T], Any],
     decode: Callable[[Any], T],
+    describe: Callable[[], dict[str, Any]] = dict,
 ) -> T:
     """Run ``run`` as a unit of the current durable turn, through ``interceptor``.
 
@@ -184,7 +192,7 @@ async def run_unit(
     turn = _turn.get()
     assert turn is not None  # unit_interceptor() returned one: a turn is current
     turn.units += 1
-    unit = Unit(kind, name, turn.units, encode, decode)
+    unit = Unit(kind, name, turn.units, encode, decode, describe)
 
     async def running() -> T:
         token = _unit.set(unit)

@@ -142,6 +142,7 @@ async def _outcome(job: ToolJob, context: ToolContext) -> str | ToolError:
         lambda: _scoped(job, context),
         encode_tool_outcome,
         decode_tool_outcome,
+        lambda: {"call": job.call.to_dict()},
     )
 
 

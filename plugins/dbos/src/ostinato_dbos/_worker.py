@@ -18,7 +18,10 @@ from typing import TYPE_CHECKING, Any, Final
 from ostinato_dbos._settings import DbosSettings
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ostinato.config import AutoConfiguration
+    from ostinato.events import EventListener
     from ostinato_dbos._heartbeats import Heartbeats
 
 __all__ = ["APP_NAME", "Worker"]
@@ -37,6 +40,8 @@ class Worker:
         container: the auto-configuration its turns' client is built from (default:
             from the environment).
         poll_seconds: how often it looks at the queue for new turns.
+        listeners: listeners of every turn's loop events, called in this worker (a
+            turn replayed after a crash emits its events again).
     """
 
     def __init__(
@@ -45,10 +50,12 @@ class Worker:
         *,
         container: AutoConfiguration | None = None,
         poll_seconds: float = 1.0,
+        listeners: Sequence[EventListener] = (),
     ) -> None:
         self.settings = settings if settings is not None else DbosSettings()
         self.executor_id = self.settings.executor_id or f"{socket.gethostname()}-{os.getpid()}"
         self._container = container
+        self._listeners = tuple(listeners)
         self._poll_seconds = poll_seconds
         self._url = ""
         self._heartbeats: Heartbeats | None = None
@@ -70,7 +77,8 @@ class Worker:
         DBOS.migrate(self._url)
         self._heartbeats = Heartbeats(self._url, self.executor_id)
         self._heartbeats.beat()
-        configure_worker(TurnRunner(self._container), settings.approval_timeout_seconds)
+        runner = TurnRunner(self._container, listeners=self._listeners)
+        configure_worker(runner, settings.approval_timeout_seconds)
         self._uninstall = set_unit_interceptor(dbos_unit)
         DBOS(
             config={
@@ -125,6 +133,31 @@ class Worker:
             _log.warning("adopted %d turn(s) of dead worker %s", len(adopted), executor_id)
         return adopted
 
+    def _running(self) -> list[str]:
+        from dbos import DBOS
+
+        from ostinato_dbos._workflow import WORKFLOW_NAME
+
+        turns = DBOS.list_workflows(
+            status="PENDING",
+            executor_id=self.executor_id,
+            name=WORKFLOW_NAME,
+            load_input=False,
+            load_output=False,
+        )
+        return [t.workflow_id for t in turns]
+
+    def _only_waiting(self) -> bool:
+        """Whether every turn this worker runs waits for a decision (none would finish
+        within a grace period)."""
+        from dbos import DBOS
+
+        from ostinato_dbos._workflow import PENDING_EVENT
+
+        return all(
+            DBOS.get_event(turn_id, PENDING_EVENT, timeout_seconds=0) for turn_id in self._running()
+        )
+
     def stop(self, grace_seconds: float | None = None) -> list[str]:
         """Stop taking turns, let the running ones finish for ``grace_seconds`` (default:
         the setting), then hand the others back to the queue. Returns their ids."""
@@ -136,6 +169,8 @@ class Worker:
         self._stopping.set()
         if self._thread is not None:
             self._thread.join()
+        if grace > 0 and self._only_waiting():
+            grace = 0  # nothing would finish: a waiting turn waits for a person, not for us
         DBOS.destroy(workflow_completion_timeout_sec=math.ceil(grace))
         if self._uninstall is not None:
             self._uninstall()

@@ -156,6 +156,12 @@ async def resume_turn(request: Request) -> Response:
         spec = state.client.prompt().tools(*state.tools).resume(waiting.pending, decisions)
     except ResumeError as exc:
         raise ApiError(422, "invalid_resume", str(exc)) from None
+    # Taken only once the resumed turn can start: a busy server (503) keeps it waiting,
+    # and of two requests deciding at once, the second finds it gone (404).
     response = _respond(state, spec, waiting.conversation_id, waiting.question)
-    state.pending.take(pending_id)
+    try:
+        state.pending.take(pending_id)
+    except ApiError:
+        state.slots.release()  # the response is never sent: its slot is given back here
+        raise
     return response

@@ -270,6 +270,33 @@ def test_a_turn_failing_on_the_server_is_an_error(page_on: Any) -> None:
     expect(page.get_by_test_id("send")).to_be_enabled()
 
 
+def test_a_stream_dropped_while_a_call_waits_leaves_no_decision_offered(page_on: Any) -> None:
+    page = page_on().page
+    _idle(page)
+    call = (
+        '{"id": "pay", "type": "function", "name": "send_money", '
+        '"arguments": "{\\"amount\\": 5, \\"to\\": \\"Ann\\"}"}'
+    )
+    page.route(
+        "**/api/turns",
+        lambda route: route.fulfill(
+            status=200,
+            headers={"Content-Type": "text/event-stream"},
+            body='event: turn\ndata: {"conversation_id": "c1"}\n\n'
+            f'event: tool_call_requested\ndata: {{"schema_version": 1, "kind": "tool_call_requested", "round": 1, "call": {call}}}\n\n'
+            f'event: approval_required\ndata: {{"schema_version": 1, "kind": "approval_required", "round": 1, "calls": [{call}]}}\n\n'
+            f'event: pending\ndata: {{"pending_id": "p1", "calls": [{call}]}}\n\n',
+        ),
+    )
+    _ask(page, "pay Ann")
+
+    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "error")
+    tool_call = page.get_by_test_id("tool-call")
+    expect(tool_call).to_have_attribute("data-state", "failed")
+    expect(tool_call.get_by_test_id("approve")).to_have_count(0)
+    expect(page.get_by_test_id("send")).to_be_enabled()
+
+
 def test_an_unreachable_server_is_an_error(page_on: Any) -> None:
     page = page_on().page
     _idle(page)

@@ -352,7 +352,9 @@ export class TurnView {
   // the stream broke, failed or was stopped: nothing may look as if it were still
   // running or still waiting for a decision
   interrupt(message) {
-    const unfinished = '.tool-call[data-state="running"], .tool-call[data-state="requested"]';
+    const unfinished = ["running", "requested", "pending"]
+      .map((kind) => `.tool-call[data-state="${kind}"]`)
+      .join(", ");
     for (const card of this.node.querySelectorAll(unfinished)) {
       card.dataset.state = "failed";
       card.querySelector(".tool-state").textContent = "interrupted";

@@ -1,0 +1,46 @@
+"""``TurnRunner``: a turn request run on a worker's auto-configured client, its tools
+resolved by name, its approvals waited for through the engine, its events emitted."""
+
+from __future__ import annotations
+
+from ostinato.config import build_container
+from ostinato.durable import TurnRequest, TurnRunner, durable_turn, set_unit_interceptor
+from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent
+from ostinato.testing import ScriptedChatModel, tool_call_response
+from ostinato.tools import ApprovalDecision, PendingToolCalls
+from tests.core.durable.journal import Journal
+
+PAY = "tests.plugins.dbos.durable_tools:pay"
+
+
+def script() -> ScriptedChatModel:
+    return ScriptedChatModel([tool_call_response(("pay", {"turn": "t"})), "Paid."])
+
+
+async def test_a_turn_waits_for_decisions_resumes_and_emits_its_events(monkeypatch):
+    monkeypatch.setenv("DBOS_TEST_SERVER", "http://127.0.0.1:9")  # never reached: denied
+    events: list[LoopEvent] = []
+    asked: list[PendingToolCalls] = []
+    model = script()
+    runner = TurnRunner(build_container(plugins=[], chat_model=model), listeners=[events.append])
+
+    async def decide(pending: PendingToolCalls) -> dict[str, ApprovalDecision]:
+        asked.append(pending)
+        return {call.id: ApprovalDecision.deny("no") for call in pending.calls}
+
+    journal = Journal()
+    remove = set_unit_interceptor(journal)
+    try:
+        with durable_turn("t-1"):
+            answer = await runner.run(TurnRequest("Pay", tools=(PAY,)), decide)
+    finally:
+        remove()
+    assert answer.text == "Paid."
+    assert [c.name for c in asked[0].calls] == ["pay"]
+    assert [type(e) for e in events if isinstance(e, ApprovalRequired | LoopEnded)] == [
+        ApprovalRequired,
+        LoopEnded,
+        LoopEnded,
+    ]
+    assert [kind for kind, _ in journal.ran] == ["model_call", "model_call"]  # denied: no tool
+    assert model.call_count == 2
