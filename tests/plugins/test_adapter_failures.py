@@ -9,7 +9,8 @@ with its own tests.)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ import httpx
 import pytest
 
 from ostinato.errors import (
+    ConfigurationError,
     MalformedResponseError,
     ModelConnectionError,
     ModelError,
@@ -49,6 +51,8 @@ class Failing:
     #: The endpoint its model asks, and the API key it holds.
     endpoint: str
     key: str
+    #: Its API's error body saying a message.
+    error_body: Callable[[str], dict[str, Any]]
     #: What a refused connection's error says on its second line, if anything.
     unreachable_hint: str | None = None
 
@@ -63,6 +67,7 @@ ADAPTERS = [
         busy=503,
         endpoint="https://fake.test/v1/chat/completions",
         key="sk-secret-key-123",
+        error_body=lambda message: {"error": {"message": message}},
     ),
     Failing(
         "anthropic",
@@ -75,6 +80,10 @@ ADAPTERS = [
         busy=529,
         endpoint="https://fake.test/v1/messages",
         key=anthropic.API_KEY,
+        error_body=lambda message: {
+            "type": "error",
+            "error": {"type": "api_error", "message": message},
+        },
     ),
     Failing(
         "ollama",
@@ -85,11 +94,17 @@ ADAPTERS = [
         busy=503,
         endpoint="http://fake.test:11434/api/chat",
         key=ollama.API_KEY,
+        error_body=lambda message: {"error": message},
         unreachable_hint=(
             "fix: start the server (ollama serve) or set OSTINATO_OLLAMA_BASE_URL (or OLLAMA_HOST)"
         ),
     ),
 ]
+
+
+@pytest.fixture(params=ADAPTERS, ids=[a.name for a in ADAPTERS])
+def adapter(request: pytest.FixtureRequest) -> Failing:
+    return request.param  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize(
@@ -108,7 +123,6 @@ async def test_retryable_statuses_are_retried_with_backoff(adapter: Failing, sta
     assert 0.75 <= time.sleeps[1] <= 1.0
 
 
-@pytest.mark.parametrize("adapter", ADAPTERS, ids=[a.name for a in ADAPTERS])
 async def test_retry_after_and_retry_after_ms_are_honoured(adapter: Failing):
     time = FakeTime()
     model, _ = adapter.model_for(
@@ -140,7 +154,6 @@ TRANSPORT_FAILURES = {
 
 @pytest.mark.parametrize("failure", list(TRANSPORT_FAILURES))
 @pytest.mark.parametrize("mode", ["call", "stream"])
-@pytest.mark.parametrize("adapter", ADAPTERS, ids=[a.name for a in ADAPTERS])
 async def test_transport_failures(adapter: Failing, mode: str, failure: str):
     exception, cls, words = TRANSPORT_FAILURES[failure]
     model, _ = adapter.model_for(exception)
@@ -160,3 +173,33 @@ async def test_transport_failures(adapter: Failing, mode: str, failure: str):
         assert lines[0].startswith(f"{adapter.name}: connection to {adapter.endpoint} failed")
         if adapter.unreachable_hint is not None:
             assert lines[1] == adapter.unreachable_hint
+
+
+async def test_a_transport_error_quoting_the_key_has_it_masked(adapter: Failing):
+    model, _ = adapter.model_for(httpx.ConnectError(f"refused while sending {adapter.key}"))
+    with pytest.raises(ModelConnectionError) as info:
+        await model.call(Prompt("hi"))
+    assert adapter.key not in str(info.value) and "***" in str(info.value)
+
+
+async def _pieces(*parts: bytes) -> AsyncIterator[bytes]:
+    for part in parts:
+        yield part
+
+
+async def test_a_huge_error_body_is_cut_not_held(adapter: Failing):
+    body = json.dumps(adapter.error_body("y" * (1 << 20))).encode()
+    model, _ = adapter.model_for(httpx.Response(500, content=_pieces(body[:1000], body[1000:])))
+    with pytest.raises(ModelError) as info:
+        await model.call(Prompt("hi"))
+    assert len(str(info.value)) < 4000  # an excerpt, not the megabyte
+
+
+@pytest.mark.parametrize(
+    ("limit", "words"),
+    [(0, "max_response_bytes must be at least 1"), ("big", "max_response_bytes must be an int")],
+    ids=["zero", "no-int"],
+)
+def test_an_invalid_limit_is_refused(adapter: Failing, limit: object, words: str):
+    with pytest.raises(ConfigurationError, match=words):
+        adapter.model_for(max_response_bytes=limit)
