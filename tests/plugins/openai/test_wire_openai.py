@@ -7,6 +7,7 @@ exactly the recorded body, and checks every field of the parsed response (or err
 from __future__ import annotations
 
 import json
+from typing import NamedTuple
 
 import pytest
 
@@ -47,135 +48,150 @@ def test_every_file_is_covered():
     assert {name[:3] for name in names} == covered
 
 
-async def test_001_text_basic():
-    response = await replay(load(FOLDER, "001-text-basic.json"))
+NANO = "gpt-5-nano-2025-08-07"
+BERLIN = {"latitude": "52.5200", "longitude": "13.4050"}
+
+
+class Nano(NamedTuple):
+    """What one gpt-5-nano reply of the corpus reads as, beside what they all share (the
+    model, the ``default`` service tier, the rate-limit figures, a cache-read count of 0,
+    and a finish of ``tool_calls`` exactly when it calls tools)."""
+
+    text: str | None  # RECORDED: the text the recording holds
+    usage: tuple[int, int, int]  # prompt, completion, total tokens
+    id: str  # after "chatcmpl-"
+    created: int
+    reasoning_tokens: int
+    tokens_remaining: int
+    tokens_reset: str = "0s"
+    calls: tuple[tuple[str, str, dict[str, str]], ...] = ()
+
+
+RECORDED = "(the recorded text)"
+REPLIES = {
+    "001-text-basic.json": Nano(
+        "4", (13, 138, 151), "DoZHjjB4VYY8sNCRd9XvomLmenRjK", 1780944407, 128, 1999994
+    ),
+    "002-tool-call-single.json": Nano(
+        None,
+        (169, 160, 329),
+        "DoZGkW92bJs1WYrrlED1pRiYvqKTR",
+        1780944346,
+        128,
+        1999986,
+        calls=(("call_wt1a0BOrZKusGEuAeJpFIFej", "weather", BERLIN),),
+    ),
+    "003-tool-result-followup.json": Nano(
+        "Berlin (52.5200, 13.4050): 15°C, Wind 10 km/h.",
+        (230, 352, 582),
+        "DoZGmtmOxW8K54QE6N1WkonXYZZhZ",
+        1780944348,
+        320,
+        1999969,
+    ),
+    "004-parallel-tool-calls.json": Nano(
+        None,
+        (194, 255, 449),
+        "DoZHQdDpZGtVlN3pc2UBwGHRvCnvf",
+        1780944388,
+        192,
+        1999976,
+        calls=(
+            ("call_GOotzq3y3C45fdLNjm8SXXRo", "weather", BERLIN),
+            ("call_6IvZGzhTPoSUAGUWnRx0po6X", "best_language_to_learn", {}),
+        ),
+    ),
+    "005-parallel-tool-results-followup.json": Nano(
+        RECORDED, (294, 256, 550), "DoZHUY1JVkWt60jPOCnpLaitMXooc", 1780944392, 192, 1999958, "1ms"
+    ),
+    "006-stream-text-usage.json": Nano(
+        "1\n2\n3", (13, 142, 155), "DoZGwo7RT9RGQpIKxv7lOQs0f0GnJ", 1780944358, 128, 1999993
+    ),
+    "007-stream-tool-call-fragmented.json": Nano(
+        None,
+        (169, 96, 265),
+        "DoZJxpcpqjj3ezopmsA45df95Ts6t",
+        1780944545,
+        64,
+        1999986,
+        calls=(("call_N2fJZh6fGguUrjbTlDD9mkbh", "weather", BERLIN),),
+    ),
+    "008-stream-tool-call-no-arguments.json": Nano(
+        None,
+        (139, 150, 289),
+        "DoZJDjMg652DYyuGTyT7DnXEd3k7I",
+        1780944499,
+        128,
+        1999979,
+        calls=(("call_TUkbUb0gIeBdIOHbrszf5mHx", "best_language_to_learn", {}),),
+    ),
+    "009-structured-output-json-schema.json": Nano(
+        '{"name":"John","age":30}',
+        (49, 533, 582),
+        "DoZGur4Lx0h6DjFx7HMype95dO37O",
+        1780944356,
+        512,
+        1999986,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", REPLIES, ids=lambda name: name[:3])
+async def test_every_field_of_the_reply(name: str):
+    reply = REPLIES[name]
+    exchange = load(FOLDER, name)
+    text = reply.text
+    if text == RECORDED:
+        text = exchange.response["body"]["choices"][0]["message"]["content"]
+    finish = "tool_calls" if reply.calls else "stop"
     expect_response(
-        response,
-        text="4",
-        finish="stop",
-        raw_finish="stop",
-        usage=(13, 138, 151, 0, None),
-        id="chatcmpl-DoZHjjB4VYY8sNCRd9XvomLmenRjK",
-        model="gpt-5-nano-2025-08-07",
-        metadata={"created": 1780944407, "service_tier": "default", "reasoning_tokens": 128},
-        rate_limit={
-            "requests_limit": 5000,
-            "requests_remaining": 4999,
-            "requests_reset": 0.012,
-            "tokens_limit": 2000000,
-            "tokens_remaining": 1999994,
-            "tokens_reset": 0.0,
+        await replay(exchange),
+        text=text,
+        calls=reply.calls,
+        finish=finish,
+        raw_finish=finish,
+        usage=(*reply.usage, 0, None),
+        id=f"chatcmpl-{reply.id}",
+        model=NANO,
+        metadata={
+            "created": reply.created,
+            "service_tier": "default",
+            "reasoning_tokens": reply.reasoning_tokens,
         },
-        native_usage=usage_of("001-text-basic.json"),
+        rate_limit=openai_rate_limit(reply.tokens_remaining, reply.tokens_reset),
+        native_usage=usage_of(name),
     )
 
 
-async def test_002_tool_call_single():
+async def test_002_a_single_tool_call_is_a_tool_call():
     response = await replay(load(FOLDER, "002-tool-call-single.json"))
-    expect_response(
-        response,
-        text=None,
-        calls=[
-            (
-                "call_wt1a0BOrZKusGEuAeJpFIFej",
-                "weather",
-                {"latitude": "52.5200", "longitude": "13.4050"},
-            )
-        ],
-        finish="tool_calls",
-        raw_finish="tool_calls",
-        usage=(169, 160, 329, 0, None),
-        id="chatcmpl-DoZGkW92bJs1WYrrlED1pRiYvqKTR",
-        model="gpt-5-nano-2025-08-07",
-        metadata={"created": 1780944346, "service_tier": "default", "reasoning_tokens": 128},
-        rate_limit=openai_rate_limit(1999986),
-    )
     assert response.has_tool_calls()
 
 
-async def test_003_tool_result_followup():
-    response = await replay(load(FOLDER, "003-tool-result-followup.json"))
-    expect_response(
-        response,
-        text="Berlin (52.5200, 13.4050): 15°C, Wind 10 km/h.",
-        finish="stop",
-        raw_finish="stop",
-        usage=(230, 352, 582, 0, None),
-        id="chatcmpl-DoZGmtmOxW8K54QE6N1WkonXYZZhZ",
-        model="gpt-5-nano-2025-08-07",
-        metadata={"created": 1780944348, "service_tier": "default", "reasoning_tokens": 320},
-        rate_limit=openai_rate_limit(1999969),
-    )
-
-
-async def test_004_parallel_tool_calls():
+async def test_004_parallel_tool_call_arguments_are_kept_as_written():
     response = await replay(load(FOLDER, "004-parallel-tool-calls.json"))
-    expect_response(
-        response,
-        text=None,
-        calls=[
-            (
-                "call_GOotzq3y3C45fdLNjm8SXXRo",
-                "weather",
-                {"latitude": "52.5200", "longitude": "13.4050"},
-            ),
-            ("call_6IvZGzhTPoSUAGUWnRx0po6X", "best_language_to_learn", {}),
-        ],
-        finish="tool_calls",
-        raw_finish="tool_calls",
-        usage=(194, 255, 449, 0, None),
-        id="chatcmpl-DoZHQdDpZGtVlN3pc2UBwGHRvCnvf",
-        model="gpt-5-nano-2025-08-07",
-        metadata={"created": 1780944388, "service_tier": "default", "reasoning_tokens": 192},
-        rate_limit=openai_rate_limit(1999976),
-    )
     # The arguments are kept exactly as the model wrote them.
     calls = response.result.output.tool_calls  # type: ignore[union-attr]
     assert calls[0].arguments == '{"latitude": "52.5200", "longitude": "13.4050"}'
     assert calls[1].arguments == "{}"
 
 
-async def test_005_parallel_tool_results_followup():
+async def test_005_parallel_tool_results_followup_text():
     response = await replay(load(FOLDER, "005-parallel-tool-results-followup.json"))
-    exchange = load(FOLDER, "005-parallel-tool-results-followup.json")
-    expect_response(
-        response,
-        text=exchange.response["body"]["choices"][0]["message"]["content"],
-        finish="stop",
-        raw_finish="stop",
-        usage=(294, 256, 550, 0, None),
-        id="chatcmpl-DoZHUY1JVkWt60jPOCnpLaitMXooc",
-        model="gpt-5-nano-2025-08-07",
-        metadata={"created": 1780944392, "service_tier": "default", "reasoning_tokens": 192},
-        rate_limit=openai_rate_limit(1999958, "1ms"),
-    )
     assert response.text is not None
     assert response.text.startswith("- Berlin weather (52.5200, 13.4050): 15°C")
 
 
-async def test_006_stream_text_usage():
+async def test_006_stream_text_usage_chunks():
     exchange = load(FOLDER, "006-stream-text-usage.json")
     chunks, _ = await replay_chunks(exchange)
     assert [c.text for c in chunks if c.text] == ["1", "\n", "2", "\n", "3"]
     # The usage-only final chunk (choices: []) has no generation but carries the usage.
     assert chunks[-1].generations == ()
     assert chunks[-1].usage.total_tokens == 155
-    response = await replay(exchange)
-    expect_response(
-        response,
-        text="1\n2\n3",
-        finish="stop",
-        raw_finish="stop",
-        usage=(13, 142, 155, 0, None),
-        id="chatcmpl-DoZGwo7RT9RGQpIKxv7lOQs0f0GnJ",
-        model="gpt-5-nano-2025-08-07",
-        metadata={"created": 1780944358, "service_tier": "default", "reasoning_tokens": 128},
-        rate_limit=openai_rate_limit(1999993),
-        native_usage=usage_of("006-stream-text-usage.json"),
-    )
 
 
-async def test_007_stream_tool_call_fragmented():
+async def test_007_stream_tool_call_fragments():
     exchange = load(FOLDER, "007-stream-tool-call-fragmented.json")
     chunks, _ = await replay_chunks(exchange)
     fragments = [
@@ -186,57 +202,15 @@ async def test_007_stream_tool_call_fragmented():
     assert fragments[0].id == "call_N2fJZh6fGguUrjbTlDD9mkbh"
     assert fragments[0].name == "weather"
     assert all(f.id == "" and f.name == "" for f in fragments[1:])
-    response = await replay(exchange)
-    expect_response(
-        response,
-        text=None,
-        calls=[
-            (
-                "call_N2fJZh6fGguUrjbTlDD9mkbh",
-                "weather",
-                {"latitude": "52.5200", "longitude": "13.4050"},
-            )
-        ],
-        finish="tool_calls",
-        raw_finish="tool_calls",
-        usage=(169, 96, 265, 0, None),
-        id="chatcmpl-DoZJxpcpqjj3ezopmsA45df95Ts6t",
-        model="gpt-5-nano-2025-08-07",
-        metadata={"created": 1780944545, "service_tier": "default", "reasoning_tokens": 64},
-        rate_limit=openai_rate_limit(1999986),
-    )
 
 
-async def test_008_stream_tool_call_no_arguments():
+async def test_008_stream_tool_call_without_arguments_gets_an_empty_object():
     response = await replay(load(FOLDER, "008-stream-tool-call-no-arguments.json"))
-    expect_response(
-        response,
-        text=None,
-        calls=[("call_TUkbUb0gIeBdIOHbrszf5mHx", "best_language_to_learn", {})],
-        finish="tool_calls",
-        raw_finish="tool_calls",
-        usage=(139, 150, 289, 0, None),
-        id="chatcmpl-DoZJDjMg652DYyuGTyT7DnXEd3k7I",
-        model="gpt-5-nano-2025-08-07",
-        metadata={"created": 1780944499, "service_tier": "default", "reasoning_tokens": 128},
-        rate_limit=openai_rate_limit(1999979),
-    )
     assert response.result.output.tool_calls[0].arguments == "{}"  # type: ignore[union-attr]
 
 
-async def test_009_structured_output_json_schema():
+async def test_009_structured_output_is_the_json_asked_for():
     response = await replay(load(FOLDER, "009-structured-output-json-schema.json"))
-    expect_response(
-        response,
-        text='{"name":"John","age":30}',
-        finish="stop",
-        raw_finish="stop",
-        usage=(49, 533, 582, 0, None),
-        id="chatcmpl-DoZGur4Lx0h6DjFx7HMype95dO37O",
-        model="gpt-5-nano-2025-08-07",
-        metadata={"created": 1780944356, "service_tier": "default", "reasoning_tokens": 512},
-        rate_limit=openai_rate_limit(1999986),
-    )
     assert json.loads(response.text or "") == {"name": "John", "age": 30}
 
 

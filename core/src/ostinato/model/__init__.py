@@ -7,6 +7,7 @@ from ostinato.model._accumulator import UsageAccumulator, accumulate_response_us
 from ostinato.model._aggregator import MessageAggregator
 from ostinato.model._protocol import ChatModel, check_native_structured_output
 from ostinato.model._response import (
+    FINISH_REASON_RAW,
     ChatGenerationMetadata,
     ChatResponse,
     ChatResponseMetadata,
@@ -16,6 +17,7 @@ from ostinato.model._response import (
 from ostinato.model._usage import Usage, cumulative_usage
 
 __all__ = [
+    "FINISH_REASON_RAW",
     "ChatGenerationMetadata",
     "ChatModel",
     "ChatResponse",

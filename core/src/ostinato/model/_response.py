@@ -6,13 +6,14 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from ostinato._frozen import EMPTY, freeze
 from ostinato.messages import AssistantMessage, message_from_dict
 from ostinato.model._usage import EMPTY_USAGE, Usage
 
 __all__ = [
+    "FINISH_REASON_RAW",
     "ChatGenerationMetadata",
     "ChatResponse",
     "ChatResponseMetadata",
@@ -21,13 +22,19 @@ __all__ = [
 ]
 
 
+#: Generation metadata key: the finish reason exactly as the provider sent it (an
+#: adapter sets it beside the normalised :class:`FinishReason`).
+FINISH_REASON_RAW: Final = "finish_reason_raw"
+
+
 class FinishReason(StrEnum):
     """Why a generation ended: the normalised reasons adapters report, and the reasons the
     tool loop gives the answers it builds itself.
 
     A ``str`` enum: each member *is* its string (``FinishReason.STOP == "stop"``), so the
     values on the wire, in JSON and in ``finish_reason`` fields are the plain strings.
-    Adapters keep the provider's raw value in generation metadata.
+    Adapters keep the provider's raw value in generation metadata, under
+    :data:`FINISH_REASON_RAW`.
     """
 
     STOP = "stop"

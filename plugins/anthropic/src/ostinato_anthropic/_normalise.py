@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ostinato.model import FinishReason, Usage
+from ostinato.model import FINISH_REASON_RAW, FinishReason, Usage
 
 __all__ = [
     "FINISH_REASON_RAW",
@@ -31,8 +31,6 @@ __all__ = [
     "usage_from",
 ]
 
-#: Generation metadata key: the stop reason exactly as the API sent it.
-FINISH_REASON_RAW: Final = "finish_reason_raw"
 #: Generation metadata key: which stop sequence ended the answer.
 STOP_SEQUENCE: Final = "stop_sequence"
 #: Message metadata key: every thinking block of an answer that had more than one, or a

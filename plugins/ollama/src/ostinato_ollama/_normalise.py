@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from ostinato.messages import ToolCall
-from ostinato.model import FinishReason, Usage
+from ostinato.model import FINISH_REASON_RAW, FinishReason, Usage
 
 __all__ = [
     "CREATED_AT",
@@ -26,8 +26,6 @@ __all__ = [
     "usage_from",
 ]
 
-#: Generation metadata key: ``done_reason`` exactly as the server sent it.
-FINISH_REASON_RAW: Final = "finish_reason_raw"
 #: Response metadata key: the server's ``created_at`` timestamp (RFC 3339 text).
 CREATED_AT: Final = "created_at"
 

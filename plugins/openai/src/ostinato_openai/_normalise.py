@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ostinato.model import FinishReason, Usage
+from ostinato.model import FINISH_REASON_RAW, FinishReason, Usage
 
 __all__ = [
     "FINISH_REASON_RAW",
@@ -36,8 +36,6 @@ __all__ = [
     "usage_payload",
 ]
 
-#: Generation metadata key: the finish reason exactly as the server sent it.
-FINISH_REASON_RAW: Final = "finish_reason_raw"
 #: Generation metadata key: the upstream model's own finish reason (OpenRouter).
 NATIVE_FINISH_REASON: Final = "native_finish_reason"
 #: Generation metadata key: the model's refusal text, when it refused.
