@@ -5,13 +5,14 @@ adapter's ``wire.py`` rebuilds, from a recorded request body, the prompt and opt
 should make the adapter send exactly that body, and builds its model on
 :func:`replaying_client`; its ``expect.py`` makes a :class:`ReplayDriver`, which replays an
 exchange through ``call()`` or ``stream()`` and checks that the adapter sent the recorded
-request. :func:`expect_response` asserts every normalised field of a reply.
+request. :func:`expect_response` asserts every normalised field of a reply; a
+:class:`RecordedReply` holds those fields for one recording, with that reply's own checks.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +32,14 @@ from ostinato.prompt import Prompt
 from tests.fakes.replay import answer, stream_all
 from tests.fakes.wire import Exchange
 
-__all__ = ["RecordedConversation", "ReplayDriver", "expect_response", "replaying_client"]
+__all__ = [
+    "RecordedConversation",
+    "RecordedReply",
+    "ReplayDriver",
+    "expect_response",
+    "replaying_client",
+    "reply",
+]
 
 
 def replaying_client(
@@ -218,3 +226,37 @@ def expect_response(
     assert response.metadata.model == model
     assert dict(response.metadata.metadata) == dict(metadata or {})
     assert dict(response.metadata.rate_limit) == dict(rate_limit or {})
+
+
+#: A reply's own checks beyond its fields: the exchange, and the response parsed from it.
+FurtherChecks = Callable[[Exchange, ChatResponse], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class RecordedReply:
+    """What one recorded reply parses to: :func:`expect_response`'s fields, then more checks.
+
+    A field given as a callable is computed from the exchange (a value the recording holds).
+    """
+
+    fields: Mapping[str, Any]
+    then: FurtherChecks | None = None
+
+    async def check(
+        self,
+        exchange: Exchange,
+        response: ChatResponse,
+        expect: Callable[..., None] = expect_response,
+        **defaults: Any,
+    ) -> None:
+        """Asserts the fields of ``response`` with ``expect`` (``defaults`` where none is
+        given), then runs the further checks."""
+        given = {**defaults, **self.fields}
+        expect(response, **{k: v(exchange) if callable(v) else v for k, v in given.items()})
+        if self.then is not None:
+            await self.then(exchange, response)
+
+
+def reply(then: FurtherChecks | None = None, **fields: Any) -> RecordedReply:
+    """A :class:`RecordedReply` of these fields (and these further checks)."""
+    return RecordedReply(fields, then)

@@ -15,6 +15,7 @@ __all__ = [
     "API_KEY",
     "FakeTime",
     "aggregate",
+    "error_reply",
     "message",
     "model_for",
     "sse_body",
@@ -99,3 +100,9 @@ def sse_body(*events: Mapping[str, Any] | str, stop: bool = True) -> httpx.Respo
     return httpx.Response(
         200, headers={"content-type": "text/event-stream"}, content="".join(parts).encode()
     )
+
+
+def error_reply(status: int, error_type: str = "api_error", **headers: str) -> httpx.Response:
+    """An error reply of the documented shape, its ``type`` ``error_type``."""
+    body = {"type": "error", "error": {"type": error_type, "message": f"status {status}"}}
+    return httpx.Response(status, json=body, headers=headers)

@@ -17,6 +17,7 @@ from ostinato.prompt import Prompt
 from tests.plugins.anthropic.fakes import (
     FakeTime,
     aggregate,
+    error_reply,
     message,
     model_for,
     sse_body,
@@ -38,53 +39,16 @@ def ok_stream() -> httpx.Response:
     return sse_body(start(), *text_events("ok"), end)
 
 
-def error(status: int, error_type: str = "api_error", **headers: str) -> httpx.Response:
-    body = {"type": "error", "error": {"type": error_type, "message": f"status {status}"}}
-    return httpx.Response(status, json=body, headers=headers)
-
-
-@pytest.mark.parametrize(
-    ("status", "error_type"),
-    [
-        (408, "timeout_error"),
-        (409, "api_error"),
-        (429, "rate_limit_error"),
-        (500, "api_error"),
-        (529, "overloaded_error"),
-    ],
-)
-async def test_retryable_statuses_are_retried_with_backoff(status: int, error_type: str):
-    time = FakeTime()
-    model, sent = model_for(
-        error(status, error_type), error(status, error_type), OK, time=time, max_retries=2
-    )
-    assert (await model.call(Prompt("hi"))).text == "ok"
-    assert len(sent) == 3
-    assert 0.375 <= time.sleeps[0] <= 0.5
-    assert 0.75 <= time.sleeps[1] <= 1.0
-
-
-async def test_retry_after_and_retry_after_ms_are_honoured():
-    time = FakeTime()
-    model, _ = model_for(
-        error(429, "rate_limit_error", **{"retry-after": "7"}),
-        error(529, "overloaded_error", **{"retry-after-ms": "250"}),
-        OK,
-        time=time,
-        max_retries=2,
-    )
-    await model.call(Prompt("hi"))
-    assert time.sleeps == [7.0, 0.25]
-
-
 async def test_x_should_retry_overrides_the_status():
     time = FakeTime()
-    model, sent = model_for(error(503, **{"x-should-retry": "false"}), OK, time=time, max_retries=3)
+    model, sent = model_for(
+        error_reply(503, **{"x-should-retry": "false"}), OK, time=time, max_retries=3
+    )
     with pytest.raises(ServerError):
         await model.call(Prompt("hi"))
     assert len(sent) == 1
     model, sent = model_for(
-        error(400, "invalid_request_error", **{"x-should-retry": "true"}),
+        error_reply(400, "invalid_request_error", **{"x-should-retry": "true"}),
         OK,
         time=time,
         max_retries=3,
@@ -105,7 +69,7 @@ async def test_the_recorded_401_is_not_retried():
 
 
 async def test_client_errors_are_not_retried():
-    model, sent = model_for(error(400, "invalid_request_error"), OK, max_retries=3)
+    model, sent = model_for(error_reply(400, "invalid_request_error"), OK, max_retries=3)
     with pytest.raises(BadRequestError):
         await model.call(Prompt("hi"))
     assert len(sent) == 1
@@ -113,7 +77,9 @@ async def test_client_errors_are_not_retried():
 
 async def test_retries_are_bounded():
     time = FakeTime()
-    model, sent = model_for(error(529), error(529), error(529), OK, time=time, max_retries=2)
+    model, sent = model_for(
+        error_reply(529), error_reply(529), error_reply(529), OK, time=time, max_retries=2
+    )
     with pytest.raises(ServerError):
         await model.call(Prompt("hi"))
     assert len(sent) == 3
@@ -122,7 +88,10 @@ async def test_retries_are_bounded():
 async def test_a_retry_after_beyond_the_limit_is_raised_at_once():
     time = FakeTime()
     model, sent = model_for(
-        error(429, "rate_limit_error", **{"retry-after": "3600"}), OK, time=time, max_retries=3
+        error_reply(429, "rate_limit_error", **{"retry-after": "3600"}),
+        OK,
+        time=time,
+        max_retries=3,
     )
     with pytest.raises(RateLimitError) as caught:
         await model.call(Prompt("hi"))

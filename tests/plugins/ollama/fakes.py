@@ -16,6 +16,7 @@ __all__ = [
     "FakeTime",
     "aggregate",
     "done",
+    "error_reply",
     "model_for",
     "ndjson",
     "piece",
@@ -65,3 +66,8 @@ def ndjson(
     """A 200 NDJSON stream (dicts become lines; strings go as they are)."""
     text = "".join(o if isinstance(o, str) else json.dumps(o) + "\n" for o in objects)
     return httpx.Response(200, headers={"content-type": content_type}, content=text.encode())
+
+
+def error_reply(status: int, **headers: str) -> httpx.Response:
+    """An error reply of the documented ``{"error": "<string>"}`` shape."""
+    return httpx.Response(status, json={"error": f"status {status}"}, headers=headers)

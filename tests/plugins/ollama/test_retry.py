@@ -9,36 +9,15 @@ import pytest
 from ostinato.errors import BadRequestError, ServerError, StreamInterruptedError
 from ostinato.prompt import Prompt
 from tests.plugins.ollama.fakes import (
-    FakeTime,
     aggregate,
     done,
+    error_reply,
     model_for,
     ndjson,
     piece,
     reply,
     stream_chunks,
 )
-
-
-def error(status: int, **headers: str) -> httpx.Response:
-    return httpx.Response(status, json={"error": f"status {status}"}, headers=headers)
-
-
-@pytest.mark.parametrize("status", [408, 429, 500, 502, 503])
-async def test_retryable_statuses_are_retried_with_backoff(status: int):
-    time = FakeTime()
-    model, sent = model_for(error(status), error(status), reply(), time=time, max_retries=2)
-    assert (await model.call(Prompt("hi"))).text == "ok"
-    assert len(sent) == 3
-    assert 0.375 <= time.sleeps[0] <= 0.5
-    assert 0.75 <= time.sleeps[1] <= 1.0
-
-
-async def test_retry_after_is_honoured():
-    time = FakeTime()
-    model, _ = model_for(error(429, **{"retry-after": "4"}), reply(), time=time, max_retries=1)
-    await model.call(Prompt("hi"))
-    assert time.sleeps == [4.0]
 
 
 async def test_connection_failures_are_retried():
@@ -49,14 +28,16 @@ async def test_connection_failures_are_retried():
 
 
 async def test_client_errors_are_not_retried():
-    model, sent = model_for(error(400), reply(), max_retries=3)
+    model, sent = model_for(error_reply(400), reply(), max_retries=3)
     with pytest.raises(BadRequestError):
         await model.call(Prompt("hi"))
     assert len(sent) == 1
 
 
 async def test_retries_are_bounded():
-    model, sent = model_for(error(500), error(500), error(500), reply(), max_retries=2)
+    model, sent = model_for(
+        error_reply(500), error_reply(500), error_reply(500), reply(), max_retries=2
+    )
     with pytest.raises(ServerError):
         await model.call(Prompt("hi"))
     assert len(sent) == 3
@@ -64,7 +45,7 @@ async def test_retries_are_bounded():
 
 async def test_a_stream_is_retried_before_it_delivers():
     model, sent = model_for(
-        error(503),
+        error_reply(503),
         httpx.ConnectError("refused"),
         ndjson(piece("o"), done(content="k")),
         max_retries=2,

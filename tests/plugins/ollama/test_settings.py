@@ -1,4 +1,7 @@
-"""``OllamaSettings``: the OSTINATO_OLLAMA_* variables, OLLAMA_HOST, and the factory."""
+"""``OllamaSettings``: OLLAMA_HOST's rules, the words of THINK, KEEP_ALIVE and FORMAT.
+
+(Its defaults, variables and fallbacks are checked with the other adapters' settings.)
+"""
 
 from __future__ import annotations
 
@@ -13,15 +16,8 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path):
     clean_provider_environment(monkeypatch, tmp_path)
 
 
-def test_defaults():
-    settings = OllamaSettings()
-    assert settings.base_url == "http://localhost:11434"
-    assert settings.api_key is None
-    assert (settings.timeout, settings.connect_timeout) == (600.0, 10.0)
-    assert (settings.max_retries, settings.max_retry_time) == (2, 120.0)
-    assert settings.model == "qwen3"
-    assert (settings.keep_alive, settings.think, settings.format) == (None, None, None)
-    model = create_chat_model("", settings)
+def test_the_default_model_sends_no_key():
+    model = create_chat_model("", OllamaSettings())
     assert model.default_options == OllamaChatOptions(model="qwen3")
     assert "authorization" not in model._headers  # type: ignore[attr-defined]
 
@@ -47,55 +43,11 @@ def test_ollama_host_is_read_as_the_ollama_command_reads_it(host: str, base_url:
     assert ollama_base_url(host) == base_url
 
 
-def test_ollama_host_and_key_fallbacks(monkeypatch: pytest.MonkeyPatch):
+def test_the_ostinato_base_url_wins_over_ollama_host(monkeypatch: pytest.MonkeyPatch):
+    # (OLLAMA_HOST and OLLAMA_API_KEY alone are checked with the other adapters' fallbacks.)
     monkeypatch.setenv("OLLAMA_HOST", "0.0.0.0")
-    monkeypatch.setenv("OLLAMA_API_KEY", "ollama-key")
-    settings = OllamaSettings()
-    assert settings.base_url == "http://127.0.0.1:11434"
-    assert settings.api_key.get_secret_value() == "ollama-key"  # type: ignore[union-attr]
     monkeypatch.setenv("OSTINATO_OLLAMA_BASE_URL", "https://ollama.com")
     assert OllamaSettings().base_url == "https://ollama.com"
-
-
-def test_ostinato_variables(monkeypatch: pytest.MonkeyPatch):
-    # (The connection variables every provider shares are checked by the provider contract.)
-    values = {
-        "OSTINATO_OLLAMA_BASE_URL": "gpu-box",
-        "OSTINATO_OLLAMA_API_KEY": "ollama-ost",
-        "OSTINATO_OLLAMA_MODEL": "llama3.2",
-        "OSTINATO_OLLAMA_KEEP_ALIVE": "-1",
-        "OSTINATO_OLLAMA_THINK": "high",
-        "OSTINATO_OLLAMA_FORMAT": '{"type": "object"}',
-        "OSTINATO_OLLAMA_NUM_CTX": "8192",
-        "OSTINATO_OLLAMA_TEMPERATURE": "0.2",
-        "OSTINATO_OLLAMA_TOP_P": "0.9",
-        "OSTINATO_OLLAMA_TOP_K": "40",
-        "OSTINATO_OLLAMA_SEED": "7",
-        "OSTINATO_OLLAMA_MAX_TOKENS": "256",
-        "OSTINATO_OLLAMA_OPTIONS": '{"repeat_penalty": 1.1}',
-        "OSTINATO_OLLAMA_EXTRA_BODY": '{"logprobs": true}',
-    }
-    for name, value in values.items():
-        monkeypatch.setenv(name, value)
-    settings = OllamaSettings()
-    assert "ollama-ost" not in repr(settings)
-    model = create_chat_model("", settings)
-    assert model.base_url == "http://gpu-box:11434"
-    assert model.default_options == OllamaChatOptions(
-        model="llama3.2",
-        keep_alive=-1,
-        think="high",
-        format={"type": "object"},
-        num_ctx=8192,
-        temperature=0.2,
-        top_p=0.9,
-        top_k=40,
-        seed=7,
-        max_tokens=256,
-        options={"repeat_penalty": 1.1},
-        extra_body={"logprobs": True},
-    )
-    assert model._headers["authorization"] == "Bearer ollama-ost"  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(

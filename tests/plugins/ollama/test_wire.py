@@ -11,12 +11,15 @@ call too.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from ostinato.model import ChatResponse
 from tests.plugins.ollama.expect import expect_response, replay, replay_chunks
-from tests.plugins.ollama.wire import exchange_names, load
+from tests.plugins.ollama.wire import Exchange, exchange_names, load
+from tests.plugins.recorded_replay import reply
 
 COUNTERS = (
     "prompt_eval_count",
@@ -44,18 +47,69 @@ def test_every_file_is_covered():
     assert {name[:3] for name in names} == {f"{n:03d}" for n in range(1, 7)}
 
 
-async def test_001_chat_nonstream_text():
-    exchange = load("001-chat-nonstream-text.json")
-    response = await replay(exchange)
-    expect_response(
-        response,
+def facts(key: str) -> Callable[[Exchange], Any]:
+    """A fact of the recording (see :func:`recorded`), as a reply's field."""
+    return lambda exchange: recorded(exchange.name)[key]
+
+
+async def keeps_the_top_level_temperature(exchange: Exchange, response: ChatResponse) -> None:
+    # The client put temperature at the top level, where Ollama ignores it; extra_body
+    # reproduces that (replay() compared the whole body).
+    assert exchange.request["body"]["temperature"] == 0.0
+
+
+async def streams_a_chunk_per_line(exchange: Exchange, response: ChatResponse) -> None:
+    chunks, _ = await replay_chunks(exchange)
+    lines = exchange.lines
+    # One chunk per line with content; the final line (content "") carries finish and usage.
+    assert [c.text for c in chunks] == [line["message"]["content"] or None for line in lines]
+    assert chunks[-1].usage.total_tokens == 38
+    assert all(c.usage.is_empty for c in chunks[:-1])
+    assert recorded(exchange.name)["text"] == response.text
+
+
+async def streams_when_stream_is_left_out(exchange: Exchange, response: ChatResponse) -> None:
+    # The recorded request left "stream" out; the adapter says "stream": true.
+    assert "stream" not in exchange.request["body"]
+    assert response.text is not None
+    assert response.text.startswith("Hello there! I’m doing well, thanks for asking")
+    assert "😊" in response.text
+
+
+async def answers_in_json(exchange: Exchange, response: ChatResponse) -> None:
+    assert json.loads(response.text or "") == {"answer": "600"}
+
+
+async def keeps_thinking_out_of_the_text(exchange: Exchange, response: ChatResponse) -> None:
+    # ollama.com labels its NDJSON stream application/json.
+    assert exchange.response["headers"]["content-type"] == "application/json"
+    chunks, _ = await replay_chunks(exchange)
+    # Thinking never reaches the text.
+    thinking_chunks = [c for c in chunks if c.result and c.result.output.reasoning]
+    assert thinking_chunks
+    assert all(c.text is None for c in thinking_chunks)
+    thinking = recorded(exchange.name)["thinking"]
+    assert thinking.startswith('User asks: "Count from 1 to 5"')
+    assert response.text is not None
+    assert thinking not in response.text
+
+
+async def calls_a_tool(exchange: Exchange, response: ChatResponse) -> None:
+    assert response.has_tool_calls()
+
+
+STOP = {"finish": "stop", "raw_finish": "stop"}
+
+#: Every recorded reply (by file name), the fields it parses to and its own checks.
+REPLIES = {
+    "001-chat-nonstream-text": reply(
+        keeps_the_top_level_temperature,
         text=(
             "I'm just a language model, so I don't have feelings or emotions like humans do. "
             "However, I'm functioning properly and ready to help with any questions or tasks "
             "you may have! How can I assist you today?"
         ),
-        finish="stop",
-        raw_finish="stop",
+        **STOP,
         usage=(31, 46, 77),
         model="llama3.2",
         created_at="2024-11-30T03:33:52.105113Z",
@@ -67,102 +121,46 @@ async def test_001_chat_nonstream_text():
             "prompt_eval_duration": 166000000,
             "eval_duration": 643000000,
         },
-    )
-    # The client put temperature at the top level, where Ollama ignores it; extra_body
-    # reproduces that (replay() compared the whole body).
-    assert exchange.request["body"]["temperature"] == 0.0
-
-
-async def test_002_chat_stream_text():
-    exchange = load("002-chat-stream-text.json")
-    chunks, _ = await replay_chunks(exchange)
-    lines = exchange.lines
-    # One chunk per line with content; the final line (content "") carries finish and usage.
-    assert [c.text for c in chunks] == [line["message"]["content"] or None for line in lines]
-    assert chunks[-1].usage.total_tokens == 38
-    assert all(c.usage.is_empty for c in chunks[:-1])
-    response = await replay(exchange)
-    expect_response(
-        response,
+    ),
+    "002-chat-stream-text": reply(
+        streams_a_chunk_per_line,
         text="Okay, here we go!\n\n1, 2, 3, 4, 5\n",
-        finish="stop",
-        raw_finish="stop",
+        **STOP,
         usage=(16, 22, 38),
         model="gemma3:1b",
         created_at="2025-08-20T13:48:24.421331Z",
-        native_usage=recorded("002-chat-stream-text.json")["native"],
-    )
-    assert recorded("002-chat-stream-text.json")["text"] == response.text
-
-
-async def test_003_chat_stream_by_default_length():
-    # The recorded request left "stream" out; the adapter says "stream": true.
-    exchange = load("003-chat-stream-by-default-length.json")
-    assert "stream" not in exchange.request["body"]
-    facts = recorded("003-chat-stream-by-default-length.json")
-    response = await replay(exchange)
-    expect_response(
-        response,
-        text=facts["text"],
+        native_usage=facts("native"),
+    ),
+    "003-chat-stream-by-default-length": reply(
+        streams_when_stream_is_left_out,
+        text=facts("text"),
         finish="length",
         raw_finish="length",
         usage=(15, 50, 65),
         model="gemma3:1b",
         created_at="2025-08-20T13:48:23.484603Z",
-        native_usage=facts["native"],
-    )
-    assert response.text is not None
-    assert response.text.startswith("Hello there! I’m doing well, thanks for asking")
-    assert "😊" in response.text
-
-
-async def test_004_chat_format_json():
-    exchange = load("004-chat-format-json.json")
-    response = await replay(exchange)
-    expect_response(
-        response,
+        native_usage=facts("native"),
+    ),
+    "004-chat-format-json": reply(
+        answers_in_json,
         text='{"answer": "600"}',
-        finish="stop",
-        raw_finish="stop",
+        **STOP,
         usage=(25, 9, 34),
         model="gemma3:1b",
         created_at="2025-08-20T13:47:53.473471Z",
-    )
-    assert json.loads(response.text or "") == {"answer": "600"}
-
-
-async def test_005_cloud_stream_thinking():
-    exchange = load("005-cloud-stream-thinking.json")
-    # ollama.com labels its NDJSON stream application/json.
-    assert exchange.response["headers"]["content-type"] == "application/json"
-    facts = recorded("005-cloud-stream-thinking.json")
-    chunks, _ = await replay_chunks(exchange)
-    # Thinking never reaches the text.
-    thinking_chunks = [c for c in chunks if c.result and c.result.output.reasoning]
-    assert thinking_chunks
-    assert all(c.text is None for c in thinking_chunks)
-    response = await replay(exchange)
-    expect_response(
-        response,
-        text=facts["text"],
-        reasoning=facts["thinking"],
-        finish="stop",
-        raw_finish="stop",
+    ),
+    "005-cloud-stream-thinking": reply(
+        keeps_thinking_out_of_the_text,
+        text=facts("text"),
+        reasoning=facts("thinking"),
+        **STOP,
         usage=(74, 57, 131),
         model="gpt-oss:120b",
         created_at="2026-03-03T23:25:48.032202121Z",
         native_usage={"total_duration": 922983240, "prompt_eval_count": 74, "eval_count": 57},
-    )
-    assert facts["thinking"].startswith('User asks: "Count from 1 to 5"')
-    assert response.text is not None
-    assert facts["thinking"] not in response.text
-
-
-async def test_006_cloud_tool_call_nonstream():
-    exchange = load("006-cloud-tool-call-nonstream.json")
-    response = await replay(exchange)
-    expect_response(
-        response,
+    ),
+    "006-cloud-tool-call-nonstream": reply(
+        calls_a_tool,
         text=None,  # content ""
         calls=[("call_mo1wm122", "getWeather", {"location": "San Francisco, CA"})],
         reasoning="User asks about weather in San Francisco. Use function getWeather.",
@@ -173,8 +171,14 @@ async def test_006_cloud_tool_call_nonstream():
         model="gpt-oss:120b",
         created_at="2026-03-03T23:44:44.118089028Z",
         native_usage={"total_duration": 603200867, "prompt_eval_count": 145, "eval_count": 44},
-    )
-    assert response.has_tool_calls()
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(REPLIES))
+async def test_recorded_reply(name: str):
+    exchange = load(f"{name}.json")
+    await REPLIES[name].check(exchange, await replay(exchange), expect_response)
 
 
 @pytest.mark.parametrize("name", exchange_names(streams=True))

@@ -11,7 +11,15 @@ import httpx
 from ostinato_openai import OpenAIChatModel
 from tests.fakes.mock_model import FakeTime, aggregate, mock_model_for, stream_chunks
 
-__all__ = ["FakeTime", "aggregate", "completion", "model_for", "sse_body", "stream_chunks"]
+__all__ = [
+    "FakeTime",
+    "aggregate",
+    "completion",
+    "error_reply",
+    "model_for",
+    "sse_body",
+    "stream_chunks",
+]
 
 
 #: A model answering each request with the next reply; the requests it sent.
@@ -35,3 +43,12 @@ def sse_body(*chunks: Mapping[str, Any] | str, done: bool = True) -> httpx.Respo
     parts = [c if isinstance(c, str) else f"data: {json.dumps(c)}\n\n" for c in chunks]
     text = "".join(parts) + ("data: [DONE]\n\n" if done else "")
     return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=text.encode())
+
+
+def error_reply(
+    status: int, headers: dict[str, str] | None = None, **fields: Any
+) -> httpx.Response:
+    """An error reply of the documented shape (``fields`` join its ``error``)."""
+    return httpx.Response(
+        status, headers=headers or {}, json={"error": {"message": f"status {status}", **fields}}
+    )

@@ -19,6 +19,7 @@ from tests.plugins.openai.fakes import (
     FakeTime,
     aggregate,
     completion,
+    error_reply,
     model_for,
     sse_body,
     stream_chunks,
@@ -26,12 +27,6 @@ from tests.plugins.openai.fakes import (
 from tests.plugins.openai.wire import load
 
 OK = completion({"role": "assistant", "content": "ok"})
-
-
-def error(status: int, headers: dict[str, str] | None = None, **fields) -> httpx.Response:
-    return httpx.Response(
-        status, headers=headers or {}, json={"error": {"message": f"status {status}", **fields}}
-    )
 
 
 def stream_ok() -> httpx.Response:
@@ -72,30 +67,6 @@ def test_what_is_retryable(error, headers, retry: bool):
     assert is_retryable(error, headers) is retry
 
 
-@pytest.mark.parametrize("status", [408, 409, 429, 500, 502, 503, 504])
-async def test_retryable_statuses_are_retried_with_backoff(status: int):
-    time = FakeTime()
-    model, sent = model_for(error(status), error(status), OK, time=time, max_retries=2)
-    assert (await model.call(Prompt("hi"))).text == "ok"
-    assert len(sent) == 3
-    assert len(time.sleeps) == 2
-    assert 0.375 <= time.sleeps[0] <= 0.5
-    assert 0.75 <= time.sleeps[1] <= 1.0
-
-
-async def test_retry_after_is_honoured():
-    time = FakeTime()
-    model, _ = model_for(
-        error(429, {"retry-after": "7"}),
-        error(503, {"retry-after-ms": "250"}),
-        OK,
-        time=time,
-        max_retries=2,
-    )
-    await model.call(Prompt("hi"))
-    assert time.sleeps == [7.0, 0.25]
-
-
 async def test_the_recorded_azure_429_is_retried_after_its_retry_after():
     azure = load("openai-compatible", "014-azure-foundry-error-429-retry-after.json")
     time = FakeTime()
@@ -107,7 +78,7 @@ async def test_the_recorded_azure_429_is_retried_after_its_retry_after():
 
 async def test_a_retry_after_beyond_the_limit_is_raised_at_once():
     time = FakeTime()
-    model, sent = model_for(error(429, {"retry-after": "3600"}), OK, time=time, max_retries=3)
+    model, sent = model_for(error_reply(429, {"retry-after": "3600"}), OK, time=time, max_retries=3)
     with pytest.raises(RateLimitError) as caught:
         await model.call(Prompt("hi"))
     assert caught.value.retry_after == 3600.0
@@ -117,7 +88,9 @@ async def test_a_retry_after_beyond_the_limit_is_raised_at_once():
 
 async def test_retries_are_bounded_in_count_and_the_last_error_raised():
     time = FakeTime()
-    model, sent = model_for(error(500), error(502), error(503), OK, time=time, max_retries=2)
+    model, sent = model_for(
+        error_reply(500), error_reply(502), error_reply(503), OK, time=time, max_retries=2
+    )
     with pytest.raises(ServerError, match="status 503"):
         await model.call(Prompt("hi"))
     assert len(sent) == 3
@@ -125,7 +98,7 @@ async def test_retries_are_bounded_in_count_and_the_last_error_raised():
 
 async def test_retries_are_bounded_in_total_time():
     time = FakeTime()
-    replies = [error(503, {"retry-after": "40"}) for _ in range(5)] + [OK]
+    replies = [error_reply(503, {"retry-after": "40"}) for _ in range(5)] + [OK]
     model, sent = model_for(*replies, time=time, max_retries=10)
     model._retry = RetryPolicy(
         max_retries=10, max_total_time=100, sleep=time.sleep, clock=time.clock
@@ -139,7 +112,7 @@ async def test_retries_are_bounded_in_total_time():
 async def test_client_errors_and_exhausted_quota_are_not_retried():
     time = FakeTime()
     model, sent = model_for(
-        error(400), error(429, code="insufficient_quota"), OK, time=time, max_retries=3
+        error_reply(400), error_reply(429, code="insufficient_quota"), OK, time=time, max_retries=3
     )
     with pytest.raises(BadRequestError):
         await model.call(Prompt("hi"))
@@ -161,7 +134,7 @@ async def test_connection_errors_are_retried():
 async def test_a_stream_is_retried_before_it_delivers():
     time = FakeTime()
     model, sent = model_for(
-        error(503), httpx.ConnectError("refused"), stream_ok(), time=time, max_retries=2
+        error_reply(503), httpx.ConnectError("refused"), stream_ok(), time=time, max_retries=2
     )
     assert (await aggregate(model)).text == "ok"
     assert len(sent) == 3
@@ -175,7 +148,7 @@ async def test_a_stream_that_ended_empty_is_not_retried():
 
 
 async def test_zero_retries_means_one_attempt():
-    model, sent = model_for(error(503), OK, max_retries=0)
+    model, sent = model_for(error_reply(503), OK, max_retries=0)
     with pytest.raises(ServerError):
         await model.call(Prompt("hi"))
     assert len(sent) == 1

@@ -70,6 +70,7 @@ class Worker:
 
         from ostinato.durable import TurnRunner, set_unit_interceptor
         from ostinato_dbos._heartbeats import Heartbeats
+        from ostinato_dbos._relay import relay_event
         from ostinato_dbos._workflow import configure_worker, dbos_unit
 
         settings = self.settings
@@ -77,7 +78,7 @@ class Worker:
         DBOS.migrate(self._url)
         self._heartbeats = Heartbeats(self._url, self.executor_id)
         self._heartbeats.beat()
-        runner = TurnRunner(self._container, listeners=self._listeners)
+        runner = TurnRunner(self._container, listeners=(*self._listeners, relay_event))
         configure_worker(runner, settings.approval_timeout_seconds)
         self._uninstall = set_unit_interceptor(dbos_unit)
         DBOS(
