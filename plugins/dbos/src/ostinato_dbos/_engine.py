@@ -190,11 +190,12 @@ class DbosTurnHandle:
 
     def wait_for_pending(self, timeout: float) -> PendingToolCalls | None:
         """Wait up to ``timeout`` seconds until the turn waits for decisions; its pending
-        calls, or ``None`` if it did not stop for any in that time."""
-        from ostinato_dbos._workflow import PENDING_EVENT
-
-        value = self._engine.client.get_event(self._id, PENDING_EVENT, timeout_seconds=timeout)
-        return PendingToolCalls.from_json(value) if value else None
+        calls, or ``None`` if it did not stop for any in that time (looked at every
+        ``poll_seconds``)."""
+        deadline = time.monotonic() + timeout
+        while (pending := self.pending()) is None and time.monotonic() < deadline:
+            time.sleep(min(self._engine.poll_seconds, max(0.0, deadline - time.monotonic())))
+        return pending
 
     def decide(self, decisions: Mapping[str, ApprovalDecision | bool]) -> None:
         """Send one decision per waiting call id; the turn resumes on a worker."""

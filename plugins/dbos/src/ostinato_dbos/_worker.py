@@ -39,7 +39,8 @@ class Worker:
         settings: the plugin's settings (default: read from the environment).
         container: the auto-configuration its turns' client is built from (default:
             from the environment).
-        poll_seconds: how often it looks at the queue for new turns.
+        poll_seconds: how often it looks at the queue for new turns and, on a database
+            without notifications (SQLite), for the decisions its waiting turns wait for.
         listeners: listeners of every turn's loop events, called in this worker (a
             turn replayed after a crash emits its events again).
     """
@@ -88,6 +89,7 @@ class Worker:
                 "application_version": settings.app_version,
                 "executor_id": self.executor_id,
                 "log_level": "WARNING",
+                "notification_listener_polling_interval_sec": self._poll_seconds,
             }
         )
         DBOS.launch()
