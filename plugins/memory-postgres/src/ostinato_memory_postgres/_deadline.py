@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from psycopg import AsyncConnection
+from psycopg import AsyncConnection, OperationalError
 
 __all__ = ["AnswerDeadline", "answer_within"]
 
@@ -42,7 +42,10 @@ def answer_within(connection: AsyncConnection[Any], seconds: float) -> Iterator[
     def expire() -> None:
         # Runs on the loop that owns the connection: if the connection is still open,
         # its descriptor is still ``fd`` (never one reused by someone else).
-        if connection.closed or connection.pgconn.socket != fd:
+        try:
+            if connection.closed or connection.pgconn.socket != fd:
+                return
+        except OperationalError:  # the connection broke meanwhile: nothing to shut down
             return
         deadline.expired = True
         with socket.socket(fileno=os.dup(fd)) as duplicate:
