@@ -41,7 +41,7 @@ from tests.reliability.faultserver import (
     stalled_stream,
     text_chunks,
 )
-from tests.reliability.resources import Snapshot, assert_nothing_left, snapshot
+from tests.reliability.resources import Snapshot, assert_nothing_left, finalised, snapshot
 
 KEY = "sk-fault-test-0123456789"
 READ_TIMEOUT = 0.3
@@ -133,6 +133,7 @@ async def run_against(
         await run.model.aclose()
         assert run.server.wait_idle(), "the server still has connections open"
         run.server.stop()
+    await finalised()
     assert_nothing_left(before)
 
 
