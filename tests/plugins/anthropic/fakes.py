@@ -13,6 +13,7 @@ from tests.fakes.mock_model import FakeTime, aggregate, mock_model_for, stream_c
 
 __all__ = [
     "API_KEY",
+    "OK",
     "FakeTime",
     "aggregate",
     "error_reply",
@@ -106,3 +107,7 @@ def error_reply(status: int, error_type: str = "api_error", **headers: str) -> h
     """An error reply of the documented shape, its ``type`` ``error_type``."""
     body = {"type": "error", "error": {"type": error_type, "message": f"status {status}"}}
     return httpx.Response(status, json=body, headers=headers)
+
+
+#: A reply answering "ok".
+OK = message({"type": "text", "text": "ok"})
