@@ -7,17 +7,26 @@ used. Each server runs in a temporary directory on a free port of 127.0.0.1, and
 :meth:`stop` / :meth:`start` let fault tests take it away and bring it back on the same
 port with the same data. PostgreSQL refuses to run as root, so under root it runs as
 ``nobody``, from a copy of its binaries in its own directory. A server that cannot start is an error naming what is missing, never a skip.
+
+A server never outlives the process that started it: on Linux the kernel sends it a
+shutdown signal when that process ends (``PR_SET_PDEATHSIG``), even when it is killed with
+SIGKILL and no teardown runs. The kernel ties the signal to the starting *thread*, so
+servers are started from the main thread.
 """
 
 from __future__ import annotations
 
+import ctypes
 import importlib.util
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +35,8 @@ from typing import Self
 __all__ = ["PostgresServer", "RedisServer", "ServerStartError", "free_port"]
 
 START_TIMEOUT = 30.0
+
+_PR_SET_PDEATHSIG = 1
 
 
 class ServerStartError(RuntimeError):
@@ -68,6 +79,25 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], what: str, log: 
     )
 
 
+def _tied_to_parent(
+    demote: Callable[[], None] | None, death_signal: signal.Signals
+) -> Callable[[], None]:
+    """The child's set-up before ``exec``: drop privileges, then ask for ``death_signal``
+    when the parent ends (after, because changing the user clears the request)."""
+    parent = os.getpid()
+    prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
+
+    def set_up() -> None:
+        if demote is not None:
+            demote()
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, death_signal)
+            if os.getppid() != parent:  # the parent died before the request was made
+                os._exit(1)
+
+    return set_up
+
+
 def _tail(log: Path) -> str:
     try:
         return "\n".join(log.read_text(errors="replace").splitlines()[-20:])
@@ -90,6 +120,14 @@ class _Server:
     def _demote(self) -> Callable[[], None] | None:
         return None
 
+    #: What the server receives when the process that started it ends.
+    _death_signal: signal.Signals = signal.SIGTERM
+
+    @property
+    def pid(self) -> int | None:
+        """The server's process id while it runs."""
+        return self._process.pid if self.running and self._process is not None else None
+
     @property
     def running(self) -> bool:
         """Whether the server process is alive."""
@@ -99,6 +137,14 @@ class _Server:
         """Start the server (again) on its port and wait until it accepts connections."""
         if self.running:
             return
+        if threading.current_thread() is not threading.main_thread():
+            raise ServerStartError(
+                f"{type(self).__name__}.start() was called from the thread "
+                f"{threading.current_thread().name!r}\n"
+                "expected: the main thread (the server dies when the thread that started "
+                "it ends)\n"
+                "fix: start the server from the main thread"
+            )
         with self.log.open("ab") as log:
             self._process = subprocess.Popen(
                 self._command(),
@@ -106,7 +152,7 @@ class _Server:
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 cwd=self.directory,
-                preexec_fn=self._demote(),
+                preexec_fn=_tied_to_parent(self._demote(), self._death_signal),
                 start_new_session=True,
             )
         _wait_for_port(self.port, self._process, type(self).__name__, self.log)
@@ -143,6 +189,9 @@ class _Server:
 class PostgresServer(_Server):
     """PostgreSQL from the ``pgserver`` wheel: ``url`` connects as ``postgres`` (trust
     authentication, loopback only) to the database ``postgres``."""
+
+    # Fast shutdown: the server ends its backends and releases its shared memory.
+    _death_signal = signal.SIGINT
 
     def __init__(self) -> None:
         super().__init__()

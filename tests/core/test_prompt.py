@@ -239,6 +239,17 @@ def test_subclass_fields_combine_field_by_field():
     assert combined.tool_callbacks == (A, B)
 
 
+def test_an_empty_mapping_field_without_a_default_does_not_overwrite_when_combined():
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class ProviderOptions(ToolCallingChatOptions):
+        extra_body: dict[str, int] = dataclasses.field(default_factory=dict)
+
+    base = ProviderOptions(extra_body={"k": 1})
+    assert base.combine_with(ProviderOptions(temperature=0.3)).extra_body == {"k": 1}
+    assert base.combine_with(ProviderOptions(extra_body={"j": 2})).extra_body == {"j": 2}
+    assert base.combine_with(ProviderOptions()).filled_from(base) == base
+
+
 def test_copy_replaces_fields():
     options = ChatOptions(model="m", stop_sequences=["a"])
     assert options.copy(stop_sequences=["b"]).stop_sequences == ("b",)

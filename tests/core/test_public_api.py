@@ -283,3 +283,60 @@ def test_no_module_reads_a_private_name_of_another(path):
         f"{path.relative_to(SOURCE)} reads private names defined in other modules: "
         f"{reach_ins}; add a public or package-internal name for what it needs"
     )
+
+
+# -- plugins use ostinato's public names only
+
+PLUGINS = SOURCE.parents[2] / "plugins"
+PLUGIN_SOURCES = sorted(PLUGINS.glob("*/src/**/*.py"))
+PLUGIN_TREES = {path: ast.parse(path.read_text(encoding="utf-8")) for path in PLUGIN_SOURCES}
+
+
+def _package_of(path: Path) -> Path:
+    return path.relative_to(PLUGINS).parents[-3]  # plugins/<name>/src/<package>
+
+
+PLUGIN_DEFINED = {
+    package: set().union(
+        *(_defined_private_names(t) for p, t in PLUGIN_TREES.items() if _package_of(p) == package)
+    )
+    for package in {_package_of(p) for p in PLUGIN_SOURCES}
+}
+
+
+def _private_ostinato_imports(tree: ast.AST) -> list[str]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module is not None:
+            parts = node.module.split(".")
+            names = [alias.name for alias in node.names]
+            if parts[0] == "ostinato" and (
+                any(p.startswith("_") for p in parts) or any(n.startswith("_") for n in names)
+            ):
+                found.append(f"line {node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "ostinato" and any(p.startswith("_") for p in parts):
+                    found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+@pytest.mark.parametrize("path", PLUGIN_SOURCES, ids=lambda p: str(p.relative_to(PLUGINS)))
+def test_no_plugin_reaches_into_ostinato_private_names(path):
+    reach_ins = _private_ostinato_imports(PLUGIN_TREES[path])
+    own = PLUGIN_DEFINED[_package_of(path)]
+    for node in ast.walk(PLUGIN_TREES[path]):
+        if not isinstance(node, ast.Attribute):
+            continue
+        attr = node.attr
+        if not attr.startswith("_") or attr.startswith("__") or attr in own:
+            continue
+        if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            continue
+        if attr in DEFINED_ANYWHERE:  # a private name of an ostinato module
+            reach_ins.append(f"line {node.lineno}: {ast.unparse(node)}")
+    assert reach_ins == [], (
+        f"plugins/{path.relative_to(PLUGINS)} reaches into ostinato's private names: "
+        f"{reach_ins}; plugins import public names only (add a public one for what it needs)"
+    )

@@ -1,7 +1,10 @@
 """Counting what a run may leave behind: sockets, asyncio tasks and threads.
 
 Take a :func:`snapshot` before a scenario and :func:`assert_nothing_left` after it (once
-the model is closed). Threads that ostinato and asyncio keep on purpose — the private
+the model is closed; on a running loop, ``await finalised()`` first). An async generator
+dropped unclosed (httpx's body iterators are, when a body is not read to its end) is
+closed by the loop in a task of its own, scheduled when the garbage collector finds it:
+:func:`finalised` waits for those tasks, which would otherwise race the count. Threads that ostinato and asyncio keep on purpose — the private
 event loop, the tool thread pool, the memory plugin's SQLite threads, an event loop's
 default executor (DNS lookups) — may appear, bounded by their pool sizes; any other new
 thread is a leak.
@@ -21,7 +24,10 @@ import pytest
 from ostinato.runtime import get_private_loop, tool_thread_pool_size
 from ostinato_memory._sqlite import POOL_THREADS
 
-__all__ = ["Snapshot", "assert_nothing_left", "open_sockets", "snapshot"]
+__all__ = ["Snapshot", "assert_nothing_left", "finalised", "open_sockets", "snapshot"]
+
+#: How long closing the abandoned async generators may take.
+FINALISE_SECONDS = 5.0
 
 # Threads kept on purpose, and how many of each kind there may be.
 _KEPT = {
@@ -55,12 +61,42 @@ class Snapshot:
     threads: frozenset[int]
 
 
-def _tasks() -> int:
+def _others() -> list[asyncio.Task[object]]:
     try:
         current = asyncio.current_task()
     except RuntimeError:
-        return 0
-    return len([t for t in asyncio.all_tasks() if t is not current])
+        return []
+    return [t for t in asyncio.all_tasks() if t is not current]
+
+
+def _tasks() -> int:
+    return len(_others())
+
+
+def _is_finaliser(task: asyncio.Task[object]) -> bool:
+    """Whether ``task`` is the loop closing an abandoned async generator (``aclose()``)."""
+    return type(task.get_coro()).__name__ == "async_generator_athrow"
+
+
+async def finalised() -> None:
+    """Wait until the running loop has closed every async generator abandoned so far.
+
+    The loop's finaliser hook schedules each ``aclose()`` with ``call_soon_threadsafe``;
+    a callback queued after those runs after them, so once it ran, their tasks exist.
+    Closing one may abandon another (a generator reading from a generator): repeat until
+    none is left.
+    """
+    loop = asyncio.get_running_loop()
+    while True:
+        gc.collect()
+        queued = loop.create_future()
+        loop.call_soon(queued.set_result, None)
+        await queued
+        closing = [t for t in _others() if _is_finaliser(t)]
+        if not closing:
+            return
+        _, pending = await asyncio.wait(closing, timeout=FINALISE_SECONDS)
+        assert not pending, f"{len(pending)} abandoned async generator(s) never finished closing"
 
 
 def snapshot() -> Snapshot:
@@ -84,7 +120,12 @@ def assert_nothing_left(before: Snapshot) -> None:
     gc.collect()
     after = snapshot()
     assert after.sockets <= before.sockets, f"{after.sockets - before.sockets} socket(s) left open"
-    assert after.tasks <= before.tasks, f"{after.tasks - before.tasks} task(s) left running"
+    finalisers = sum(1 for t in _others() if _is_finaliser(t))
+    assert after.tasks <= before.tasks, f"{after.tasks - before.tasks} task(s) left running" + (
+        f" ({finalisers} closing an abandoned async generator: await finalised() first)"
+        if finalisers
+        else ""
+    )
     new = [t for t in threading.enumerate() if (t.ident or 0) not in before.threads]
     unknown = [t.name for t in new if _kind(t.name) is None]
     assert not unknown, f"thread(s) left behind: {unknown}"

@@ -20,7 +20,7 @@ from ostinato.prompt import Prompt
 from ostinato.runtime import run_sync
 from ostinato_openai import OpenAIChatModel, RetryPolicy
 from tests.reliability.faultserver import FaultServer, stalled_stream, text_chunks
-from tests.reliability.resources import assert_nothing_left, snapshot
+from tests.reliability.resources import assert_nothing_left, finalised, snapshot
 
 # Far beyond the test's own waits: a hang-up seen by the server came from closing, not
 # from a timeout.
@@ -50,6 +50,7 @@ def hung_up(server: FaultServer) -> bool:
 async def leak_check() -> AsyncIterator[None]:
     before = snapshot()
     yield
+    await finalised()
     assert_nothing_left(before)
 
 

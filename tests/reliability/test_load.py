@@ -40,7 +40,7 @@ from ostinato_memory import (
 )
 from ostinato_openai import OpenAIChatModel, RetryPolicy
 from tests.reliability.flaky import ChildServer
-from tests.reliability.resources import assert_nothing_left, snapshot
+from tests.reliability.resources import assert_nothing_left, finalised, snapshot
 
 CONVERSATIONS = 2000
 CONCURRENCY = 100
@@ -203,6 +203,7 @@ async def test_2000_conversations_100_at_a_time_with_10_percent_failing(tmp_path
     assert resident[-1] - resident[0] < RSS_GROWTH, resident
 
     assert stats["idle"], "the server still had connections open after the model closed"
+    await finalised()
     assert_nothing_left(before)
     print(
         f"\n{CONVERSATIONS} conversations in {elapsed:.1f} s; injected {injected}; "

@@ -74,7 +74,8 @@ class ChatOptions:
     def combine_with(self, other: ChatOptions | None) -> Self:
         """These options overlaid with ``other``'s, keeping this class.
 
-        Every field of ``other`` that this class also has and that is set overwrites;
+        Every field of ``other`` that this class also has and that is set (see
+        :meth:`filled_from`) overwrites;
         stop sequences concatenate; tool callbacks append; tool contexts merge with
         ``other``'s keys winning.
         """
@@ -96,7 +97,7 @@ class ChatOptions:
             elif f.name == "tool_context":
                 if value:
                     changes[f.name] = freeze(mine).merged(value)
-            elif value is not None and value != f.default:
+            elif not self._unset(value, f):
                 changes[f.name] = value
         return dataclasses.replace(self, **changes) if changes else self
 

@@ -234,3 +234,35 @@ def test_the_decided_calls_of_a_resumed_turn_emit_their_tool_events(face: str) -
     ]
     finished = tools[-1]
     assert isinstance(finished, ToolFinished) and finished.result == "deleted a.txt"
+
+
+@pytest.mark.parametrize("face", FACES)
+@pytest.mark.parametrize("through_json", [False, True])
+def test_a_resumed_turn_reports_the_usage_of_every_round(face: str, through_json: bool) -> None:
+    from ostinato.events import LoopEnded, LoopEvent
+    from ostinato.model import Usage
+
+    model = ScriptedChatModel(
+        [
+            tool_call_response(("delete_file", {"path": "a.txt"}), usage=(10, 2, 12)),
+            text_response("Done.", usage=(20, 3, 23)),
+        ]
+    )
+    client = ChatClient.create(model)
+    stopped = answer(client.prompt("tidy up").tools(delete_file), face)
+    pending = PendingToolCalls.of(stopped)
+    assert pending is not None
+    assert pending.usage == Usage(10, 2, 12)
+    carried = pending.to_json() if through_json else pending
+    seen: list[LoopEvent] = []
+    spec = (
+        client.prompt()
+        .tools(delete_file)
+        .resume(carried, {"call_delete_file": ApprovalDecision.approve()})
+        .listener(seen.append)
+    )
+    final = answer(spec, face)
+    assert final.chat_response is not None
+    assert final.chat_response.usage == Usage(30, 5, 35)
+    ended = [e for e in seen if isinstance(e, LoopEnded)]
+    assert len(ended) == 1 and ended[0].usage == Usage(30, 5, 35)

@@ -17,7 +17,7 @@ from ostinato.model import ChatResponse
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
 from tests.core.approvals.faces import FACES, answer
-from tests.reliability.resources import assert_nothing_left, snapshot
+from tests.reliability.resources import assert_nothing_left, finalised, snapshot
 
 STARTED = threading.Event()
 CANCELLED = threading.Event()
@@ -154,6 +154,7 @@ async def test_nothing_keeps_running_after_a_cancelled_turn() -> None:
     canceller = cancel_when_started(scope)
     await spec.call().acontent()
     await asyncio.to_thread(canceller.join)
+    await finalised()
     assert_nothing_left(before)
 
 
@@ -167,6 +168,7 @@ async def test_cancelling_the_callers_task_cancels_the_tools_and_leaves_nothing(
     with pytest.raises(asyncio.CancelledError):
         await task
     assert SEEN == ["async tool cancelled"]
+    await finalised()
     assert_nothing_left(before)
 
 

@@ -50,6 +50,9 @@ def resume(pending: Any, decisions: Any, *tools: Any) -> ScriptedChatModel:
         (lambda d: {**d, "awaiting": ["nope"]}, "'awaiting'"),
         (lambda d: {**d, "options": {"tool_callbacks": "os.system"}}, "unexpected fields"),
         (lambda d: {**d, "rounds": -1}, "'rounds'"),
+        (lambda d: {**d, "usage": 12}, "'usage' must be null or an object"),
+        (lambda d: {**d, "usage": {"prompt_tokens": "x"}}, "'usage' 'prompt_tokens'"),
+        (lambda d: {**d, "usage": {"total_tokens": 1, "tokens": 1}}, "'usage' must be null"),
         (lambda d: [], "resume\\(\\) takes a PendingToolCalls"),
     ],
 )
@@ -97,3 +100,11 @@ def test_new_user_text_on_a_resumed_turn_is_refused() -> None:
 def test_the_json_form_round_trips() -> None:
     pending = pending_value()
     assert PendingToolCalls.from_json(pending.to_json()) == pending
+
+
+def test_a_pending_value_stored_without_usage_still_resumes() -> None:
+    stored = pending_value().to_dict()
+    del stored["usage"]  # version-1 values stored before the usage field existed
+    assert PendingToolCalls.from_dict(stored).usage is None
+    model = resume(stored, APPROVE, delete_file)
+    assert model.call_count == 1

@@ -113,3 +113,18 @@ def test_an_unknown_slash_command_is_an_error_not_a_question(terminal):
     terminal.expect(r"\n> ")
     terminal.type("/exit\n")
     assert terminal.process.wait(timeout=20) == 0
+
+
+def test_ctrl_c_twice_during_a_turn_keeps_the_next_question(terminal):
+    terminal.expect(r"\n> ")
+    terminal.type("tell me a slow story\n")
+    terminal.expect(r"Once upon a time")
+    terminal.interrupt()
+    terminal.type("\x03")  # pressed again at once, impatient
+    terminal.expect(r"cancelled")
+    terminal.expect(r"\n> ")
+    terminal.type("and now?\n")
+    terminal.expect(r"You said 'and now\?'")
+    terminal.expect(r"\n> ")
+    terminal.type("/exit\n")
+    assert terminal.process.wait(timeout=20) == 0

@@ -23,11 +23,15 @@ class Pieces:
     def __init__(self, *pieces: bytes) -> None:
         self.pieces = list(pieces)
         self.read = 0
+        self.closed = False
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        for piece in self.pieces:
-            self.read += 1
-            yield piece
+        try:
+            for piece in self.pieces:
+                self.read += 1
+                yield piece
+        finally:
+            self.closed = True
 
 
 def budget(limit: int) -> ByteBudget:
@@ -94,3 +98,13 @@ def test_a_limit_must_be_a_positive_int(value, message):
 
 def test_the_default_limit_is_generous_but_finite():
     assert check_max_response_bytes(DEFAULT_MAX_RESPONSE_BYTES) == 64 << 20
+
+
+async def test_a_body_read_in_part_is_closed_not_left_to_the_garbage_collector():
+    cut = Pieces(b"x" * ERROR_BODY_BYTES, b"never read")
+    await read_error_body(cut)
+    assert cut.read == 1 and cut.closed
+    refused = Pieces(b"abc", b"def", b"never read")
+    with pytest.raises(MalformedResponseError):
+        await read_body(refused, budget(4))
+    assert refused.read == 2 and refused.closed

@@ -66,3 +66,19 @@ def test_can_decompress():
 async def test_another_encoding_is_refused_clearly():
     with pytest.raises(ValueError, match="cannot decompress content-encoding 'br'"):
         await collect(b"", "br")
+
+
+async def test_closing_the_decoded_body_closes_the_raw_one():
+    closed: list[bool] = []
+
+    async def raw() -> AsyncIterator[bytes]:
+        try:
+            async for piece in pieces_of(gzip.compress(TEXT)):
+                yield piece
+        finally:
+            closed.append(True)
+
+    body = decompressed(raw(), "gzip")
+    assert await anext(body)
+    await body.aclose()
+    assert closed == [True]

@@ -4,16 +4,31 @@ the turn once. SQLite system database (one machine)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ostinato.durable import TurnRequest, TurnStatus
 from ostinato.errors import DurableTurnError
+from ostinato_dbos._commands import run_approve
+from ostinato_dbos._relay import EVENTS_STREAM
 from ostinato_memory import SQLiteChatMemoryRepository
 from tests.plugins.dbos.fake_model import FakeModelServer
-from tests.plugins.dbos.workers import TOOLS, Workers
+from tests.plugins.dbos.workers import TOOLS, Follower, Workers
 
 COUNT = f"{TOOLS}:count"
 PAY = f"{TOOLS}:pay"
+#: What a reader sees of a turn with one tool call, whether or not a worker died in it.
+TOOL_TURN = [
+    "round_started 1",
+    "round_finished 1",
+    "tool_call_requested 1",
+    "tool_started 1",
+    "tool_finished 1",
+    "round_started 2",
+    "round_finished 2",
+    "loop_ended",
+]
 
 
 def remembered(workers: Workers, conversation: str) -> list[str | None]:
@@ -28,11 +43,18 @@ def test_killed_in_a_model_round_the_turn_completes_on_the_restarted_worker(
     worker = workers.start("w1")
     with workers.engine() as engine:
         handle = engine.submit(TurnRequest("t1 tool", conversation_id="t1", tools=(COUNT,)))
+        follower = Follower(engine, handle.id)
         assert gate.arrived.wait(60)
         workers.kill(worker)  # in the second model round, after the tool ran
         gate.release.set()
         workers.start("w1")  # the same worker again: it recovers its own turns
         assert handle.result(timeout=60).text == "done t1"
+        assert follower.kinds() == TOOL_TURN  # each event once, across the crash
+        # ...though the round in flight wrote its batch twice: readers skip the second.
+        stream = engine.client.read_stream(handle.id, EVENTS_STREAM)
+        units = [u for v in stream if (u := json.loads(v)["unit"]) is not None]
+        assert len(units) == len(set(units)) + 1
+        assert [e.kind for e in handle.events(timeout=60)] == [k.split()[0] for k in TOOL_TURN]
     started = model_server.started
     assert started[("model", "t1", 1)] == 1  # completed before the crash: not repeated
     assert started[("count", "t1", 0)] == 1
@@ -47,11 +69,13 @@ def test_killed_in_a_tool_call_the_turn_completes_on_another_live_worker(
     first, second = workers.start("w1"), workers.start("w2")
     with workers.engine() as engine:
         handle = engine.submit(TurnRequest("t2 tool", conversation_id="t2", tools=(COUNT,)))
+        follower = Follower(engine, handle.id)
         assert gate.arrived.wait(60)
         running = engine.client.retrieve_workflow(handle.id).get_status().executor_id
         workers.kill(first if running == "w1" else second)
         gate.release.set()  # the live worker adopts the dead one's turn
         assert handle.result(timeout=60).text == "done t2"
+        assert follower.kinds() == TOOL_TURN
     started = model_server.started
     assert started[("model", "t2", 1)] == 1
     assert started[("count", "t2", 0)] == 2  # in flight at the crash: ran again...
@@ -61,22 +85,39 @@ def test_killed_in_a_tool_call_the_turn_completes_on_another_live_worker(
 
 
 def test_a_turn_waiting_for_approval_outlives_its_workers_and_resumes_on_ostinato_approve(
-    workers: Workers, model_server: FakeModelServer
+    workers: Workers,
+    model_server: FakeModelServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     worker = workers.start("w1")
     with workers.engine() as engine:
         handle = engine.submit(TurnRequest("t3 approval", conversation_id="t3", tools=(PAY,)))
+        follower = Follower(engine, handle.id)
         pending = handle.wait_for_pending(60)
         assert pending is not None and [c.name for c in pending.calls] == ["pay"]
         assert handle.status is TurnStatus.WAITING_FOR_APPROVAL
         workers.kill(worker)  # while it waits
         workers.start("w2")  # a new worker adopts the turn: it waits again
-        listed = workers.command("approve", "--list")
-        assert handle.id in listed.stdout, listed
+        monkeypatch.setenv("OSTINATO_DBOS_DATABASE_URL", workers.database_url)
+        assert run_approve(["--list"]) == 0  # in process: `ostinato approve` runs below
+        assert handle.id in capsys.readouterr().out
         approved = workers.command("approve", handle.id)
         assert approved.returncode == 0, approved
         assert approved.stdout.strip() == f"approved 1 call(s) of {handle.id}"
         assert handle.result(timeout=60).text == "done t3"
+        assert follower.kinds() == [
+            "round_started 1",
+            "round_finished 1",
+            "tool_call_requested 1",
+            "approval_required 1",
+            "loop_ended",
+            "tool_started 1",
+            "tool_finished 1",
+            "round_started 2",
+            "round_finished 2",
+            "loop_ended",
+        ]
     started = model_server.started
     assert started[("model", "t3", 1)] == 1
     assert started[("pay", "t3", 0)] == 1
@@ -91,6 +132,7 @@ def test_sigterm_hands_a_waiting_turn_back_and_a_decision_from_the_api_resumes_i
     worker = workers.start("w1")
     with workers.engine() as engine:
         handle = engine.submit(TurnRequest("t4 approval", conversation_id="t4", tools=(PAY,)))
+        follower = Follower(engine, handle.id)
         pending = handle.wait_for_pending(60)
         assert pending is not None
         assert "handed back 1 turn(s)" in workers.terminate(worker)
@@ -99,10 +141,21 @@ def test_sigterm_hands_a_waiting_turn_back_and_a_decision_from_the_api_resumes_i
         handle.decide({pending.calls[0].id: False})
         workers.start("w2")
         assert handle.result(timeout=60).text == "done t4"
+        assert follower.kinds() == [
+            "round_started 1",
+            "round_finished 1",
+            "tool_call_requested 1",
+            "approval_required 1",
+            "loop_ended",  # the denied call is answered in the resumed round's messages
+            "round_started 2",
+            "round_finished 2",
+            "loop_ended",
+        ]
         unknown = engine.submit(TurnRequest("t5 plain", conversation_id="t5", tools=("no_such:x",)))
         with pytest.raises(DurableTurnError, match=r"ToolResolutionError: .*'no_such:x'"):
             unknown.result(timeout=60)
         assert unknown.status is TurnStatus.FAILED
+        assert list(unknown.events(timeout=60)) == []  # failed before its loop: ends empty
     assert model_server.started[("pay", "t4", 0)] == 0  # denied: never ran
     assert model_server.started[("model", "t4", 1)] == 1
     assert remembered(workers, "t4")[0] == "t4 approval"

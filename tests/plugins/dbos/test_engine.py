@@ -3,6 +3,7 @@ are clear errors, from the API and from ``ostinato approve``."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,12 @@ def test_unknown_and_undecidable_turns_are_clear_errors(
             queued.decide({"call-1": True})
         with pytest.raises(TimeoutError, match="still ENQUEUED"):
             queued.result(timeout=0.05)
+        with pytest.raises(TimeoutError, match="no event of the durable turn 't-1' within"):
+            next(queued.events(timeout=0.05))
+        with pytest.raises(DurableTurnError, match="no durable turn has the id 'nope'"):
+            next(engine.turn("nope").events())
+        with pytest.raises(DurableTurnError, match="no durable turn has the id 'nope'"):
+            asyncio.run(anext(engine.turn("nope").aevents()))  # type: ignore[arg-type]
     monkeypatch.setenv("OSTINATO_DBOS_DATABASE_URL", url)
     assert run_approve(["t-1"]) == 1
     assert "the durable turn 't-1' waits for no decision" in capsys.readouterr().err

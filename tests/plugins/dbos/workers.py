@@ -8,13 +8,15 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
+from ostinato.events import LoopEvent
 from ostinato_dbos import DbosEngine, DbosSettings
 from ostinato_mcp._lifetime import guarded_command
 from tests.plugins.dbos.fake_model import FakeModelServer
 
-__all__ = ["Workers"]
+__all__ = ["Follower", "Workers"]
 
 ROOT = Path(__file__).resolve().parents[3]
 TOOLS = "tests.plugins.dbos.durable_tools"
@@ -101,3 +103,28 @@ class Workers:
     def engine(self) -> DbosEngine:
         """A submitter's engine on the same database."""
         return DbosEngine(self.settings, poll_seconds=0.05)
+
+
+class Follower:
+    """Follows a turn's events from the submitting side, in a thread, from the moment
+    it is made: ``kinds()`` once the turn ended (what a reader saw, as ``kind round``)."""
+
+    def __init__(self, engine: DbosEngine, turn_id: str) -> None:
+        self.events: list[LoopEvent] = []
+        self.error: BaseException | None = None
+        self._handle = engine.turn(turn_id)
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        try:
+            self.events.extend(self._handle.events(timeout=60))
+        except BaseException as error:
+            self.error = error
+
+    def kinds(self) -> list[str]:
+        """The events' kinds (and rounds), after the stream ended."""
+        self._thread.join(60)
+        assert not self._thread.is_alive(), "the events of the turn did not end"
+        assert self.error is None, self.error
+        return [f"{e.kind} {getattr(e, 'round', '')}".strip() for e in self.events]

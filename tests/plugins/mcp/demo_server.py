@@ -4,6 +4,7 @@
 Its tools: ``add``, ``fail`` (answers ``isError``), ``wait`` (answers only when
 released), ``pid`` (the server's process id), ``picture`` (an image), ``grow`` (adds a tool
 and announces the new tool list) and ``many_N`` tools when started with ``--many N``.
+Over stdio it appends its process id to the file ``$DEMO_STARTS`` names, if any.
 """
 
 from __future__ import annotations
@@ -96,5 +97,8 @@ def serve_http(many: int = 0) -> Iterator[str]:
 
 
 if __name__ == "__main__":
+    if os.environ.get("DEMO_STARTS"):  # a test counts the server's starts
+        with open(os.environ["DEMO_STARTS"], "a") as starts:
+            starts.write(f"{os.getpid()}\n")
     many = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[1] == "--many" else 0
     build(many).run("stdio")

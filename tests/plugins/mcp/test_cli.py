@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import pytest
 
@@ -12,6 +13,7 @@ from ostinato.cli import main
 from ostinato_mcp import McpTool
 from tests.fakes import scripted_provider
 from tests.fakes.distributions import FakeDistributions, clean_environment, fake_distributions
+from tests.plugins.mcp.conftest import DEMO
 
 __all__ = ["clean_environment", "fake_distributions"]
 
@@ -39,6 +41,23 @@ def test_chat_mcp_offers_the_servers_tools(installed, capsys, tmp_path, demo_url
     # The session the tool set opened on ostinato's private loop, closed before the server stops.
     offered = scripted_provider.CREATED[-1].prompts[0].options.tool_callbacks  # type: ignore[union-attr]
     next(t for t in offered if isinstance(t, McpTool)).server.close_all()
+
+
+def test_chat_mcp_starts_a_stdio_server_once(installed, capfd, tmp_path):
+    # capfd: a stdio server writes its log to the real standard error.
+    installed.add("ostinato-mcp", entry_points={"mcp": "ostinato_mcp.plugin"})
+    starts = tmp_path / "starts"
+    demo = {"command": sys.executable, "args": [DEMO], "env": {"DEMO_STARTS": str(starts)}}
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"demo": demo}}))
+    code = main(["chat", "-m", "scripted:add", "--mcp", str(config), "What is 2 + 40?"])
+    out, err = capfd.readouterr()
+    assert code == 0, err
+    offered = scripted_provider.CREATED[-1].prompts[0].options.tool_callbacks  # type: ignore[union-attr]
+    next(t for t in offered if isinstance(t, McpTool)).server.close_all()
+    assert out.strip() == "42.", err
+    # Listing the tools and calling one use the same server process.
+    assert len(starts.read_text().split()) == 1
 
 
 def test_chat_mcp_without_the_plugin_says_what_to_install(installed, capsys, tmp_path):

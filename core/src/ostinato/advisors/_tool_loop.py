@@ -19,6 +19,7 @@ stream: the drivers do.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
@@ -154,6 +155,8 @@ class ToolLoopTurn(TurnState):
         if not isinstance(result, ToolExecutionResult):  # stopped for approvals
             if events is not None:
                 await events.approval_required(self.rounds, result)
+            # The pending turn carries the usage so far: resumed, it counts on from there.
+            result = dataclasses.replace(result, usage=self.usage.total)
             waiting = asked.copy(generations=[approval_required_generation(result)])
             held = response.copy(chat_response=waiting).with_context({PENDING_TOOL_CALLS: result})
             return await self._exit(LoopExitReason.APPROVAL_REQUIRED, request, held, asked)
@@ -225,6 +228,8 @@ class ToolLoopTurn(TurnState):
         turn = checked_resumed_turn(resumed)
         pending = turn.pending
         self.rounds = pending.rounds
+        if pending.usage is not None:
+            self.usage.add(ChatResponse().with_usage(pending.usage))
         prompt = Prompt(pending.messages, self.options)
         asked = ChatResponse([Generation(pending.assistant)])
         request = ChatClientRequest(prompt, self.request.context)

@@ -4,8 +4,21 @@ register with ``register_commands``.
 
 Installed as the console script ``ostinato`` (``ostinato.cli:main``); also runnable as
 ``python -m ostinato.cli``.
+
+A plugin's command that works with a model takes ``ostinato chat``'s client options and
+builds its client the same way: :func:`add_client_options` declares them on its parser,
+:func:`open_client` builds the :class:`ConfiguredClient` from the parsed options.
 """
 
+from ostinato.cli._client_setup import ConfiguredClient, add_client_options, open_client
 from ostinato.cli._main import BUILTIN_COMMANDS, EXIT_CONFIGURATION_ERROR, build_parser, main
 
-__all__ = ["BUILTIN_COMMANDS", "EXIT_CONFIGURATION_ERROR", "build_parser", "main"]
+__all__ = [
+    "BUILTIN_COMMANDS",
+    "EXIT_CONFIGURATION_ERROR",
+    "ConfiguredClient",
+    "add_client_options",
+    "build_parser",
+    "main",
+    "open_client",
+]

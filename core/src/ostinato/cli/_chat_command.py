@@ -17,21 +17,14 @@ import contextlib
 import sys
 from typing import Any, Final, TextIO
 
-from ostinato.cli._chat_session import ChatSession, open_session
+from ostinato.cli._chat_session import ChatSession
+from ostinato.cli._client_setup import add_client_options, open_configured_session
 from ostinato.cli._context import CliContext
-from ostinato.cli._model_choice import (
-    ModelChoice,
-    choose_model,
-    describe_model_error,
-    ensure_local_model,
-)
-from ostinato.cli._model_options import model_options
+from ostinato.cli._model_choice import ModelChoice, choose_model, describe_model_error
 from ostinato.cli._output import print_error, print_json
 from ostinato.cli._terminal import TerminalRenderer
-from ostinato.cli._tool_loading import load_tools
 from ostinato.cli._turn_outcome import turn_outcome
 from ostinato.errors import ConfigurationError, ModelError
-from ostinato.prompt import ChatOptions
 
 __all__ = ["EXIT_CANCELLED", "add_chat_command", "ask_once", "run_chat"]
 
@@ -52,33 +45,7 @@ def add_chat_command(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("question", nargs="*", help="the question (words are joined)")
-    parser.add_argument(
-        "--model", "-m", metavar="PROVIDER:MODEL", help="the model, e.g. openai:gpt-4.1-mini"
-    )
-    parser.add_argument(
-        "--tools",
-        "-t",
-        action="append",
-        default=[],
-        metavar="SOURCE",
-        help="tools to offer: module:attribute, a module, or a .py file (repeatable)",
-    )
-    parser.add_argument(
-        "--mcp",
-        metavar="FILE",
-        help="also offer the tools of the MCP servers of an mcpServers JSON file "
-        "(needs ostinato-mcp)",
-    )
-    parser.add_argument("--system", "-s", metavar="TEXT", help="the system message")
-    parser.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a model option, e.g. -o temperature=0.2 -o max_tokens=200 (repeatable; "
-        "checked against the model's options)",
-    )
+    add_client_options(parser)
     parser.add_argument(
         "--conversation",
         "-c",
@@ -96,13 +63,6 @@ def add_chat_command(subparsers: Any) -> None:
         "--approve",
         action="store_true",
         help="ask before each tool call runs: y runs it, n denies it, e edits its arguments",
-    )
-    parser.add_argument(
-        "--yes",
-        "-y",
-        action="store_true",
-        help="set up the local default model (build + 1.1 GB download) without asking "
-        "when it is not set up",
     )
     parser.set_defaults(handler=run_chat)
 
@@ -166,27 +126,14 @@ def _question(args: argparse.Namespace) -> str | None:
 
 
 def _open(args: argparse.Namespace, context: CliContext, choice: ModelChoice) -> ChatSession:
-    _, manager, registry = context.loaded()
-    tools = load_tools(args.tools)
-    ensure_local_model(choice, registry, sys.stderr, assume_yes=args.yes, stdin=sys.stdin)
-    session = open_session(
+    return open_configured_session(
+        args,
+        context,
         choice,
-        manager,
-        registry,
-        tools=tools,
-        system=args.system,
         conversation_id=args.conversation,
         stream=not args.no_stream,
         approve=args.approve,
-        mcp_config=args.mcp,
     )
-    defaults = getattr(session.model, "default_options", None)
-    session.options = model_options(
-        args.option,
-        defaults if isinstance(defaults, ChatOptions) else ChatOptions(),
-        choice.provider,
-    )
-    return session
 
 
 def run_chat(args: argparse.Namespace, context: CliContext) -> int:

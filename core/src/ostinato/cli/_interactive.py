@@ -73,6 +73,17 @@ class _History:
             with contextlib.suppress(OSError):
                 self._readline.read_history_file(str(self._path))
 
+    def length(self) -> int:
+        """How many lines the history holds now (0 without readline)."""
+        return 0 if self._readline is None else self._readline.get_current_history_length()
+
+    def entered_since(self, length: int) -> str | None:
+        """The line entered since the history held ``length`` lines, if one was."""
+        if self._readline is None or self.length() <= length:
+            return None
+        line: str | None = self._readline.get_history_item(length + 1)
+        return line
+
     def save(self) -> None:
         if self._readline is None:
             return
@@ -98,14 +109,20 @@ def run_interactive(session: ChatSession, runner: asyncio.Runner, *, as_json: bo
     print(_banner(session), file=err, flush=True)
     try:
         while True:
+            length = history.length()
             try:
                 line = input(PROMPT)
             except EOFError:
                 print(file=out, flush=True)
                 return 0
             except KeyboardInterrupt:
-                print("\n(Ctrl-D or /exit quits)", file=err, flush=True)
-                continue
+                # A Ctrl-C pressed as a turn ended can reach Python only once input()
+                # returns: the line, already complete (and in the history), is kept.
+                entered = history.entered_since(length)
+                if entered is None:
+                    print("\n(Ctrl-D or /exit quits)", file=err, flush=True)
+                    continue
+                line = entered
             question = line.strip()
             if not question:
                 continue

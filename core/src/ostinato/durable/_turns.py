@@ -4,19 +4,20 @@ A :class:`TurnRequest` is data (JSON), so any worker can run it: the user text, 
 conversation and the *names* of its tools. A :class:`DurableEngine` (a plugin's, found
 with :func:`~ostinato.durable.durable_engine`) queues it and returns a
 :class:`TurnHandle` whose id any process can use later to wait for the answer, read its
-status, and decide the tool calls the turn waits for. This module holds values and
-protocols only; it must not know any engine.
+status, follow its loop events, and decide the tool calls the turn waits for. This
+module holds values and protocols only; it must not know any engine.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from ostinato.events import LoopEvent
     from ostinato.model import ChatResponse
     from ostinato.tools import ApprovalDecision, PendingToolCalls
 
@@ -130,6 +131,24 @@ class TurnHandle(Protocol):
 
     async def aresult(self) -> ChatResponse:
         """Async twin of :meth:`result` (bound the wait with ``asyncio.timeout``)."""
+        ...
+
+    def events(self, timeout: float | None = None) -> Iterator[LoopEvent]:
+        """The turn's loop events (:mod:`ostinato.events`), from its first, in the order
+        its workers emitted them, each once (a unit replayed after a crash does not
+        deliver its events again); it ends when the turn ends (after its last
+        :class:`~ostinato.events.LoopEnded`). Any process may follow a turn, any number of
+        times; an event reaches readers when the turn's next unit starts, when it waits
+        for decisions, or when it ends.
+
+        Raises:
+            DurableTurnError: no turn has this id.
+            TimeoutError: no event arrived within ``timeout`` seconds of the previous one.
+        """
+        ...
+
+    def aevents(self) -> AsyncIterator[LoopEvent]:
+        """Async twin of :meth:`events` (bound the wait with ``asyncio.timeout``)."""
         ...
 
     def pending(self) -> PendingToolCalls | None:

@@ -47,7 +47,7 @@ async def read_stream(
     """The partial responses of one streamed body.
 
     Args:
-        pieces: the body's bytes as they arrive.
+        pieces: the body's bytes as they arrive (closed when the read ends).
         parser: the adapter's parser of items.
         framing: splits the bytes into items.
         budget: the reply's byte budget (raises past ``max_response_bytes``).
@@ -55,21 +55,26 @@ async def read_stream(
         ended: called once the parser is done, with whether a chunk held a generation.
         unfinished: the error of a body that ended before the parser was done.
     """
-    answered = False
-    while True:
-        piece = await (anext(pieces, None) if first is None else first(anext(pieces, None)))
-        if piece is None:
-            break
-        for item in framing.feed(budget.add(piece)):
-            chunk = parser.event(item)
-            if chunk is not None:
-                first = None
-                answered = answered or bool(chunk.generations)
-                yield chunk
-            if parser.done:
-                ended(answered)
-                await _read_tail(pieces)
-                return
+    try:
+        answered = False
+        while True:
+            piece = await (anext(pieces, None) if first is None else first(anext(pieces, None)))
+            if piece is None:
+                break
+            for item in framing.feed(budget.add(piece)):
+                chunk = parser.event(item)
+                if chunk is not None:
+                    first = None
+                    answered = answered or bool(chunk.generations)
+                    yield chunk
+                if parser.done:
+                    ended(answered)
+                    await _read_tail(pieces)
+                    return
+    finally:  # closed here however the read ends, not left to the garbage collector
+        close = getattr(pieces, "aclose", None)
+        if close is not None:
+            await close()
     for item in framing.close():
         try:
             chunk = parser.event(item)

@@ -3,7 +3,8 @@
 When a call needs a decision and no approver is given, the turn ends and its state
 becomes a :class:`PendingToolCalls`: the conversation so far, the round's assistant
 message (all its calls), the responses of the calls that needed no decision (they ran),
-the ids waiting for a decision, and the options minus callables. It serialises to JSON
+the ids waiting for a decision, the options minus callables, and the usage of the rounds
+so far (a resumed turn reports the usage of all its rounds). It serialises to JSON
 (:meth:`PendingToolCalls.to_dict`, versioned) so another process can resume the turn.
 
 A pending value read back is data from outside: :meth:`PendingToolCalls.from_dict`
@@ -23,6 +24,7 @@ from typing import Any, ClassVar, Final
 from ostinato.context_keys import PENDING_TOOL_CALLS
 from ostinato.errors import ResumeError
 from ostinato.messages import AssistantMessage, Message, ToolCall, ToolResponse, message_from_dict
+from ostinato.model import Usage
 from ostinato.tools._approval import ApprovalDecision
 
 __all__ = ["PendingToolCalls", "ResumedTurn"]
@@ -59,6 +61,8 @@ class PendingToolCalls:
         conversation_id: the conversation the turn belongs to, if one was named.
         return_direct: the calls that ran already may be returned directly (all of them
             return-direct tools that succeeded).
+        usage: the tokens of the rounds before the stop (``None``: none reported); the
+            resumed turn counts on from here, so its answer reports every round's usage.
     """
 
     SCHEMA: ClassVar[str] = "ostinato.pending_tool_calls"
@@ -73,6 +77,7 @@ class PendingToolCalls:
     rounds: int = 1
     conversation_id: str | None = None
     return_direct: bool = False
+    usage: Usage | None = None
 
     @staticmethod
     def of(response: Any) -> PendingToolCalls | None:
@@ -160,6 +165,7 @@ class PendingToolCalls:
             "rounds": self.rounds,
             "conversation_id": self.conversation_id,
             "return_direct": self.return_direct,
+            "usage": None if self.usage is None else self.usage.to_dict(),
         }
 
     def to_json(self) -> str:
@@ -225,6 +231,7 @@ class PendingToolCalls:
         return_direct = data.get("return_direct", False)
         if not isinstance(return_direct, bool):
             raise ResumeError("pending value's 'return_direct' must be true or false")
+        usage = _usage(data.get("usage"))
         return cls(
             messages,
             assistant,
@@ -235,6 +242,7 @@ class PendingToolCalls:
             rounds,
             conversation_id,
             return_direct,
+            usage,
         )
 
 
@@ -281,6 +289,32 @@ def _dict(data: Mapping[str, Any], key: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ResumeError(f"pending value's {key!r} must be an object, got {_brief(value)}")
     return value
+
+
+_USAGE_COUNTS: Final = ("prompt_tokens", "completion_tokens", "total_tokens")
+_USAGE_OPTIONAL: Final = ("cache_read_input_tokens", "cache_write_input_tokens", "reasoning_tokens")
+
+
+def _usage(value: Any) -> Usage | None:
+    """The ``usage`` field: absent or null (values stored before it existed) is ``None``."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) - {*_USAGE_COUNTS, *_USAGE_OPTIONAL}:
+        raise ResumeError(
+            f"pending value's 'usage' must be null or an object of token counts "
+            f"({', '.join(_USAGE_COUNTS + _USAGE_OPTIONAL)}), got {_brief(value)}"
+        )
+    counts = {k: value.get(k) for k in (*_USAGE_COUNTS, *_USAGE_OPTIONAL)}
+    for key, count in counts.items():
+        required = key in _USAGE_COUNTS
+        if (count is None and required) or (
+            count is not None and (type(count) is not int or count < 0)
+        ):
+            raise ResumeError(
+                f"pending value's 'usage' {key!r} must be a non-negative int"
+                f"{'' if required else ' or null'}, got {_brief(count)}"
+            )
+    return Usage(**counts)
 
 
 def _strings(data: Mapping[str, Any], key: str) -> list[str]:

@@ -10,7 +10,8 @@ HTTP library.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable
+from collections.abc import AsyncIterable, AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Final
 
 from ostinato.errors import ConfigurationError, MalformedResponseError
@@ -96,7 +97,8 @@ async def read_body(
             reading stopped there.
     """
     budget.check_length(content_length)
-    chunks = [budget.add(piece) async for piece in pieces]
+    async with _closing(pieces) as source:
+        chunks = [budget.add(piece) async for piece in source]
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
@@ -104,10 +106,24 @@ async def read_error_body(pieces: AsyncIterable[bytes], limit: int = ERROR_BODY_
     """The first ``limit`` bytes of an error body; the rest is not read."""
     chunks: list[bytes] = []
     received = 0
-    async for piece in pieces:
-        if received + len(piece) >= limit:
-            chunks.append(piece[: limit - received])
-            break
-        chunks.append(piece)
-        received += len(piece)
+    async with _closing(pieces) as source:
+        async for piece in source:
+            if received + len(piece) >= limit:
+                chunks.append(piece[: limit - received])
+                break
+            chunks.append(piece)
+            received += len(piece)
     return b"".join(chunks)
+
+
+@asynccontextmanager
+async def _closing(pieces: AsyncIterable[bytes]) -> AsyncIterator[AsyncIterator[bytes]]:
+    """An iterator over ``pieces``, closed on leaving (a body read in part leaves no
+    generator to the garbage collector's finaliser)."""
+    source = aiter(pieces)
+    try:
+        yield source
+    finally:
+        close = getattr(source, "aclose", None)
+        if close is not None:
+            await close()

@@ -122,8 +122,14 @@ async def decompressed(
     if not can_decompress(content_encoding):
         raise ValueError(f"cannot decompress content-encoding {content_encoding!r}")
     layers = [_Layer(e, piece_size, provider) for e in reversed(_encodings(content_encoding))]
-    async for data in raw:
-        for piece in _through(layers, data):
-            yield piece
+    source = aiter(raw)
+    try:
+        async for data in source:
+            for piece in _through(layers, data):
+                yield piece
+    finally:  # the raw stream is ours to close, not the garbage collector's
+        close = getattr(source, "aclose", None)
+        if close is not None:
+            await close()
     for piece in _finish(layers):
         yield piece

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ostinato._frozen import EMPTY
 from ostinato.prompt import ToolCallingChatOptions
 
 __all__ = [
@@ -72,7 +71,7 @@ class AnthropicChatOptions(ToolCallingChatOptions):
     cache_tools: bool | None = None
     cache_messages: bool | None = None
     cache_ttl: str | None = None
-    extra_body: Mapping[str, Any] = field(default=EMPTY)
+    extra_body: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         ToolCallingChatOptions.__post_init__(self)

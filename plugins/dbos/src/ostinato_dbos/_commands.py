@@ -25,7 +25,12 @@ def run_worker(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="ostinato worker", description=WORKER_HELP)
     parser.add_argument("--concurrency", type=int, help="turns run at once (worker)")
     parser.add_argument("--executor-id", help="this worker's id (default: host-pid)")
-    parser.add_argument("--poll", type=float, default=1.0, help="queue polling period, s")
+    parser.add_argument(
+        "--poll",
+        type=float,
+        default=1.0,
+        help="queue (and, on SQLite, decisions) polling period, s",
+    )
     parser.add_argument("--grace", type=float, help="seconds to finish turns on SIGTERM")
     args = parser.parse_args(argv)
     changes: dict[str, object] = {}

@@ -11,7 +11,7 @@ import asyncio
 import json
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from ostinato.durable import TurnRequest, TurnStatus
@@ -23,6 +23,8 @@ from ostinato_dbos._worker import APP_NAME
 
 if TYPE_CHECKING:
     from dbos import DBOSClient
+
+    from ostinato.events import LoopEvent
 
 __all__ = ["DbosEngine", "DbosTurnHandle"]
 
@@ -115,11 +117,7 @@ class DbosTurnHandle:
         try:
             status: str = self._engine.client.retrieve_workflow(self._id).get_status().status
         except DBOSException as error:
-            raise DurableTurnError(
-                f"no durable turn has the id {self._id!r} ({error})",
-                turn_id=self._id,
-                status="unknown",
-            ) from error
+            raise self._unknown(error) from error
         return status
 
     @property
@@ -131,6 +129,58 @@ class DbosTurnHandle:
             return TurnStatus.WAITING_FOR_APPROVAL
         return status
 
+    def events(self, timeout: float | None = None) -> Iterator[LoopEvent]:
+        """The turn's loop events, each once, in order, until the turn ends (read from
+        its stream ``ostinato.events``, polled every ``poll_seconds`` on SQLite)."""
+        from dbos._error import DBOSNonExistentWorkflowError, DBOSStreamTimeoutError
+
+        from ostinato_dbos._relay import EVENTS_STREAM, EventBatches
+
+        batches = EventBatches()
+        values = self._engine.client.read_stream(
+            self._id,
+            EVENTS_STREAM,
+            polling_interval_sec=self._engine.poll_seconds,
+            timeout_seconds=timeout,
+        )
+        try:
+            for value in values:
+                yield from batches.events(value)
+        except DBOSStreamTimeoutError as error:
+            raise TimeoutError(
+                f"no event of the durable turn {self._id!r} within {timeout} s"
+            ) from error
+        except DBOSNonExistentWorkflowError as error:
+            raise self._unknown(error) from error
+        finally:
+            values.close()
+
+    async def aevents(self) -> AsyncIterator[LoopEvent]:
+        """Async twin of :meth:`events`."""
+        from dbos._error import DBOSNonExistentWorkflowError
+
+        from ostinato_dbos._relay import EVENTS_STREAM, EventBatches
+
+        batches = EventBatches()
+        values = self._engine.client.read_stream_async(
+            self._id, EVENTS_STREAM, polling_interval_sec=self._engine.poll_seconds
+        )
+        try:
+            async for value in values:
+                for event in batches.events(value):
+                    yield event
+        except DBOSNonExistentWorkflowError as error:
+            raise self._unknown(error) from error
+        finally:
+            await values.aclose()
+
+    def _unknown(self, error: Exception) -> DurableTurnError:
+        return DurableTurnError(
+            f"no durable turn has the id {self._id!r} ({error})",
+            turn_id=self._id,
+            status="unknown",
+        )
+
     def pending(self) -> PendingToolCalls | None:
         """The calls the turn waits for a decision on, or ``None``."""
         from ostinato_dbos._workflow import PENDING_EVENT
@@ -140,11 +190,12 @@ class DbosTurnHandle:
 
     def wait_for_pending(self, timeout: float) -> PendingToolCalls | None:
         """Wait up to ``timeout`` seconds until the turn waits for decisions; its pending
-        calls, or ``None`` if it did not stop for any in that time."""
-        from ostinato_dbos._workflow import PENDING_EVENT
-
-        value = self._engine.client.get_event(self._id, PENDING_EVENT, timeout_seconds=timeout)
-        return PendingToolCalls.from_json(value) if value else None
+        calls, or ``None`` if it did not stop for any in that time (looked at every
+        ``poll_seconds``)."""
+        deadline = time.monotonic() + timeout
+        while (pending := self.pending()) is None and time.monotonic() < deadline:
+            time.sleep(min(self._engine.poll_seconds, max(0.0, deadline - time.monotonic())))
+        return pending
 
     def decide(self, decisions: Mapping[str, ApprovalDecision | bool]) -> None:
         """Send one decision per waiting call id; the turn resumes on a worker."""

@@ -39,7 +39,8 @@ class Worker:
         settings: the plugin's settings (default: read from the environment).
         container: the auto-configuration its turns' client is built from (default:
             from the environment).
-        poll_seconds: how often it looks at the queue for new turns.
+        poll_seconds: how often it looks at the queue for new turns and, on a database
+            without notifications (SQLite), for the decisions its waiting turns wait for.
         listeners: listeners of every turn's loop events, called in this worker (a
             turn replayed after a crash emits its events again).
     """
@@ -70,6 +71,7 @@ class Worker:
 
         from ostinato.durable import TurnRunner, set_unit_interceptor
         from ostinato_dbos._heartbeats import Heartbeats
+        from ostinato_dbos._relay import relay_event
         from ostinato_dbos._workflow import configure_worker, dbos_unit
 
         settings = self.settings
@@ -77,7 +79,7 @@ class Worker:
         DBOS.migrate(self._url)
         self._heartbeats = Heartbeats(self._url, self.executor_id)
         self._heartbeats.beat()
-        runner = TurnRunner(self._container, listeners=self._listeners)
+        runner = TurnRunner(self._container, listeners=(*self._listeners, relay_event))
         configure_worker(runner, settings.approval_timeout_seconds)
         self._uninstall = set_unit_interceptor(dbos_unit)
         DBOS(
@@ -87,6 +89,7 @@ class Worker:
                 "application_version": settings.app_version,
                 "executor_id": self.executor_id,
                 "log_level": "WARNING",
+                "notification_listener_polling_interval_sec": self._poll_seconds,
             }
         )
         DBOS.launch()

@@ -6,7 +6,8 @@ and returns the answer (a ``ChatResponse``) as JSON. Inside it, each unit core r
 becomes a step named ``<kind> <name>`` whose output is the unit's JSON; DBOS replays
 completed steps from its system database after a crash. A turn stopped for approvals
 publishes its pending calls (event ``ostinato.pending``) and waits for the decisions
-(message topic ``ostinato.decisions``) with ``DBOS.recv``, which is durable too.
+(message topic ``ostinato.decisions``) with ``DBOS.recv``, which is durable too. Its
+loop events go to the stream ``ostinato.events`` (see :mod:`ostinato_dbos._relay`).
 Imported only in worker processes (it imports DBOS).
 """
 
@@ -21,6 +22,7 @@ from dbos import DBOS
 from ostinato.durable import TurnRequest, TurnRunner, Unit, durable_turn
 from ostinato.errors import ApprovalError
 from ostinato.tools import ApprovalDecision, PendingToolCalls
+from ostinato_dbos._relay import EVENTS_STREAM, relaying, take_batch, write_batch
 
 __all__ = [
     "DECISIONS_TOPIC",
@@ -58,12 +60,15 @@ def configure_worker(runner: TurnRunner, approval_timeout: float) -> None:
 
 async def dbos_unit(unit: Unit, run: Callable[[], Awaitable[Any]]) -> Any:
     """The unit interceptor: ``run`` as a DBOS step whose output is the unit's JSON (a
-    recorded step returns its output without running)."""
+    recorded step returns its output without running). The turn's events collected
+    since the previous unit are written to its event stream first, inside the step."""
     ran = False
     result: Any = None
+    batch = take_batch(unit.sequence)
 
     async def step() -> str:
         nonlocal ran, result
+        await write_batch(batch)
         result = await run()
         ran = True
         return json.dumps(unit.encode(result), ensure_ascii=False)
@@ -73,6 +78,7 @@ async def dbos_unit(unit: Unit, run: Callable[[], Awaitable[Any]]) -> Any:
 
 
 async def _wait_for_decisions(pending: PendingToolCalls) -> Mapping[str, ApprovalDecision]:
+    await write_batch(take_batch(None), always=True)
     await DBOS.set_event_async(PENDING_EVENT, pending.to_json())
     message = await DBOS.recv_async(DECISIONS_TOPIC, timeout_seconds=_Worker.approval_timeout)
     if message is None:
@@ -90,6 +96,14 @@ async def _wait_for_decisions(pending: PendingToolCalls) -> Mapping[str, Approva
     return {call_id: ApprovalDecision.from_dict(d) for call_id, d in data.items()}
 
 
+async def _end_events() -> None:
+    # The last events, then the end of the stream. Not on cancellation (a worker that
+    # stops hands its turns back): the turn goes on elsewhere, and these two operations
+    # must come where the replay reaches its end.
+    await write_batch(take_batch(None), always=True)
+    await DBOS.close_stream_async(EVENTS_STREAM)
+
+
 @DBOS.workflow(name=WORKFLOW_NAME)
 async def run_turn_workflow(request_json: str) -> str:
     """Run one durable turn (its units are steps) and return its answer's JSON."""
@@ -103,8 +117,13 @@ async def run_turn_workflow(request_json: str) -> str:
     assert workflow_id is not None
     request = TurnRequest.from_json(request_json)
     try:
-        with durable_turn(workflow_id):
-            answer = await runner.run(request, _wait_for_decisions)
+        with durable_turn(workflow_id), relaying():
+            try:
+                answer = await runner.run(request, _wait_for_decisions)
+            except Exception:
+                await _end_events()
+                raise
+            await _end_events()
     except Exception as error:
         # Recorded as the turn's error: by name and message, as every process can read
         # it back (not every exception class can be rebuilt from DBOS's pickle).

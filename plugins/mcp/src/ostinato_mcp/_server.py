@@ -1,6 +1,11 @@
 """An MCP server as an application holds it: started on first use, one session per event
 loop, restarted after it dies, closed with :meth:`McpServer.aclose`.
 
+The session opened on ostinato's private loop (by the sync faces, or by the ``mcp`` tool
+set listing the tools) serves every other loop too, while that loop runs: a program that
+lists the tools there and runs its turns on a loop of its own (``ostinato chat``) starts
+each server once, not once per loop.
+
 Every failure of a call — the server cannot start, dies during the call, does not answer
 in time, or answers ``isError`` — is a :class:`~ostinato.errors.ToolExecutionError`, which
 the tool loop hands to the model as text; the turn goes on, and the next call starts the
@@ -13,13 +18,14 @@ import asyncio
 import functools
 import json
 import weakref
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from typing import Any, Literal, TypeVar
 
 from mcp import types
 from mcp.shared.exceptions import MCPError
 
 from ostinato.errors import ToolExecutionError
+from ostinato.runtime import is_private_loop_thread
 from ostinato.tools import ToolDefinition
 from ostinato_mcp._config import Approval, McpServerConfig
 from ostinato_mcp._connection import Connection, ServerGoneError
@@ -27,6 +33,8 @@ from ostinato_mcp._results import DEFAULT_MAX_RESULT_CHARS, result_text
 from ostinato_mcp._tool import McpTool, McpToolMetadata
 
 __all__ = ["McpServer"]
+
+T = TypeVar("T")
 
 
 def _describe(exc: BaseException) -> str:
@@ -108,6 +116,8 @@ class McpServer:
         )
         self._listed: tuple[types.Tool, ...] | None = None
         self._listeners: list[Callable[[McpServer], object]] = []
+        # ostinato's private loop, once a session was opened there (see the module).
+        self._private: weakref.ref[asyncio.AbstractEventLoop] | None = None
 
     @property
     def name(self) -> str:
@@ -136,7 +146,24 @@ class McpServer:
             connection = Connection(self.config, self._tools_changed)
             await connection.open(self.startup_timeout)
             self._connections[loop] = connection
+            if is_private_loop_thread():
+                self._private = weakref.ref(loop)
             return connection
+
+    async def _on_private_loop(self, work: Coroutine[Any, Any, T]) -> T | None:
+        """``work`` run on ostinato's private loop when that loop holds this server's
+        session and the caller runs on another loop; ``None`` (``work`` closed unrun)
+        otherwise."""
+        private = self._private() if self._private is not None else None
+        if (
+            private is None
+            or private is asyncio.get_running_loop()
+            or not private.is_running()
+            or private not in self._connections
+        ):
+            work.close()
+            return None
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, private))
 
     async def _drop(self, connection: Connection) -> None:
         loop = asyncio.get_running_loop()
@@ -163,6 +190,9 @@ class McpServer:
         Raises:
             ToolExecutionError: the server could not be started or listed.
         """
+        shared = await self._on_private_loop(self.list_tools())
+        if shared is not None:
+            return shared
         connection = await self._start(None)
         try:
             listed: list[types.Tool] = []
@@ -242,6 +272,9 @@ class McpServer:
         Raises:
             ToolExecutionError: the call failed; the message says how.
         """
+        shared = await self._on_private_loop(self.call_tool(name, arguments, model_name=model_name))
+        if shared is not None:
+            return shared
         label = model_name or name
         connection = await self._start(label)
         try:

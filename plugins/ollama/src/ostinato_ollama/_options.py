@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ostinato._frozen import EMPTY
 from ostinato.prompt import ToolCallingChatOptions
 
 __all__ = ["OllamaChatOptions"]
@@ -46,4 +45,4 @@ class OllamaChatOptions(ToolCallingChatOptions):
     format: str | Mapping[str, Any] | None = None
     think: bool | str | None = None
     keep_alive: str | int | float | None = None
-    extra_body: Mapping[str, Any] = field(default=EMPTY)
+    extra_body: Mapping[str, Any] = field(default_factory=dict)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ostinato._frozen import EMPTY
 from ostinato.errors import MalformedResponseError
 from ostinato.http import StreamParserBase, model_error
 from ostinato.messages import REASONING, AssistantMessage, ToolCall
@@ -194,7 +193,7 @@ class ChunkParser(StreamParserBase):
         else:
             generation_metadata = _NO_GENERATION_METADATA  # shared: it is immutable
         return Generation(
-            AssistantMessage(text, calls, {REASONING: reasoning} if reasoning else EMPTY),
+            AssistantMessage(text, calls, {REASONING: reasoning} if reasoning else {}),
             generation_metadata,
         )
 

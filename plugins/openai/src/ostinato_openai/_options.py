@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ostinato._frozen import EMPTY
 from ostinato.prompt import ToolCallingChatOptions
 
 __all__ = ["OpenAIChatOptions", "SystemRole", "json_schema_response_format"]
@@ -71,7 +70,7 @@ class OpenAIChatOptions(ToolCallingChatOptions):
     logit_bias: Mapping[str, int] | None = None
     stream_usage: bool | None = None
     system_role: SystemRole | None = None
-    extra_body: Mapping[str, Any] = field(default=EMPTY)
+    extra_body: Mapping[str, Any] = field(default_factory=dict)
 
 
 def json_schema_response_format(

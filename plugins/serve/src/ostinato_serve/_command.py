@@ -15,6 +15,7 @@ import contextlib
 import sys
 from typing import Any
 
+from ostinato.cli import ConfiguredClient, add_client_options, open_client
 from ostinato.errors import ConfigurationError
 from ostinato.settings import load_settings
 from ostinato_serve._settings import ServeSettings, check_bind_address
@@ -35,80 +36,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--host", help="the address to listen on (default: OSTINATO_SERVE_HOST)")
     parser.add_argument("--port", "-p", type=int, help="the port (default: OSTINATO_SERVE_PORT)")
-    parser.add_argument(
-        "--model", "-m", metavar="PROVIDER:MODEL", help="the model, e.g. openai:gpt-4.1-mini"
-    )
-    parser.add_argument(
-        "--tools",
-        "-t",
-        action="append",
-        default=[],
-        metavar="SOURCE",
-        help="tools to offer: module:attribute, a module, or a .py file (repeatable)",
-    )
-    parser.add_argument(
-        "--mcp",
-        metavar="FILE",
-        help="also offer the tools of the MCP servers of an mcpServers JSON file "
-        "(needs ostinato-mcp)",
-    )
-    parser.add_argument("--system", "-s", metavar="TEXT", help="the system message")
-    parser.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a model option, e.g. -o temperature=0.2 (repeatable; checked against the model)",
-    )
-    parser.add_argument(
-        "--yes",
-        "-y",
-        action="store_true",
-        help="set up the local default model without asking when it is not set up",
-    )
+    add_client_options(parser)
     return parser
 
 
-def _build(args: argparse.Namespace) -> tuple[Any, Any]:
-    """The app, and the session whose model must be closed at the end."""
-    from ostinato.cli._chat_session import open_session
-    from ostinato.cli._context import load_context
-    from ostinato.cli._model_choice import choose_model, ensure_local_model
-    from ostinato.cli._model_options import model_options
-    from ostinato.cli._tool_loading import load_tools
-    from ostinato.prompt import ChatOptions
+def _build(args: argparse.Namespace) -> tuple[Any, ConfiguredClient]:
+    """The app, and the client whose model must be closed at the end."""
     from ostinato_serve._app import create_app
 
-    settings, manager, registry = load_context().loaded()
-    choice = choose_model(args.model, settings.model, registry)
-    tools = load_tools(args.tools)
-    ensure_local_model(choice, registry, sys.stderr, assume_yes=args.yes, stdin=sys.stdin)
-    session = open_session(choice, manager, registry, mcp_config=args.mcp)
-    builder = session.client.mutate()
-    if args.system is not None:
-        builder.default_system(args.system)
-    defaults = getattr(session.model, "default_options", None)
-    options = model_options(
-        args.option,
-        defaults if isinstance(defaults, ChatOptions) else ChatOptions(),
-        choice.provider,
-    )
-    if options is not None:
-        builder.default_options(options)
+    configured = open_client(args)
     serve_settings = load_settings(ServeSettings)
-    app = create_app(builder.build(), tools=tools, settings=serve_settings, model_name=choice.model)
-    return app, session
+    app = create_app(
+        configured.client,
+        tools=list(configured.tools),
+        settings=serve_settings,
+        model_name=configured.model_name,
+    )
+    return app, configured
 
 
-async def _serve(app: Any, session: Any, host: str, port: int) -> None:
+async def _serve(app: Any, configured: ConfiguredClient, host: str, port: int) -> None:
     import uvicorn
 
     config = uvicorn.Config(app, host=host, port=port, log_level="info", lifespan="off")
-    try:
+    async with configured:
         await uvicorn.Server(config).serve()
-    finally:
-        await session.aclose()
 
 
 def main(argv: list[str]) -> int:
@@ -125,10 +77,10 @@ def main(argv: list[str]) -> int:
     if not 0 <= port <= 65535:
         raise ConfigurationError(f"--port {port}: expected a port from 0 to 65535")
     check_bind_address(host, settings.token_value)
-    app, session = _build(args)
+    app, configured = _build(args)
     shown = f"[{host}]" if ":" in host else host
     print(f"ostinato serve: http://{shown}:{port}/ (Ctrl-C stops)", file=sys.stderr)
     # uvicorn stops on Ctrl-C, then raises it again: here that is a normal stop.
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(app, session, host, port))
+        asyncio.run(_serve(app, configured, host, port))
     return 0

@@ -63,9 +63,7 @@ class ToolSearchToolCallingAdvisorBuilder(ToolCallingAdvisorBuilder):
 
     def copy(self) -> ToolSearchToolCallingAdvisorBuilder:
         """An independent builder of the same class and settings."""
-        new = ToolSearchToolCallingAdvisorBuilder(self._cls)
-        new._settings = dict(self._settings)
-        return new
+        return super().copy()
 
     def build(self) -> ToolSearchToolCallingAdvisor:
         """Construct the advisor (validation errors surface here)."""
