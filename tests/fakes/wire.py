@@ -130,6 +130,14 @@ class RecordedTool:
     description: str
     input_schema: Mapping[str, Any]
 
+    @classmethod
+    def functions(cls, body: Mapping[str, Any]) -> tuple[RecordedTool, ...]:
+        """The tools of a recorded body that lists them as ``function`` entries."""
+        return tuple(
+            cls(t["function"]["name"], t["function"]["description"], t["function"]["parameters"])
+            for t in body.get("tools") or ()
+        )
+
     @property
     def tool_definition(self) -> Any:
         """Name, description and the schema as JSON text."""

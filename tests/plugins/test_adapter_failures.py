@@ -43,7 +43,7 @@ class Failing:
     #: Its API's error reply for a status, with these headers.
     failure: Callable[[int, Mapping[str, str]], httpx.Response]
     #: A reply answering "ok".
-    ok: Callable[[], httpx.Response]
+    ok: httpx.Response
     #: The statuses it retries.
     retried: tuple[int, ...]
     #: The overloaded status whose retry-after-ms it honours after a 429's retry-after.
@@ -62,7 +62,7 @@ ADAPTERS = [
         "openai",
         openai.model_for,
         lambda status, headers: openai.error_reply(status, dict(headers)),
-        lambda: openai.completion({"role": "assistant", "content": "ok"}),
+        openai.OK,
         (408, 409, 429, 500, 502, 503, 504),
         busy=503,
         endpoint="https://fake.test/v1/chat/completions",
@@ -75,7 +75,7 @@ ADAPTERS = [
         lambda status, headers: anthropic.error_reply(
             status, ANTHROPIC_TYPES.get(status, "api_error"), **headers
         ),
-        lambda: anthropic.message({"type": "text", "text": "ok"}),
+        anthropic.OK,
         (408, 409, 429, 500, 529),
         busy=529,
         endpoint="https://fake.test/v1/messages",
@@ -89,7 +89,7 @@ ADAPTERS = [
         "ollama",
         ollama.model_for,
         lambda status, headers: ollama.error_reply(status, **headers),
-        ollama.reply,
+        ollama.reply(),
         (408, 429, 500, 502, 503),
         busy=503,
         endpoint="http://fake.test:11434/api/chat",
@@ -115,7 +115,7 @@ def adapter(request: pytest.FixtureRequest) -> Failing:
 async def test_retryable_statuses_are_retried_with_backoff(adapter: Failing, status: int):
     time = FakeTime()
     failure = adapter.failure(status, {})
-    model, sent = adapter.model_for(failure, failure, adapter.ok(), time=time, max_retries=2)
+    model, sent = adapter.model_for(failure, failure, adapter.ok, time=time, max_retries=2)
     assert (await model.call(Prompt("hi"))).text == "ok"
     assert len(sent) == 3
     assert len(time.sleeps) == 2
@@ -128,7 +128,7 @@ async def test_retry_after_and_retry_after_ms_are_honoured(adapter: Failing):
     model, _ = adapter.model_for(
         adapter.failure(429, {"retry-after": "7"}),
         adapter.failure(adapter.busy, {"retry-after-ms": "250"}),
-        adapter.ok(),
+        adapter.ok,
         time=time,
         max_retries=2,
     )

@@ -32,10 +32,14 @@ def each(loops: list[ToolLoop]) -> Any:
     return pytest.mark.parametrize("loop", loops, ids=[loop.name for loop in loops])
 
 
-def checked(scenario: Scenario, server: LoopbackServer, result: Any) -> None:
+def checked(loop: ToolLoop, scenario: Scenario, server: LoopbackServer, result: Any) -> None:
     """One request per recording reached the server; then the adapter's own checks."""
     assert len(server.requests) == len(scenario.recordings)
-    scenario.check(server, result)
+    if scenario.check is not None:
+        scenario.check(server, result)
+    if scenario.followup:
+        assert loop.check_followup is not None
+        loop.check_followup(server, scenario.recordings[-1])
 
 
 @contextmanager
@@ -63,7 +67,7 @@ def call_sync(loop: ToolLoop, scenario: Scenario) -> None:
     with replaying(loop, scenario) as (server, model):
         answer = scenario.ask(ChatClient.create(model)).call().content()
         answered(scenario, answer)
-        checked(scenario, server, answer)
+        checked(loop, scenario, server, answer)
 
 
 @each(LOOPS)
@@ -82,7 +86,7 @@ def test_tool_loop_stream_sync(loop: ToolLoop) -> None:
     scenario = loop.stream_sync
     with replaying(loop, scenario) as (server, model):
         pieces = list(scenario.ask(ChatClient.create(model)).stream().content())
-        checked(scenario, server, pieces)
+        checked(loop, scenario, server, pieces)
 
 
 async def play(
@@ -92,7 +96,7 @@ async def play(
     with loop.served(*scenario.recordings) as server:
         async with loop.new_model(server) as model:
             result = await face(ChatClient.create(model))
-        checked(scenario, server, result)
+        checked(loop, scenario, server, result)
 
 
 @each(LOOPS)

@@ -31,11 +31,14 @@ class Scenario:
     #: The prompt, its tools included, asked of a client on the adapter's model.
     ask: Callable[[ChatClient], ChatClientRequestSpec]
     #: The adapter's checks of the server and of what came back (answer, pieces, response).
-    check: Callable[[LoopbackServer, Any], None]
+    check: Callable[[LoopbackServer, Any], None] | None = None
     #: The prompt and completion tokens of both rounds, summed on the final response.
     usage: tuple[int, int] | None = None
     #: How the final answer's text starts (a call face's answer).
     starts: str | None = None
+    #: Whether the requests are checked with the adapter's ``check_followup`` against the
+    #: last recording (the recorded follow-up).
+    followup: bool = False
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,8 @@ class ToolLoop:
     stream_async: Scenario
     #: Two tools called in one turn, when the adapter's corpus recorded it.
     parallel_call_sync: Scenario | None = None
+    #: Checks a call's requests, the follow-up exactly the recorded one of this name.
+    check_followup: Callable[[LoopbackServer, str], None] | None = None
 
 
 def asking(question: str, *tools: Any) -> Callable[[ChatClient], ChatClientRequestSpec]:
@@ -67,10 +72,11 @@ def scenario(
     ask: Callable[[ChatClient], ChatClientRequestSpec],
     usage: tuple[int, int] | None = None,
     starts: str | None = None,
+    followup: bool = False,
 ) -> Callable[[Callable[[LoopbackServer, Any], None]], Scenario]:
     """Makes the decorated checks a :class:`Scenario` replaying ``recordings``."""
 
     def decorate(check: Callable[[LoopbackServer, Any], None]) -> Scenario:
-        return Scenario(recordings, ask, check, usage, starts)
+        return Scenario(recordings, ask, check, usage, starts, followup)
 
     return decorate

@@ -8,6 +8,8 @@ retried nor silently truncated; afterwards no connection, task or thread is left
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import aclosing
@@ -58,6 +60,24 @@ def policy(**changes: float) -> RetryPolicy:
     settings = {"max_retries": 2, "initial_delay": 0.01, "max_delay": 0.04, "jitter": 0.0}
     settings.update(changes)
     return RetryPolicy(**settings)  # type: ignore[arg-type]
+
+
+class WaitClock:
+    """A retry policy's clock that moves only by the policy's waits (each also slept for
+    real): the budget's decisions then do not depend on how fast a loaded machine runs
+    the attempts, and :attr:`waits` records every wait that was started."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.waits: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, delay: float) -> None:
+        self.waits.append(delay)
+        self.now += delay
+        await asyncio.sleep(delay)
 
 
 class Run:
@@ -185,18 +205,23 @@ async def test_server_error_then_success_is_retried(run_against, mode, status):
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_retries_stop_at_the_total_time_budget(run_against, mode):
-    # Waits of 0.5 s, a budget of 0.8 s: one retry fits, the second would not.
+    # Waits of 0.5 s, a budget of 0.8 s: one retry fits, the second would not. The
+    # budget's clock counts the waits only, so the attempts' own time (scheduling on a
+    # loaded machine) cannot change the outcome.
     failing = reply(503, {"error": {"message": "overloaded"}})
+    clock = WaitClock()
+    budget = policy(max_retries=10, initial_delay=0.5, max_delay=0.5, max_total_time=0.8)
     run = run_against(
         failing,
         failing,
         failing,
-        retry=policy(max_retries=10, initial_delay=0.5, max_delay=0.5, max_total_time=0.8),
+        retry=dataclasses.replace(budget, clock=clock, sleep=clock.sleep),
     )
     with pytest.raises(ServerError) as caught:
         await run(mode)
     assert len(run.server.requests) == 2
-    assert 0.5 <= run.elapsed < 2.0
+    assert clock.waits == [0.5]  # the second wait was refused before it began
+    assert run.elapsed >= 0.5  # the one wait was real
     check_error(caught.value)
     assert caught.value.status == 503
 

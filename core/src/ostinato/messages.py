@@ -10,7 +10,6 @@ This module knows nothing about models, prompts or tools beyond their wire shape
 
 from __future__ import annotations
 
-import base64
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -83,6 +82,8 @@ class Media:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (inline data base64-encoded)."""
+        import base64  # on first use: ``import ostinato`` does not need it
+
         return {
             "mime_type": self.mime_type,
             "data": base64.b64encode(self.data).decode("ascii") if self.data is not None else None,
@@ -93,6 +94,8 @@ class Media:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Media:
         """Rebuild a :class:`Media` from :meth:`to_dict`'s output."""
+        import base64
+
         raw = data.get("data")
         return cls(
             mime_type=data["mime_type"],

@@ -13,6 +13,7 @@ from tests.fakes.mock_model import FakeTime, aggregate, mock_model_for, stream_c
 
 __all__ = [
     "API_KEY",
+    "OK",
     "FakeTime",
     "aggregate",
     "error_reply",
@@ -21,6 +22,7 @@ __all__ = [
     "sse_body",
     "start",
     "stream_chunks",
+    "streamed_block",
     "text_events",
 ]
 
@@ -69,24 +71,21 @@ def start(usage: Mapping[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
-def text_events(*pieces: str, index: int = 0) -> list[dict[str, Any]]:
-    """A text block streamed in ``pieces``."""
+def streamed_block(
+    index: int, content_block: Mapping[str, Any], *deltas: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """One content block streamed: its start, each of its deltas, its stop."""
     return [
-        {
-            "type": "content_block_start",
-            "index": index,
-            "content_block": {"type": "text", "text": ""},
-        },
-        *(
-            {
-                "type": "content_block_delta",
-                "index": index,
-                "delta": {"type": "text_delta", "text": p},
-            }
-            for p in pieces
-        ),
+        {"type": "content_block_start", "index": index, "content_block": dict(content_block)},
+        *({"type": "content_block_delta", "index": index, "delta": dict(d)} for d in deltas),
         {"type": "content_block_stop", "index": index},
     ]
+
+
+def text_events(*pieces: str, index: int = 0) -> list[dict[str, Any]]:
+    """A text block streamed in ``pieces``."""
+    text = {"type": "text", "text": ""}
+    return streamed_block(index, text, *({"type": "text_delta", "text": p} for p in pieces))
 
 
 def sse_body(*events: Mapping[str, Any] | str, stop: bool = True) -> httpx.Response:
@@ -106,3 +105,7 @@ def error_reply(status: int, error_type: str = "api_error", **headers: str) -> h
     """An error reply of the documented shape, its ``type`` ``error_type``."""
     body = {"type": "error", "error": {"type": error_type, "message": f"status {status}"}}
     return httpx.Response(status, json=body, headers=headers)
+
+
+#: A reply answering "ok".
+OK = message({"type": "text", "text": "ok"})

@@ -25,6 +25,7 @@ from tests.plugins.anthropic.fakes import (
     sse_body,
     start,
     stream_chunks,
+    streamed_block,
     text_events,
 )
 
@@ -37,27 +38,12 @@ CACHED_USAGE = {
 
 
 def thinking_events(index: int, *pieces: str, signature: str) -> list[dict]:
-    return [
-        {
-            "type": "content_block_start",
-            "index": index,
-            "content_block": {"type": "thinking", "thinking": "", "signature": ""},
-        },
-        *(
-            {
-                "type": "content_block_delta",
-                "index": index,
-                "delta": {"type": "thinking_delta", "thinking": p},
-            }
-            for p in (*pieces, "")
-        ),
-        {
-            "type": "content_block_delta",
-            "index": index,
-            "delta": {"type": "signature_delta", "signature": signature},
-        },
-        {"type": "content_block_stop", "index": index},
-    ]
+    return streamed_block(
+        index,
+        {"type": "thinking", "thinking": "", "signature": ""},
+        *({"type": "thinking_delta", "thinking": p} for p in (*pieces, "")),
+        {"type": "signature_delta", "signature": signature},
+    )
 
 
 def end(stop_reason: str = "end_turn", **usage: int) -> dict:
@@ -118,35 +104,15 @@ async def test_two_thinking_blocks_and_a_redacted_one():
         sse_body(
             start(),
             *thinking_events(0, "First,", " the weather.", signature="s1"),
-            {
-                "type": "content_block_start",
-                "index": 1,
-                "content_block": {"type": "redacted_thinking", "data": "EmwKAhgBEgy"},
-            },
-            {"type": "content_block_stop", "index": 1},
+            *streamed_block(1, {"type": "redacted_thinking", "data": "EmwKAhgBEgy"}),
             *text_events("Let me check.", index=2),
             *thinking_events(3, "Then the time.", signature="s2"),
-            {
-                "type": "content_block_start",
-                "index": 4,
-                "content_block": {
-                    "type": "tool_use",
-                    "id": "toolu_1",
-                    "name": "get_weather",
-                    "input": {},
-                },
-            },
-            {
-                "type": "content_block_delta",
-                "index": 4,
-                "delta": {"type": "input_json_delta", "partial_json": ""},
-            },
-            {
-                "type": "content_block_delta",
-                "index": 4,
-                "delta": {"type": "input_json_delta", "partial_json": '{"city": "Paris"}'},
-            },
-            {"type": "content_block_stop", "index": 4},
+            *streamed_block(
+                4,
+                {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}},
+                {"type": "input_json_delta", "partial_json": ""},
+                {"type": "input_json_delta", "partial_json": '{"city": "Paris"}'},
+            ),
             end("tool_use"),
         ),
     )
@@ -221,12 +187,7 @@ async def test_a_tool_use_whose_start_carries_the_input():
     model, _ = model_for(
         sse_body(
             start(),
-            {
-                "type": "content_block_start",
-                "index": 0,
-                "content_block": {"type": "tool_use", "id": "t1", "name": "f", "input": {"a": 1}},
-            },
-            {"type": "content_block_stop", "index": 0},
+            *streamed_block(0, {"type": "tool_use", "id": "t1", "name": "f", "input": {"a": 1}}),
             end("tool_use"),
         )
     )
@@ -238,17 +199,9 @@ async def test_a_text_block_that_starts_with_text():
     model, _ = model_for(
         sse_body(
             start(),
-            {
-                "type": "content_block_start",
-                "index": 0,
-                "content_block": {"type": "text", "text": "Hel"},
-            },
-            {
-                "type": "content_block_delta",
-                "index": 0,
-                "delta": {"type": "text_delta", "text": "lo"},
-            },
-            {"type": "content_block_stop", "index": 0},
+            *streamed_block(
+                0, {"type": "text", "text": "Hel"}, {"type": "text_delta", "text": "lo"}
+            ),
             end(),
         )
     )

@@ -291,19 +291,6 @@ def test_media():
         body(UserMessage("x", media=(Media("audio/wav", data=b"RIFF"),)))
 
 
-def test_without_a_model_name():
-    with pytest.raises(ConfigurationError, match="OSTINATO_MODEL=anthropic:<model>"):
-        AnthropicChatModel().request_body(Prompt("hi"))
-
-
-def test_a_tool_schema_that_is_not_json():
-    class Broken:
-        tool_definition = type("D", (), {"name": "b", "description": "", "input_schema": "{"})()
-
-    with pytest.raises(ConfigurationError, match="tool 'b': its input schema is not JSON"):
-        body(tool_callbacks=(Broken(),))
-
-
 def test_prompt_options_fill_from_the_defaults():
     model = AnthropicChatModel(
         default_options=AnthropicChatOptions(model="claude-a", max_tokens=500, temperature=0.1)

@@ -15,10 +15,10 @@ from ostinato.errors import (
 )
 from ostinato.prompt import Prompt
 from tests.plugins.anthropic.fakes import (
+    OK,
     FakeTime,
     aggregate,
     error_reply,
-    message,
     model_for,
     sse_body,
     start,
@@ -26,8 +26,6 @@ from tests.plugins.anthropic.fakes import (
     text_events,
 )
 from tests.plugins.anthropic.wire import load
-
-OK = message({"type": "text", "text": "ok"})
 
 
 def ok_stream() -> httpx.Response:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ostinato import ChatClient, ChatResponse
+from ostinato import ChatClient
 from ostinato.client import ChatClientRequestSpec
 from ostinato_anthropic import AnthropicChatModel, AnthropicChatOptions
 from tests.fakes.corpus_tools import BOTH_QUESTION, QUESTION, best_language_to_learn, weather
 from tests.plugins.anthropic.loopback import LoopbackServer
 from tests.plugins.anthropic.wire import load
-from tests.plugins.tool_loop import ToolLoop, asking, scenario
+from tests.plugins.tool_loop import Scenario, ToolLoop, asking, scenario
 
 __all__ = ["ANTHROPIC"]
 
@@ -39,8 +39,8 @@ def new_model(server: LoopbackServer) -> AnthropicChatModel:
     )
 
 
-def check_requests(server: LoopbackServer, *, stream: bool, followup: str) -> None:
-    """Both requests went to /v1/messages; the follow-up is exactly the recorded one."""
+def check_requests(server: LoopbackServer, followup: str) -> None:
+    """Both requests of a call went to /v1/messages; the follow-up is exactly the recorded one."""
     assert len(server.requests) == 2
     recorded = load(followup).request["body"]
     for received in server.requests:
@@ -49,7 +49,7 @@ def check_requests(server: LoopbackServer, *, stream: bool, followup: str) -> No
         assert received.headers["x-api-key"] == "sk-ant-loopback"
         assert received.headers["anthropic-version"] == "2023-06-01"
         body = received.json()
-        assert body["stream"] is stream
+        assert body["stream"] is False
         assert (body["model"], body["max_tokens"]) == (MODEL, 64000)
         assert [t["name"] for t in body["tools"]] == [t["name"] for t in recorded["tools"]]
     sent = server.requests[1].json()
@@ -69,23 +69,21 @@ def ask_language(client: ChatClient) -> ChatClientRequestSpec:
     )
 
 
-@scenario(
-    *WEATHER,
-    ask=ask_weather,
+call_sync = Scenario(
+    WEATHER,
+    ask_weather,
     starts="The weather in Berlin is currently:\n- **Temperature**: 15°C",
+    followup=True,
 )
-def call_sync(server: LoopbackServer, answer: str | None) -> None:
-    check_requests(server, stream=False, followup=WEATHER[1])
 
 
-@scenario(
-    *PARALLEL,
-    ask=ask_both,
+# Both results in one user turn, in call order, as recorded.
+parallel_call_sync = Scenario(
+    PARALLEL,
+    ask_both,
     starts="Here's the information you requested:",
+    followup=True,
 )
-def parallel_call_sync(server: LoopbackServer, answer: str | None) -> None:
-    # Both results in one user turn, in call order, as recorded.
-    check_requests(server, stream=False, followup=PARALLEL[1])
 
 
 @scenario("007-stream-tool-use.json", "006-stream-text.json", ask=ask_weather)
@@ -124,14 +122,13 @@ def stream_sync(server: LoopbackServer, pieces: list[str]) -> None:
     ]
 
 
-@scenario(
-    *WEATHER,
-    ask=ask_weather,
+call_async = Scenario(
+    WEATHER,
+    ask_weather,
     usage=(633 + 748, 75 + 55),
     starts="The weather in Berlin is currently:",
+    followup=True,
 )
-def call_async(server: LoopbackServer, response: ChatResponse) -> None:
-    check_requests(server, stream=False, followup=WEATHER[1])
 
 
 @scenario("008-stream-tool-use-no-arguments.json", "006-stream-text.json", ask=ask_language)
@@ -170,4 +167,5 @@ ANTHROPIC = ToolLoop(
     call_async,
     stream_async,
     parallel_call_sync,
+    check_followup=check_requests,
 )

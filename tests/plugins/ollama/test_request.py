@@ -139,19 +139,6 @@ def test_format_think_keep_alive_and_extra_body():
     assert body(format="json", think=False, keep_alive=0)["keep_alive"] == 0
 
 
-def test_without_a_model_name():
-    with pytest.raises(ConfigurationError, match="OSTINATO_MODEL=ollama:<model>"):
-        OllamaChatModel().request_body(Prompt("hi"))
-
-
-def test_a_tool_schema_that_is_not_json():
-    class Broken:
-        tool_definition = type("D", (), {"name": "b", "description": "", "input_schema": "{"})()
-
-    with pytest.raises(ConfigurationError, match="tool 'b': its input schema is not JSON"):
-        body(tool_callbacks=(Broken(),))
-
-
 def test_prompt_options_fill_from_the_defaults():
     model = OllamaChatModel(
         default_options=OllamaChatOptions(model="llama3.2", num_ctx=4096, keep_alive="1h")

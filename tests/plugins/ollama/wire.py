@@ -108,12 +108,7 @@ def _messages(recorded: list[Mapping[str, Any]]) -> list[Message]:
 
 def recorded_prompt(body: Mapping[str, Any]) -> Prompt:
     """The prompt and options that make the adapter send ``body`` (``stream`` aside)."""
-    tools = tuple(
-        RecordedTool(
-            t["function"]["name"], t["function"]["description"], t["function"]["parameters"]
-        )
-        for t in body.get("tools") or ()
-    )
+    tools = RecordedTool.functions(body)
     options = OllamaChatOptions(
         model=body["model"],
         tool_callbacks=tools,

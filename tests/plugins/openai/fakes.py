@@ -12,6 +12,7 @@ from ostinato_openai import OpenAIChatModel
 from tests.fakes.mock_model import FakeTime, aggregate, mock_model_for, stream_chunks
 
 __all__ = [
+    "OK",
     "FakeTime",
     "aggregate",
     "completion",
@@ -52,3 +53,7 @@ def error_reply(
     return httpx.Response(
         status, headers=headers or {}, json={"error": {"message": f"status {status}", **fields}}
     )
+
+
+#: A reply answering "ok".
+OK = completion({"role": "assistant", "content": "ok"})

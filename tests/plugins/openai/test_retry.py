@@ -16,17 +16,15 @@ from ostinato.prompt import Prompt
 from ostinato.transport import is_retryable
 from ostinato_openai import RetryPolicy
 from tests.plugins.openai.fakes import (
+    OK,
     FakeTime,
     aggregate,
-    completion,
     error_reply,
     model_for,
     sse_body,
     stream_chunks,
 )
 from tests.plugins.openai.wire import load
-
-OK = completion({"role": "assistant", "content": "ok"})
 
 
 def stream_ok() -> httpx.Response:

@@ -14,7 +14,7 @@ from ostinato_openai import OpenAIChatModel
 from tests.fakes.corpus_tools import BOTH_QUESTION, QUESTION, best_language_to_learn, weather
 from tests.plugins.openai.loopback import LoopbackServer
 from tests.plugins.openai.wire import load
-from tests.plugins.tool_loop import ToolLoop, asking, scenario
+from tests.plugins.tool_loop import Scenario, ToolLoop, asking, scenario
 
 __all__ = ["OPENAI"]
 
@@ -51,14 +51,15 @@ def normalised(messages: list[Any]) -> list[Any]:
     return result
 
 
-def check_requests(server: LoopbackServer, *, stream: bool, followup: str) -> None:
+def check_requests(server: LoopbackServer, followup: str) -> None:
+    """Both requests of a call went to /v1/chat/completions; the follow-up is the recorded one."""
     assert len(server.requests) == 2
     for received in server.requests:
         assert received.method == "POST"
         assert received.target == "/v1/chat/completions"
         assert received.headers["authorization"] == "Bearer sk-loopback"
         body = received.json()
-        assert body["stream"] is stream
+        assert body["stream"] is False
         assert body["model"] == "gpt-5-nano"
         assert [t["function"]["name"] for t in body["tools"]] == [
             t["function"]["name"] for t in load("openai", followup).request["body"]["tools"]
@@ -73,21 +74,19 @@ ask_both = asking(BOTH_QUESTION, weather, best_language_to_learn)
 ask_language = asking("Best language?", best_language_to_learn)
 
 
-@scenario(*WEATHER, ask=ask_weather)
+@scenario(*WEATHER, ask=ask_weather, followup=True)
 def call_sync(server: LoopbackServer, answer: str | None) -> None:
     assert answer == ANSWER
-    check_requests(server, stream=False, followup=WEATHER[1])
     # The follow-up is exactly what ruby_llm sent, message for message.
     assert messages_sent(server, 1) == recorded_messages("003-tool-result-followup.json")
 
 
-@scenario(
-    *PARALLEL,
-    ask=ask_both,
+parallel_call_sync = Scenario(
+    PARALLEL,
+    ask_both,
     starts="- Berlin weather (52.5200, 13.4050): 15°C, wind 10 km/h.",
+    followup=True,
 )
-def parallel_call_sync(server: LoopbackServer, answer: str | None) -> None:
-    check_requests(server, stream=False, followup=PARALLEL[1])
 
 
 @scenario("007-stream-tool-call-fragmented.json", "006-stream-text-usage.json", ask=ask_weather)
@@ -121,10 +120,9 @@ def stream_sync(server: LoopbackServer, pieces: list[str]) -> None:
     ]
 
 
-@scenario(*WEATHER, ask=ask_weather, usage=(169 + 230, 160 + 352))
+@scenario(*WEATHER, ask=ask_weather, usage=(169 + 230, 160 + 352), followup=True)
 def call_async(server: LoopbackServer, response: ChatResponse) -> None:
     assert response.text == ANSWER
-    check_requests(server, stream=False, followup=WEATHER[1])
 
 
 @scenario("008-stream-tool-call-no-arguments.json", "006-stream-text-usage.json", ask=ask_language)
@@ -151,4 +149,5 @@ OPENAI = ToolLoop(
     call_async,
     stream_async,
     parallel_call_sync,
+    check_followup=check_requests,
 )

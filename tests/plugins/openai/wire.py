@@ -99,12 +99,7 @@ def _messages(recorded: list[Mapping[str, Any]]) -> list[Message]:
 
 def recorded_prompt(body: Mapping[str, Any]) -> Prompt:
     """The prompt and options that make the adapter send ``body``."""
-    tools = tuple(
-        RecordedTool(
-            t["function"]["name"], t["function"]["description"], t["function"]["parameters"]
-        )
-        for t in body.get("tools") or ()
-    )
+    tools = RecordedTool.functions(body)
     stream = bool(body.get("stream"))
     options = OpenAIChatOptions(
         model=body["model"],

@@ -6,7 +6,7 @@ runs each through the one :data:`UnitInterceptor` an engine plugin installs; the
 records each unit's result (as JSON) and, after a crash, replays the turn returning the
 recorded results instead of running the units again. :func:`durable_engine` opens the
 installed engine; :meth:`DurableEngine.submit` queues a :class:`TurnRequest` and returns a
-:class:`TurnHandle`. The heavy parts (the runner, the engine lookup) load on first use.
+:class:`TurnHandle`. Every name loads on first use.
 """
 
 from __future__ import annotations
@@ -14,24 +14,24 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ostinato._lazy import lazy_exports
-from ostinato.durable._memory import read_memory, write_memory
-from ostinato.durable._turns import DurableEngine, TurnHandle, TurnRequest, TurnStatus
-from ostinato.durable._units import (
-    DurableTurnScope,
-    Unit,
-    UnitInterceptor,
-    UnitKind,
-    current_turn,
-    durable_turn,
-    idempotency_key,
-    run_unit,
-    set_unit_interceptor,
-    unit_interceptor,
-)
 
 if TYPE_CHECKING:
     from ostinato.durable._engines import durable_engine
+    from ostinato.durable._memory import read_memory, write_memory
     from ostinato.durable._runner import DecisionWaiter, TurnRunner, resolve_tools
+    from ostinato.durable._turns import DurableEngine, TurnHandle, TurnRequest, TurnStatus
+    from ostinato.durable._units import (
+        DurableTurnScope,
+        Unit,
+        UnitInterceptor,
+        UnitKind,
+        current_turn,
+        durable_turn,
+        idempotency_key,
+        run_unit,
+        set_unit_interceptor,
+        unit_interceptor,
+    )
 
 __all__ = [
     "DecisionWaiter",
@@ -56,12 +56,30 @@ __all__ = [
     "write_memory",
 ]
 
+# Every name loads on first use: the hot path imports ``ostinato.durable._units``, and
+# that must not load the rest of the package with it.
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
-        "durable_engine": "ostinato.durable._engines",
         "DecisionWaiter": "ostinato.durable._runner",
+        "DurableEngine": "ostinato.durable._turns",
+        "DurableTurnScope": "ostinato.durable._units",
+        "TurnHandle": "ostinato.durable._turns",
+        "TurnRequest": "ostinato.durable._turns",
         "TurnRunner": "ostinato.durable._runner",
+        "TurnStatus": "ostinato.durable._turns",
+        "Unit": "ostinato.durable._units",
+        "UnitInterceptor": "ostinato.durable._units",
+        "UnitKind": "ostinato.durable._units",
+        "current_turn": "ostinato.durable._units",
+        "durable_engine": "ostinato.durable._engines",
+        "durable_turn": "ostinato.durable._units",
+        "idempotency_key": "ostinato.durable._units",
+        "read_memory": "ostinato.durable._memory",
         "resolve_tools": "ostinato.durable._runner",
+        "run_unit": "ostinato.durable._units",
+        "set_unit_interceptor": "ostinato.durable._units",
+        "unit_interceptor": "ostinato.durable._units",
+        "write_memory": "ostinato.durable._memory",
     },
 )
