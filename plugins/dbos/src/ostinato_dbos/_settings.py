@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from ostinato.settings import PluginSettings
 
 __all__ = ["ENV_PREFIX", "DbosSettings", "default_sqlite_path"]
 
@@ -22,7 +24,7 @@ def default_sqlite_path() -> Path:
     return root / "ostinato" / "dbos.sqlite3"
 
 
-class DbosSettings(BaseSettings):
+class DbosSettings(PluginSettings):
     """Durable turns on DBOS.
 
     Attributes:
@@ -50,13 +52,7 @@ class DbosSettings(BaseSettings):
             ``ostinato-dbos-1``).
     """
 
-    model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX,
-        env_file=".env",
-        env_file_encoding="utf-8",
-        extra="ignore",
-        frozen=True,
-    )
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX)
 
     database_url: SecretStr | None = Field(
         default=None,

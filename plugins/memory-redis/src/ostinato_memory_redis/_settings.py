@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Final
 
 from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from ostinato.settings import PluginSettings
 
 __all__ = ["ENV_PREFIX", "RedisMemorySettings"]
 
@@ -18,7 +20,7 @@ __all__ = ["ENV_PREFIX", "RedisMemorySettings"]
 ENV_PREFIX: Final = "OSTINATO_MEMORY_REDIS_"
 
 
-class RedisMemorySettings(BaseSettings):
+class RedisMemorySettings(PluginSettings):
     """Where the ``redis`` chat memory repository keeps conversations.
 
     Attributes:
@@ -34,13 +36,7 @@ class RedisMemorySettings(BaseSettings):
             event loop (default 50).
     """
 
-    model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX,
-        env_file=".env",
-        env_file_encoding="utf-8",
-        extra="ignore",
-        frozen=True,
-    )
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX)
 
     url: SecretStr | None = Field(default=None, description="The server URL (redis://...).")
     key_prefix: str = Field(default="ostinato:memory:", description="The start of every key.")

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from ostinato.settings import PluginSettings
 
 __all__ = ["ENV_PREFIX", "MemorySettings"]
 
@@ -18,7 +20,7 @@ __all__ = ["ENV_PREFIX", "MemorySettings"]
 ENV_PREFIX: Final = "OSTINATO_MEMORY_"
 
 
-class MemorySettings(BaseSettings):
+class MemorySettings(PluginSettings):
     """How auto-configured clients remember conversations.
 
     Attributes:
@@ -36,13 +38,7 @@ class MemorySettings(BaseSettings):
             conversation of requests that name none (default: none, such requests fail).
     """
 
-    model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX,
-        env_file=".env",
-        env_file_encoding="utf-8",
-        extra="ignore",
-        frozen=True,
-    )
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX)
 
     enabled: bool = Field(
         default=False,

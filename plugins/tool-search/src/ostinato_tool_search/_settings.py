@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Final, Literal
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from ostinato.settings import PluginSettings
 
 __all__ = ["ENV_PREFIX", "IndexKind", "ToolSearchSettings"]
 
@@ -20,7 +22,7 @@ ENV_PREFIX: Final = "OSTINATO_TOOL_SEARCH_"
 IndexKind = Literal["keyword", "regex"]
 
 
-class ToolSearchSettings(BaseSettings):
+class ToolSearchSettings(PluginSettings):
     """How the ``tool-search`` tool advisor searches and what it remembers.
 
     Attributes:
@@ -37,13 +39,7 @@ class ToolSearchSettings(BaseSettings):
             conversation's index is dropped (default: never).
     """
 
-    model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX,
-        env_file=".env",
-        env_file_encoding="utf-8",
-        extra="ignore",
-        frozen=True,
-    )
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX)
 
     max_results: int | None = Field(default=None, ge=1)
     accumulate: bool = True
