@@ -3,6 +3,8 @@ conversations, the server stopped mid-turn, a connection dropped from the pool."
 
 from __future__ import annotations
 
+import uuid
+
 import psycopg
 
 from ostinato import AdvisorParams
@@ -50,14 +52,22 @@ async def test_the_server_stopped_mid_turn_fails_the_turn_and_stores_none_of_it(
 
 
 async def test_a_connection_dropped_from_the_pool_is_replaced(postgres_server, postgres_url):
-    repository = PostgresChatMemoryRepository(postgres_url, pool_min_size=1, pool_max_size=1)
+    # Only this repository's backend is terminated, found by its application_name: other
+    # connections to the shared server (another repository's pool refilling, the
+    # server's own readiness probe) are not this test's to kill. The termination is
+    # awaited (up to 10 s), so the pool meets a dead connection, not one still dying.
+    name = f"dropped-{uuid.uuid4().hex[:12]}"
+    repository = PostgresChatMemoryRepository(
+        f"{postgres_url}&application_name={name}", pool_min_size=1, pool_max_size=1
+    )
     await repository.save_all("c", [UserMessage("kept")])
-    with psycopg.connect(postgres_server.url, autocommit=True) as admin:
+    with psycopg.connect(postgres_server.url, autocommit=True, connect_timeout=10) as admin:
         killed = admin.execute(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
-            " WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'"
+            "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 10000))"
+            " FROM pg_stat_activity WHERE application_name = %s",
+            (name,),
         ).fetchone()
-    assert killed is not None and killed[0] >= 1
+    assert killed == (1,)
     assert await repository.find_by_conversation_id("c") == [UserMessage("kept")]
     await repository.save_all("c", [UserMessage("changed")])
     assert await repository.find_by_conversation_id("c") == [UserMessage("changed")]

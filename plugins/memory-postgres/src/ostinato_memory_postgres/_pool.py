@@ -5,28 +5,41 @@ private loop while async callers bring their own, so the repository keeps one po
 loop (:class:`~ostinato.transport.LoopClients`). A connection taken from the pool whose
 socket has something to read while idle (the server said goodbye, or closed it) is
 checked with a round trip and replaced if dead, so one the server dropped does not fail
-the next operation; a healthy idle connection costs no round trip. This module imports
+the next operation; a healthy idle connection costs no round trip. That check, like
+every statement of the repository, waits at most the pool's timeout for the server to
+answer (:func:`~ostinato_memory_postgres._deadline.answer_within`). This module imports
 psycopg; only the repository imports it.
 """
 
 from __future__ import annotations
 
 import select
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from ostinato_memory_postgres._deadline import answer_within
+
 __all__ = ["LoopPool", "check_if_suspect"]
 
 
-async def check_if_suspect(connection: AsyncConnection[Any]) -> None:
+async def check_if_suspect(connection: AsyncConnection[Any], seconds: float = 10.0) -> None:
     """Check ``connection`` with a round trip only if its idle socket is readable (an idle
-    connection has nothing to read unless the server ended it); raise if it is dead."""
+    connection has nothing to read unless the server ended it); raise if it is dead or
+    the server does not answer within ``seconds``."""
     if _readable(connection.pgconn.socket):
-        await AsyncConnectionPool.check_connection(connection)
+        with answer_within(connection, seconds):
+            await AsyncConnectionPool.check_connection(connection)
+
+
+def _checker(timeout: float) -> Callable[[AsyncConnection[Any]], Awaitable[None]]:
+    async def check(connection: AsyncConnection[Any]) -> None:
+        await check_if_suspect(connection, timeout)
+
+    return check
 
 
 def _readable(fd: int) -> bool:
@@ -50,7 +63,7 @@ class LoopPool:
             max_size=max_size,
             timeout=timeout,
             open=False,
-            check=check_if_suspect,
+            check=_checker(timeout),
             kwargs={"autocommit": True, "connect_timeout": max(1, round(timeout))},
             name="ostinato-memory-postgres",
         )

@@ -7,9 +7,9 @@ process or many — and a reader sees a conversation before or after a write, ne
 between. ``update`` reads, changes and writes under that lock, so no concurrent writer's
 turn is lost. Statements go in pipeline mode: a write is one round trip, an ``update``
 two. Messages are stored in their JSON form (:func:`ostinato_memory.encode_message`). A
-server that cannot be reached, or a connection that breaks, raises
-:class:`~ostinato_memory.ChatMemoryStoreUnavailableError`; the transaction is then rolled
-back. The URL's password never appears in a repr or an error.
+server that cannot be reached, a connection that breaks, or a server that does not answer
+within the timeout raises :class:`~ostinato_memory.ChatMemoryStoreUnavailableError`; an
+unconfirmed transaction is then rolled back. The URL's password never appears in a repr or an error.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from ostinato_memory import (
     decode_message,
     encode_message,
 )
+from ostinato_memory_postgres._deadline import AnswerDeadline, answer_within
 from ostinato_memory_postgres._pool import LoopPool
 from ostinato_memory_postgres._schema import CONVERSATIONS_TABLE, MESSAGES_TABLE, ensure_schema
 
@@ -76,7 +77,9 @@ class PostgresChatMemoryRepository(RemoteStoreSyncFaces):
             ``SecretStr``.
         pool_min_size: connections kept open per event loop (default 1).
         pool_max_size: connections at most per event loop (default 10).
-        timeout: seconds an operation waits for a connection (default 10).
+        timeout: seconds an operation waits for a connection, and then at most as long
+            for the server to answer its statements (default 10); past either, it raises
+            :class:`~ostinato_memory.ChatMemoryStoreUnavailableError`.
 
     Nothing connects until the first operation, which also creates or migrates the schema
     (:data:`~ostinato_memory_postgres.SCHEMA_VERSION`). Each method has a blocking twin
@@ -119,13 +122,26 @@ class PostgresChatMemoryRepository(RemoteStoreSyncFaces):
         return mask_url(self._url)
 
     async def _run(self, action: str, work: Callable[[Connection], Awaitable[T]]) -> T:
+        timeout = self._settings[2]
+        deadline = AnswerDeadline()
         try:
             async with self._pools.get().connection() as connection:
-                if not self._schema_ready:
-                    await ensure_schema(connection, self.url)
-                    self._schema_ready = True
-                return await work(connection)
+                with answer_within(connection, timeout) as deadline:
+                    if not self._schema_ready:
+                        await ensure_schema(connection, self.url)
+                        self._schema_ready = True
+                    return await work(connection)
         except psycopg.OperationalError as exc:
+            if deadline.expired:
+                raise ChatMemoryStoreUnavailableError(
+                    f"the PostgreSQL memory store {self.url} did not answer within "
+                    f"{timeout:g} s while trying to {action}; the server rolls back a "
+                    "transaction it had not committed yet\n"
+                    "fix: check that the server runs and answers, or raise "
+                    "OSTINATO_MEMORY_POSTGRES_TIMEOUT (the repository's timeout=) "
+                    f"above {timeout:g}",
+                    path=self.url,
+                ) from None
             raise ChatMemoryStoreUnavailableError(
                 f"the PostgreSQL memory store {self.url} could not {action}: "
                 f"{mask_credentials(str(exc)) or type(exc).__name__}; nothing was changed\n"

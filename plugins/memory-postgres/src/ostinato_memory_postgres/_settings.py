@@ -30,7 +30,8 @@ class PostgresMemorySettings(BaseSettings):
         pool_max_size: ``OSTINATO_MEMORY_POSTGRES_POOL_MAX_SIZE``: connections at most per
             event loop (default 10).
         timeout: ``OSTINATO_MEMORY_POSTGRES_TIMEOUT``: seconds an operation waits for a
-            connection before ``ChatMemoryStoreUnavailableError`` (default 10).
+            connection, then at most as long for the server to answer its statements,
+            before ``ChatMemoryStoreUnavailableError`` (default 10).
     """
 
     model_config = SettingsConfigDict(
@@ -47,5 +48,7 @@ class PostgresMemorySettings(BaseSettings):
     pool_min_size: int = Field(default=1, ge=0, description="Connections kept open per loop.")
     pool_max_size: int = Field(default=10, gt=0, description="Connections at most per loop.")
     timeout: float = Field(
-        default=10.0, gt=0, description="Seconds to wait for a connection before failing."
+        default=10.0,
+        gt=0,
+        description="Seconds to wait for a connection, then for answers, before failing.",
     )
