@@ -4,12 +4,27 @@ stops before another unit of that turn, so only the unit in flight ran twice."""
 
 from __future__ import annotations
 
+import os
 import signal
+import sqlite3
+import subprocess
+from contextlib import closing
+from pathlib import Path
 
 from ostinato.durable import TurnRequest
 from ostinato_dbos._worker import FENCED_EXIT_STATUS
 from tests.plugins.dbos.fake_model import FakeModelServer
 from tests.plugins.dbos.workers import TOOLS, Follower, Workers
+
+
+def stop_holding_no_lock(process: subprocess.Popen[str], database: Path) -> None:
+    """SIGSTOP ``process`` while it holds no lock of the SQLite ``database`` (a stopped
+    lock holder would stall every other process of the database, not only itself)."""
+    with closing(sqlite3.connect(database, timeout=30, isolation_level=None)) as db:
+        db.execute("BEGIN EXCLUSIVE")  # no other connection holds a lock now...
+        process.send_signal(signal.SIGSTOP)
+        os.waitid(os.P_PID, process.pid, os.WSTOPPED | os.WNOWAIT)  # ...when it stops
+        db.execute("ROLLBACK")
 
 
 def test_a_stalled_worker_whose_turn_was_adopted_runs_no_further_unit_of_it(
@@ -23,7 +38,7 @@ def test_a_stalled_worker_whose_turn_was_adopted_runs_no_further_unit_of_it(
         )
         follower = Follower(engine, handle.id)
         assert gate.arrived.wait(60)  # w1 is in the tool call
-        stalled.send_signal(signal.SIGSTOP)
+        stop_holding_no_lock(stalled, workers.database_path)
         gate.release.set()  # w1's answer waits in its socket
         workers.start("w2")  # finds w1 silent, claims it and adopts the turn
         assert handle.result(timeout=60).text == "done t6"

@@ -32,6 +32,7 @@ class Workers:
 
     def __init__(self, tmp_path: Path, server: FakeModelServer, database_url: str) -> None:
         self.database_url = database_url
+        self.database_path = Path(database_url.removeprefix("sqlite:///"))  # on SQLite
         self.memory_path = tmp_path / "memory.sqlite3"
         self.settings = DbosSettings(
             database_url=database_url,  # type: ignore[arg-type]
