@@ -43,7 +43,12 @@ def test_the_closest_core_variable_is_named():
 
 
 def test_known_variables_and_whole_nested_models_are_not_warned_about():
-    names = ["OSTINATO_MODEL", "OSTINATO_TOOLS", "OSTINATO_CHAT_CLIENT__TOOL_CALLING"]
+    names = [
+        "OSTINATO_MODEL",
+        "OSTINATO_TOOLS",
+        "OSTINATO_CHAT_CLIENT__TOOL_CALLING",
+        "OSTINATO_HTTP_ENGINE",
+    ]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert warn_unknown_variables(setting_fields(Settings), names) == []

@@ -50,6 +50,29 @@ def test_the_variable_chooses_the_engine(monkeypatch: pytest.MonkeyPatch) -> Non
     assert isinstance(transport_of(OpenAIChatModel(model="m")), DeferredAiohttpTransport)
 
 
+def test_the_variable_may_come_from_dotenv(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    tmp_path.joinpath(".env").write_text(f"{ENGINE_VARIABLE}=aiohttp\n", "utf-8")
+    assert check_engine(None) == "aiohttp"
+
+
+def test_the_environment_wins_over_dotenv(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    tmp_path.joinpath(".env").write_text(f"{ENGINE_VARIABLE}=aiohttp\n", "utf-8")
+    monkeypatch.setenv(ENGINE_VARIABLE, "httpx")
+    assert check_engine(None) == "httpx"
+
+
+def test_a_wrong_value_is_refused_when_the_settings_load(tmp_path, monkeypatch) -> None:
+    from ostinato.errors import ConfigurationError as Refused
+    from ostinato.settings import Settings, load_settings
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(ENGINE_VARIABLE, "curl")
+    with pytest.raises(Refused, match="OSTINATO_HTTP_ENGINE"):
+        load_settings(Settings)
+
+
 def test_the_argument_wins_over_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENGINE_VARIABLE, "aiohttp")
     model = OpenAIChatModel(model="m", http_engine="httpx")

@@ -46,7 +46,8 @@ DEFAULT_ENGINE: Final[HttpEngine] = "httpx"
 
 
 def check_engine(engine: str | None) -> HttpEngine:
-    """``engine``, else ``OSTINATO_HTTP_ENGINE``'s, else :data:`DEFAULT_ENGINE`; checked.
+    """``engine``, else ``OSTINATO_HTTP_ENGINE``'s (environment, then ``.env``), else
+    :data:`DEFAULT_ENGINE`; checked.
 
     Raises:
         ConfigurationError: not one of :data:`ENGINES`, or ``aiohttp`` without
@@ -54,7 +55,7 @@ def check_engine(engine: str | None) -> HttpEngine:
     """
     where = "http_engine"
     if engine is None:
-        engine = os.environ.get(ENGINE_VARIABLE) or DEFAULT_ENGINE
+        engine = os.environ.get(ENGINE_VARIABLE) or _env_file_engine() or DEFAULT_ENGINE
         where = ENGINE_VARIABLE
     if engine not in ENGINES:
         raise ConfigurationError(
@@ -67,6 +68,14 @@ def check_engine(engine: str | None) -> HttpEngine:
             "fix: pip install 'ostinato[aiohttp]', or use the 'httpx' engine"
         )
     return engine
+
+
+def _env_file_engine() -> str | None:
+    """``OSTINATO_HTTP_ENGINE`` of the ``.env`` file the core settings read, if any."""
+    from ostinato.settings import Settings
+    from ostinato.settings._fields import env_file_values
+
+    return env_file_values(Settings).get(ENGINE_VARIABLE) or None
 
 
 class DeferredAiohttpTransport(httpx.AsyncBaseTransport):

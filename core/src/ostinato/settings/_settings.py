@@ -138,6 +138,9 @@ class Settings(BaseSettings):
     """Plugins not to load."""
     strict_plugins: bool = False
     """A plugin that fails to load is an error rather than a warning."""
+    http_engine: Literal["httpx", "aiohttp"] | None = None
+    """What moves the bytes of HTTP models given no ``http_engine`` (``httpx``, the
+    default, or ``aiohttp``); each model reads it when it is made."""
 
     @field_validator("model", mode="before")
     @classmethod
