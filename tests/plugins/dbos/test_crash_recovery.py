@@ -72,10 +72,14 @@ def test_killed_in_a_tool_call_the_turn_completes_on_another_live_worker(
         follower = Follower(engine, handle.id)
         assert gate.arrived.wait(60)
         running = engine.client.retrieve_workflow(handle.id).get_status().executor_id
-        workers.kill(first if running == "w1" else second)
+        killed, live = (first, second) if running == "w1" else (second, first)
+        workers.kill(killed)
         gate.release.set()  # the live worker adopts the dead one's turn
         assert handle.result(timeout=60).text == "done t2"
         assert follower.kinds() == TOOL_TURN
+    # A live worker presumed dead (starved longer than the dead-after timeout) fences
+    # itself and exits: then the counts below cannot hold, and this says why.
+    assert live.poll() is None, "the live worker was presumed dead and fenced itself"
     started = model_server.started
     assert started[("model", "t2", 1)] == 1
     assert started[("count", "t2", 0)] == 2  # in flight at the crash: ran again...

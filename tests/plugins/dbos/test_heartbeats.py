@@ -15,11 +15,15 @@ def test_a_dead_worker_is_claimed_once_and_a_live_one_never(tmp_path: Path) -> N
     dead, live, other = (Heartbeats(url, name) for name in ("dead", "live", "other"))
     try:
         for beats in (dead, live, other):
-            beats.beat()
+            beats.register()
         assert live.claim_dead(dead_after_seconds=60) == []  # all alive
         assert sorted(live.claim_dead(dead_after_seconds=-1)) == ["dead", "other"]
         assert other.claim_dead(dead_after_seconds=-1) == ["live"]  # the others are gone
-        dead.beat()
+        # Claimed: a beat says so, and does not bring the row back...
+        assert [beats.beat() for beats in (dead, live, other)] == [False, False, False]
+        assert live.claim_dead(dead_after_seconds=-1) == []  # ...so nothing to claim
+        dead.register()  # restarted
+        assert dead.beat()  # its own row again
         assert live.claim_dead(dead_after_seconds=-1) == ["dead"]
         assert live.claim_dead(dead_after_seconds=-1) == []  # claimed once only
     finally:

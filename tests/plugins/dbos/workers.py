@@ -20,6 +20,11 @@ __all__ = ["Follower", "Workers"]
 
 ROOT = Path(__file__).resolve().parents[3]
 TOOLS = "tests.plugins.dbos.durable_tools"
+#: A worker silent this long is presumed dead and its turns adopted (what the adoption
+#: tests wait for after a kill). Wide over the 0.2 s heartbeat: a live worker starved of
+#: CPU on a loaded machine must not be presumed dead in the middle of a unit, which would
+#: then run twice (on it and on its adopter) and fail the tests' exactly-once counts.
+DEAD_AFTER_SECONDS = 4.0
 
 
 class Workers:
@@ -27,11 +32,12 @@ class Workers:
 
     def __init__(self, tmp_path: Path, server: FakeModelServer, database_url: str) -> None:
         self.database_url = database_url
+        self.database_path = Path(database_url.removeprefix("sqlite:///"))  # on SQLite
         self.memory_path = tmp_path / "memory.sqlite3"
         self.settings = DbosSettings(
             database_url=database_url,  # type: ignore[arg-type]
             heartbeat_seconds=0.2,
-            dead_after_seconds=1.5,
+            dead_after_seconds=DEAD_AFTER_SECONDS,
             shutdown_grace_seconds=0,
         )
         self.env = {
@@ -50,7 +56,7 @@ class Workers:
             "OSTINATO_MEMORY_SQLITE_PATH": str(self.memory_path),
             "OSTINATO_DBOS_DATABASE_URL": database_url,
             "OSTINATO_DBOS_HEARTBEAT_SECONDS": "0.2",
-            "OSTINATO_DBOS_DEAD_AFTER_SECONDS": "1.5",
+            "OSTINATO_DBOS_DEAD_AFTER_SECONDS": str(DEAD_AFTER_SECONDS),
             "OSTINATO_DBOS_SHUTDOWN_GRACE_SECONDS": "0",
         }
         self.processes: list[subprocess.Popen[str]] = []

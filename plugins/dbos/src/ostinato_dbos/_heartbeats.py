@@ -7,7 +7,9 @@ smallest mechanism that does: each worker writes a heartbeat row
 (``ostinato_dbos_workers``, in the same database); a live worker that finds a row older
 than ``dead_after_seconds`` *claims* it by deleting it (one worker wins the delete), and
 re-queues the turns that executor left pending. A worker that shuts down cleanly hands
-its turns back itself and deletes its row.
+its turns back itself and deletes its row. A worker whose row was claimed finds it gone
+at its next beat: it was presumed dead, and its turns run elsewhere (the worker fences
+itself, see :mod:`ostinato_dbos._worker`).
 """
 
 from __future__ import annotations
@@ -53,8 +55,8 @@ class Heartbeats:
                 )
             )
 
-    def beat(self) -> None:
-        """Record that this worker is alive now."""
+    def register(self) -> None:
+        """Record that this worker is alive now, creating its row (as it starts)."""
         with self._engine.begin() as connection:
             connection.execute(
                 sa.text(
@@ -63,6 +65,16 @@ class Heartbeats:
                 ),
                 {"id": self.executor_id, "now": _now_ms()},
             )
+
+    def beat(self) -> bool:
+        """Record that this worker is alive now; ``False`` when its row is gone: another
+        worker claimed it (and adopted its turns), so this one must not work on them."""
+        with self._engine.begin() as connection:
+            updated = connection.execute(
+                sa.text(f"UPDATE {TABLE} SET seen_at_ms = :now WHERE executor_id = :id"),
+                {"id": self.executor_id, "now": _now_ms()},
+            )
+        return updated.rowcount == 1
 
     def claim_dead(self, dead_after_seconds: float) -> list[str]:
         """The executors silent for ``dead_after_seconds``, each claimed by this worker

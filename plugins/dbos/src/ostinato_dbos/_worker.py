@@ -4,6 +4,16 @@ dead workers, and on shutdown finishes or hands back its own.
 :class:`Worker` is what ``ostinato worker`` runs; a program may start one itself (one per
 process: DBOS is a process-wide singleton). Its turns run on DBOS's event loop, on one
 auto-configured client built from the worker's environment.
+
+Fencing: a worker holds its turns on a *lease*, ``dead_after_seconds`` from the start of
+its last heartbeat that found its row still there (another worker adopts them only once
+that row is older than ``dead_after_seconds``, and a claim deletes the row). Before each
+unit runs, the worker checks its lease; an expired lease is renewed by a beat, and a
+beat that finds the row claimed (the worker was presumed dead: stalled, frozen,
+starved) ends the process at once (exit status :data:`FENCED_EXIT_STATUS`), like a
+crash: nothing more of its turns is recorded or run here. So no unit starts on a worker
+after another one could have adopted its turns; a unit started before that may still be
+running when the adopter runs it again (the unit in flight, at most twice).
 """
 
 from __future__ import annotations
@@ -13,7 +23,9 @@ import math
 import os
 import socket
 import threading
-from typing import TYPE_CHECKING, Any, Final
+import time
+from os import _exit as exit_at_once  # no cleanup, no flush: like a crash
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from ostinato_dbos._settings import DbosSettings
 
@@ -24,10 +36,13 @@ if TYPE_CHECKING:
     from ostinato.events import EventListener
     from ostinato_dbos._heartbeats import Heartbeats
 
-__all__ = ["APP_NAME", "Worker"]
+__all__ = ["APP_NAME", "FENCED_EXIT_STATUS", "Worker"]
 
 #: The DBOS application name of every worker and submitter.
 APP_NAME: Final = "ostinato"
+#: The exit status of a worker that found its turns adopted by another (it was presumed
+#: dead): it stops at once, before running another unit of them.
+FENCED_EXIT_STATUS: Final = 75
 
 _log = logging.getLogger("ostinato_dbos")
 
@@ -60,6 +75,7 @@ class Worker:
         self._poll_seconds = poll_seconds
         self._url = ""
         self._heartbeats: Heartbeats | None = None
+        self._lease_until = 0.0
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._uninstall: Any = None
@@ -78,9 +94,11 @@ class Worker:
         self._url = settings.system_database_url()
         DBOS.migrate(self._url)
         self._heartbeats = Heartbeats(self._url, self.executor_id)
-        self._heartbeats.beat()
+        began = time.monotonic()
+        self._heartbeats.register()
+        self._lease_until = began + settings.dead_after_seconds
         runner = TurnRunner(self._container, listeners=(*self._listeners, relay_event))
-        configure_worker(runner, settings.approval_timeout_seconds)
+        configure_worker(runner, settings.approval_timeout_seconds, self.check_lease)
         self._uninstall = set_unit_interceptor(dbos_unit)
         DBOS(
             config={
@@ -109,11 +127,41 @@ class Worker:
         assert heartbeats is not None
         while not self._stopping.wait(self.settings.heartbeat_seconds):
             try:
-                heartbeats.beat()
+                if not self._renew():
+                    self._fenced()
                 for dead in heartbeats.claim_dead(self.settings.dead_after_seconds):
                     self.adopt(dead)
             except Exception:  # a database hiccup: try again at the next beat
                 _log.exception("heartbeat of worker %s failed", self.executor_id)
+
+    def _renew(self) -> bool:
+        """A beat; on success the lease runs ``dead_after_seconds`` from before it."""
+        assert self._heartbeats is not None
+        began = time.monotonic()
+        if not self._heartbeats.beat():
+            return False
+        self._lease_until = max(self._lease_until, began + self.settings.dead_after_seconds)
+        return True
+
+    def check_lease(self) -> None:
+        """Called before each unit of a turn runs here: returns when this worker still
+        holds its turns (renewing an expired lease), and ends the process when another
+        worker claimed them (see the module's docstring)."""
+        if time.monotonic() < self._lease_until or self._renew():
+            return
+        self._fenced()
+
+    def _fenced(self) -> NoReturn:
+        _log.error(
+            "worker %s was presumed dead (silent for %s s) and its turns were adopted by "
+            "another worker: it stops now, before running another unit of them\n"
+            "fix: raise OSTINATO_DBOS_DEAD_AFTER_SECONDS well above the longest stall of "
+            "this worker (load, pauses), then restart it",
+            self.executor_id,
+            self.settings.dead_after_seconds,
+        )
+        logging.shutdown()
+        exit_at_once(FENCED_EXIT_STATUS)
 
     def adopt(self, executor_id: str) -> list[str]:
         """Queue again the turns ``executor_id`` left running (it is dead); their

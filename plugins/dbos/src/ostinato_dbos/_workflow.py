@@ -13,6 +13,7 @@ Imported only in worker processes (it imports DBOS).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
@@ -46,16 +47,25 @@ class TurnFailure(RuntimeError):
     """A turn's error as it is recorded: the original's class name and message."""
 
 
+def _no_lease() -> None:
+    pass
+
+
 class _Worker:
     runner: TurnRunner | None = None
     approval_timeout: float = 7 * 24 * 3600.0
+    check_lease: Callable[[], None] = _no_lease
 
 
-def configure_worker(runner: TurnRunner, approval_timeout: float) -> None:
+def configure_worker(
+    runner: TurnRunner, approval_timeout: float, check_lease: Callable[[], None] = _no_lease
+) -> None:
     """Give this process's turn workflows their runner (the worker's auto-configured
-    client) and how long they wait for decisions."""
+    client), how long they wait for decisions, and the check that runs before each unit
+    (it returns while this worker still holds its turns; it ends the process otherwise)."""
     _Worker.runner = runner
     _Worker.approval_timeout = approval_timeout
+    _Worker.check_lease = check_lease
 
 
 async def dbos_unit(unit: Unit, run: Callable[[], Awaitable[Any]]) -> Any:
@@ -68,6 +78,7 @@ async def dbos_unit(unit: Unit, run: Callable[[], Awaitable[Any]]) -> Any:
 
     async def step() -> str:
         nonlocal ran, result
+        await asyncio.to_thread(_Worker.check_lease)  # fenced: not another unit here
         await write_batch(batch)
         result = await run()
         ran = True
