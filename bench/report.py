@@ -339,23 +339,7 @@ def render(results: Results) -> str:
         "with the floor on the same engine, the aiohttp floor with the plain one.",
         "",
     ]
-    rows = []
-    for cell in results.cells:
-        if cell.group != "per-event":
-            continue
-        sample = view.samples(cell)
-        ratio = view.ratio(cell)
-        rows.append(
-            [
-                cell.contender,
-                _us(_median(sample.per_call_s)),
-                _us(min(sample.per_call_s)),
-                _us(max(sample.per_call_s)),
-                "—" if ratio is None else f"{ratio:.2f}×",
-                _us(_median(sample.cpu_per_call_s)),
-            ]
-        )
-    out += _table(["contender", "µs/call (median)", "min", "max", "× floor", "CPU µs/call"], rows)
+    out += _contender_table(results, view, "per-event")
     out += [
         "",
         f"## {s.concurrent} concurrent conversations",
@@ -364,23 +348,7 @@ def render(results: Results) -> str:
         "time per model call is wall time divided by all their model calls.",
         "",
     ]
-    rows = []
-    for cell in results.cells:
-        if cell.group != "concurrent":
-            continue
-        sample = view.samples(cell)
-        ratio = view.ratio(cell)
-        rows.append(
-            [
-                cell.contender,
-                _us(_median(sample.per_call_s)),
-                _us(min(sample.per_call_s)),
-                _us(max(sample.per_call_s)),
-                "—" if ratio is None else f"{ratio:.2f}×",
-                _us(_median(sample.cpu_per_call_s)),
-            ]
-        )
-    out += _table(["contender", "µs/call (median)", "min", "max", "× floor", "CPU µs/call"], rows)
+    out += _contender_table(results, view, "concurrent")
     out += [
         "",
         f"## Tool batch — `{TOOL_BATCH_MODEL}`: {batch.parallel} tools sleeping "
@@ -495,3 +463,24 @@ def render(results: Results) -> str:
         [[t.what, t.goal, t.measured, _verdict(t.met)] for t in targets(results)],
     )
     return "\n".join(out) + "\n"
+
+
+def _contender_table(results: Results, view: _View, group: str) -> list[str]:
+    """The table of one group's cells: one row per contender, ratios to its floor."""
+    rows = []
+    for cell in results.cells:
+        if cell.group != group:
+            continue
+        sample = view.samples(cell)
+        ratio = view.ratio(cell)
+        rows.append(
+            [
+                cell.contender,
+                _us(_median(sample.per_call_s)),
+                _us(min(sample.per_call_s)),
+                _us(max(sample.per_call_s)),
+                "—" if ratio is None else f"{ratio:.2f}×",
+                _us(_median(sample.cpu_per_call_s)),
+            ]
+        )
+    return _table(["contender", "µs/call (median)", "min", "max", "× floor", "CPU µs/call"], rows)
