@@ -158,11 +158,13 @@ PROVIDERS = [
 ]
 
 
-@pytest.fixture(params=PROVIDERS, ids=[p.name for p in PROVIDERS])
-def provider(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
-) -> Provider:
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
     clean_provider_environment(monkeypatch, tmp_path)
+
+
+@pytest.fixture(params=PROVIDERS, ids=[p.name for p in PROVIDERS])
+def provider(request: pytest.FixtureRequest) -> Provider:
     return request.param  # type: ignore[no-any-return]
 
 
@@ -293,11 +295,8 @@ KEY_REQUIRED = [p for p in PROVIDERS if p.settings.key_required_at is not None]
 
 
 @pytest.fixture(params=KEY_REQUIRED, ids=[p.name for p in KEY_REQUIRED])
-def keyed(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
-) -> Provider:
-    """A provider whose own API requires a key (its environment cleaned like ``provider``)."""
-    clean_provider_environment(monkeypatch, tmp_path)
+def keyed(request: pytest.FixtureRequest) -> Provider:
+    """A provider whose own API requires a key."""
     return request.param  # type: ignore[no-any-return]
 
 
