@@ -266,19 +266,26 @@ DEFINED = {path: _defined_private_names(tree) for path, tree in TREES.items()}
 DEFINED_ANYWHERE = set().union(*DEFINED.values())
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(SOURCE)))
-def test_no_module_reads_a_private_name_of_another(path):
-    reach_ins = []
-    for node in ast.walk(TREES[path]):
+def _private_reads(tree: ast.AST, own: set[str]) -> list[str]:
+    """Reads of a private ostinato name (an attribute not on ``self``/``cls``) that is
+    not one of ``own``."""
+    found = []
+    for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute):
             continue
         attr = node.attr
-        if not attr.startswith("_") or attr.startswith("__") or attr in DEFINED[path]:
+        if not attr.startswith("_") or attr.startswith("__") or attr in own:
             continue
         if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
             continue
-        if attr in DEFINED_ANYWHERE:  # a private name of another ostinato module
-            reach_ins.append(f"line {node.lineno}: {ast.unparse(node)}")
+        if attr in DEFINED_ANYWHERE:
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(SOURCE)))
+def test_no_module_reads_a_private_name_of_another(path):
+    reach_ins = _private_reads(TREES[path], DEFINED[path])
     assert reach_ins == [], (
         f"{path.relative_to(SOURCE)} reads private names defined in other modules: "
         f"{reach_ins}; add a public or package-internal name for what it needs"
@@ -324,18 +331,11 @@ def _private_ostinato_imports(tree: ast.AST) -> list[str]:
 
 @pytest.mark.parametrize("path", PLUGIN_SOURCES, ids=lambda p: str(p.relative_to(PLUGINS)))
 def test_no_plugin_reaches_into_ostinato_private_names(path):
-    reach_ins = _private_ostinato_imports(PLUGIN_TREES[path])
-    own = PLUGIN_DEFINED[_package_of(path)]
-    for node in ast.walk(PLUGIN_TREES[path]):
-        if not isinstance(node, ast.Attribute):
-            continue
-        attr = node.attr
-        if not attr.startswith("_") or attr.startswith("__") or attr in own:
-            continue
-        if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
-            continue
-        if attr in DEFINED_ANYWHERE:  # a private name of an ostinato module
-            reach_ins.append(f"line {node.lineno}: {ast.unparse(node)}")
+    tree = PLUGIN_TREES[path]
+    reach_ins = [
+        *_private_ostinato_imports(tree),
+        *_private_reads(tree, PLUGIN_DEFINED[_package_of(path)]),
+    ]
     assert reach_ins == [], (
         f"plugins/{path.relative_to(PLUGINS)} reaches into ostinato's private names: "
         f"{reach_ins}; plugins import public names only (add a public one for what it needs)"
