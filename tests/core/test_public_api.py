@@ -297,7 +297,7 @@ def _root_name(node: ast.expr) -> str | None:
     return node.id if isinstance(node, ast.Name) else None
 
 
-def _private_reach_ins(tree: ast.AST, own: set[str]) -> list[str]:
+def _private_reads(tree: ast.AST, own: set[str]) -> list[str]:
     """``x._name`` reads in ``tree`` of private names ostinato defines, other than its
     ``own``, on ``self``/``cls`` or on what was imported from another library."""
     foreign = _foreign_names(tree)
@@ -319,7 +319,7 @@ def _private_reach_ins(tree: ast.AST, own: set[str]) -> list[str]:
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(SOURCE)))
 def test_no_module_reads_a_private_name_of_another(path):
-    reach_ins = _private_reach_ins(TREES[path], DEFINED[path])
+    reach_ins = _private_reads(TREES[path], DEFINED[path])
     assert reach_ins == [], (
         f"{path.relative_to(SOURCE)} reads private names defined in other modules: "
         f"{reach_ins}; add a public or package-internal name for what it needs"
@@ -373,7 +373,7 @@ def _private_imports(tree: ast.AST, package: str) -> list[str]:
 def test_no_plugin_reaches_into_ostinato_private_names(path):
     tree = PLUGIN_TREES[path]
     reach_ins = _private_imports(tree, path.relative_to(PLUGINS).parts[2])  # <package>
-    reach_ins += _private_reach_ins(tree, PLUGIN_DEFINED[_package_of(path)])
+    reach_ins += _private_reads(tree, PLUGIN_DEFINED[_package_of(path)])
     assert reach_ins == [], (
         f"plugins/{path.relative_to(PLUGINS)} reaches into ostinato's private names: "
         f"{reach_ins}; plugins import public names only (add a public one for what it needs)"
@@ -386,7 +386,7 @@ def test_no_plugin_reaches_into_ostinato_private_names(path):
 def test_the_reach_in_check_leaves_other_libraries_private_names_alone():
     assert "_exit" in DEFINED_ANYWHERE  # ostinato defines a private _exit too
     source = "import os\nimport os as system\nfrom os import path\nos._exit(1)\nsystem._exit(1)\n"
-    assert _private_reach_ins(ast.parse(source + "path._exit\n"), set()) == []
+    assert _private_reads(ast.parse(source + "path._exit\n"), set()) == []
     assert _private_imports(ast.parse("from os import _exit as exit_at_once"), "ostinato_x") == []
 
 
@@ -394,11 +394,11 @@ def test_the_reach_in_check_flags_ostinato_private_names():
     source = (
         "import os\nfrom ostinato.advisors import ToolLoopTurn\nToolLoopTurn._exit\nturn._exit\n"
     )
-    assert _private_reach_ins(ast.parse(source), set()) == [
+    assert _private_reads(ast.parse(source), set()) == [
         "line 3: ToolLoopTurn._exit",
         "line 4: turn._exit",
     ]
-    assert _private_reach_ins(ast.parse(source), {"_exit"}) == []  # its own name
+    assert _private_reads(ast.parse(source), {"_exit"}) == []  # its own name
     imports = (
         "from ostinato.advisors._tool_loop import ToolLoopTurn\n"
         "import ostinato._lazy\n"
