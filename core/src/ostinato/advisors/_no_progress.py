@@ -100,26 +100,26 @@ class NoProgressTracker:
         self.repeats = repeats
         self._streaks: dict[tuple[str, str], int] = {}
         self._results: dict[tuple[str, str], str] = {}
-        # The keys of the round last observed, by call: record() needs them again.
-        self._keys: dict[ToolCall, tuple[str, str]] = {}
+        # The calls of the round last observed and their keys, by call id: record()
+        # needs them again (a dataclass's hash would cost more than the lookup saves).
+        self._keys: dict[str, tuple[ToolCall, tuple[str, str]]] = {}
 
     def _key(self, call: ToolCall) -> tuple[str, str]:
-        key = self._keys.get(call)
-        return call_key(call) if key is None else key
+        known = self._keys.get(call.id)
+        return known[1] if known is not None and known[0] is call else call_key(call)
 
     def observe(self, calls: Sequence[ToolCall]) -> NoProgress | None:
         """Count this round's ``calls``; the ones repeated ``repeats`` times, if any."""
-        self._keys = keys = {c: call_key(c) for c in calls}
+        keys = [call_key(c) for c in calls]
+        self._keys = {c.id: (c, k) for c, k in zip(calls, keys, strict=True)}
         streaks = self._streaks
-        self._streaks = streaks = {k: streaks.get(k, 0) + 1 for k in set(keys.values())}
-        repeated = tuple(c for c in calls if streaks[keys[c]] >= self.repeats)
-        if not repeated:
+        self._streaks = streaks = {k: streaks.get(k, 0) + 1 for k in set(keys)}
+        repeats = self.repeats
+        found = [(c, k) for c, k in zip(calls, keys, strict=True) if streaks[k] >= repeats]
+        if not found:
             return None
-        told = {}
-        for call in repeated:
-            key = keys[call]
-            told[key] = _told_text(call, streaks[key] - 1, self._results.get(key))
-        return NoProgress(repeated, self.repeats, told)
+        told = {k: _told_text(c, streaks[k] - 1, self._results.get(k)) for c, k in found}
+        return NoProgress(tuple(c for c, _ in found), repeats, told)
 
     def record(self, calls: Iterable[ToolCall], responses: ToolResponseMessage | None) -> None:
         """Keep the results of the calls that really ran (not the ones told)."""
