@@ -109,8 +109,8 @@ def test_events_are_frozen_and_slotted():
     assert not hasattr(event, "__dict__")
 
 
-def test_every_reason_the_loop_can_end_with_is_a_member():
-    assert {r.value for r in LoopExitReason} == {
+def test_every_reason_the_loop_can_end_with_is_a_member_and_keeps_its_value():
+    assert [r.value for r in LoopExitReason] == [
         "answered",
         "return_direct",
         "tool_call_limit",
@@ -119,7 +119,7 @@ def test_every_reason_the_loop_can_end_with_is_a_member():
         "cancelled",
         "budget",
         "no_progress",
-    }
+    ]
 
 
 @pytest.mark.parametrize(
