@@ -16,18 +16,10 @@ from ostinato.messages import (
     UserMessage,
     message_from_dict,
 )
+from ostinato.testing import every_message_type
 
-ALL = [
-    SystemMessage("be brief", {"k": "v"}),
-    UserMessage("look", (Media("image/png", data=b"\x89PNG"), Media("text/plain", url="u"))),
-    AssistantMessage(
-        None,
-        (ToolCall("c1", "weather", '{"city": "Paris"}'),),
-        {"reasoning": "think", "reasoning_signature": "sig"},
-    ),
-    AssistantMessage("hello"),
-    ToolResponseMessage((ToolResponse("c1", "weather", "15C"), ToolResponse("c2", "x", ""))),
-]
+#: Every message type with every field set, and a tool result that is empty.
+ALL = [*every_message_type(), ToolResponseMessage((ToolResponse("c2", "x", ""),))]
 
 
 @pytest.mark.parametrize("message", ALL, ids=lambda m: type(m).__name__)
@@ -120,6 +112,7 @@ def test_message_types():
         "system",
         "user",
         "assistant",
+        "tool",
         "assistant",
         "tool",
     ]
@@ -127,6 +120,7 @@ def test_message_types():
         "system",
         "user",
         "assistant",
+        "tool",
         "assistant",
         "tool",
     ]

@@ -24,14 +24,7 @@ from ostinato.events import (
     ToolStarted,
     event_from_dict,
 )
-from ostinato.messages import (
-    AssistantMessage,
-    SystemMessage,
-    ToolCall,
-    ToolResponse,
-    ToolResponseMessage,
-    UserMessage,
-)
+from ostinato.messages import AssistantMessage, ToolCall
 from ostinato.model import (
     ChatGenerationMetadata,
     ChatResponse,
@@ -40,6 +33,7 @@ from ostinato.model import (
     Usage,
 )
 from ostinato.prompt import Prompt
+from ostinato.testing import every_message_type
 
 CALL = ToolCall("c1", "weather", '{"city": "Paris"}')
 RESPONSE = ChatResponse(
@@ -50,12 +44,7 @@ RESPONSE = ChatResponse(
 EVERY_KIND: list[LoopEvent] = [
     RoundStarted(
         1,
-        (
-            SystemMessage("be brief"),
-            UserMessage("weather?"),
-            AssistantMessage("", tool_calls=(CALL,)),
-            ToolResponseMessage((ToolResponse("c1", "weather", "sunny"),)),
-        ),
+        every_message_type(),
         ("weather",),
         {"model": "m", "temperature": 0.2},
         prompt=Prompt("weather?"),
