@@ -108,22 +108,9 @@ def test_collections_are_stored_as_tuples():
 
 
 def test_message_types():
-    assert [m.message_type.value for m in ALL] == [
-        "system",
-        "user",
-        "assistant",
-        "tool",
-        "assistant",
-        "tool",
-    ]
-    assert [m.to_dict()["type"] for m in ALL] == [
-        "system",
-        "user",
-        "assistant",
-        "tool",
-        "assistant",
-        "tool",
-    ]
+    values = [m.message_type.value for m in ALL]
+    assert values == ["system", "user", "assistant", "tool", "assistant", "tool"]
+    assert [m.to_dict()["type"] for m in ALL] == values
 
 
 def test_missing_type_in_json_form_is_a_clear_error():
