@@ -4,21 +4,13 @@ model calls of every round nest under it."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from ostinato import ChatClient, tool
-from ostinato.advisors import (
-    AdvisorChain,
-    CallAdvisor,
-    ChatClientRequest,
-    ChatClientResponse,
-    Ordered,
-    StreamAdvisor,
-)
+from ostinato.advisors import Ordered
 from ostinato.testing import ScriptedChatModel, tool_call, tool_call_response
 from ostinato_opentelemetry import OpenTelemetrySettings, instrument
+from tests.core.advisors.fakes import NamedAdvisor
 from tests.plugins.opentelemetry.conftest import Recorded
 from tests.plugins.opentelemetry.spans import by_name, tree
 
@@ -29,30 +21,15 @@ def weather(city: str) -> str:
     return f"sunny in {city}"
 
 
-class Guard(CallAdvisor, StreamAdvisor):
-    """A user advisor outside the tool loop."""
-
-    @property
-    def order(self) -> int:
-        return Ordered.HIGHEST_PRECEDENCE + 100
-
-    async def advise_call(
-        self, request: ChatClientRequest, chain: AdvisorChain
-    ) -> ChatClientResponse:
-        return await chain.next_call(request)
-
-    async def advise_stream(
-        self, request: ChatClientRequest, chain: AdvisorChain
-    ) -> AsyncIterator[ChatClientResponse]:
-        async for chunk in chain.next_stream(request):
-            yield chunk
+#: A user advisor outside the tool loop.
+GUARD = NamedAdvisor("Guard", Ordered.HIGHEST_PRECEDENCE + 100)
 
 
 def _client(advisor_spans: bool) -> ChatClient:
     model = ScriptedChatModel(
         [tool_call_response(tool_call("weather", {"city": "Oslo"})), "Sunny."]
     )
-    builder = ChatClient.builder(model).default_tools(weather).default_advisors(Guard())
+    builder = ChatClient.builder(model).default_tools(weather).default_advisors(GUARD)
     settings = OpenTelemetrySettings(advisor_spans=advisor_spans)
     return instrument(builder, provider_name="openai", settings=settings).build()
 
@@ -127,7 +104,7 @@ def test_advisor_spans_are_off_by_default(recorded: Recorded) -> None:
     model = ScriptedChatModel(
         [tool_call_response(tool_call("weather", {"city": "Oslo"})), "Sunny."]
     )
-    builder = ChatClient.builder(model).default_tools(weather).default_advisors(Guard())
+    builder = ChatClient.builder(model).default_tools(weather).default_advisors(GUARD)
     quiet = instrument(builder, settings=OpenTelemetrySettings()).build()
 
     assert quiet.prompt("Weather?").call().content() == "Sunny."
