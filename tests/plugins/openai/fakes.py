@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from ostinato_openai import OpenAIChatModel
-from tests.fakes.mock_model import FakeTime, aggregate, mock_model_for, stream_chunks
+from tests.fakes.mock_model import FakeTime, Reply, aggregate, mock_model_for, stream_chunks
 
 __all__ = [
     "OK",
@@ -19,6 +19,7 @@ __all__ = [
     "error_reply",
     "model_for",
     "sse_body",
+    "status_reply",
     "stream_chunks",
 ]
 
@@ -53,6 +54,22 @@ def error_reply(
     return httpx.Response(
         status, headers=headers or {}, json={"error": {"message": f"status {status}", **fields}}
     )
+
+
+def status_reply(status: int, text: str = "hi", **extra: Any) -> Reply:
+    """A reply of ``status``: :func:`error_reply` unless it is 200, else ``text`` in a
+    :func:`completion` or, when the request asks for a stream, in an :func:`sse_body` of one
+    chunk (``extra`` joins both bodies, e.g. ``model``)."""
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if status != 200:
+            return error_reply(status)
+        if json.loads(request.content).get("stream"):
+            choice = {"index": 0, "delta": {"content": text}, "finish_reason": "stop"}
+            return sse_body({"id": "r1", "model": "m1", "choices": [choice], **extra})
+        return completion({"role": "assistant", "content": text}, **extra)
+
+    return answer
 
 
 #: A reply answering "ok".

@@ -3,61 +3,29 @@ its ``chat`` span, which stands for the whole call (and learns ``server.address`
 
 from __future__ import annotations
 
-import json
 from contextlib import aclosing
 from typing import Any
 
-import httpx
 import pytest
 from opentelemetry import trace
 
 from ostinato import ChatClient
 from ostinato.errors import ServerError
-from ostinato.transport import RetryPolicy
-from ostinato_openai import OpenAIChatModel
 from ostinato_opentelemetry import OpenTelemetrySettings, instrument
+from tests.plugins.openai.fakes import model_for, status_reply
 from tests.plugins.opentelemetry.conftest import Recorded
 from tests.plugins.opentelemetry.spans import by_name, tree
 
-_REPLY = {
-    "id": "r1",
-    "model": "gpt-x-2025",
-    "choices": [
-        {"index": 0, "message": {"role": "assistant", "content": "Hi!"}, "finish_reason": "stop"}
-    ],
-    "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
-}
-_CHUNK = {
-    "id": "r1",
-    "model": "gpt-x-2025",
-    "choices": [{"index": 0, "delta": {"content": "Hi!"}, "finish_reason": "stop"}],
-}
-_EVENTS = f"data: {json.dumps(_CHUNK)}\n\ndata: [DONE]\n\n".encode()
-
-
-async def _no_sleep(seconds: float) -> None:
-    return None
+_USAGE = {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}
 
 
 def _client(*statuses: int, **settings: Any) -> ChatClient:
-    replies = list(statuses)
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        status = replies.pop(0)
-        if status != 200:
-            return httpx.Response(status, json={"error": {"message": "overloaded"}})
-        if json.loads(request.content).get("stream"):
-            return httpx.Response(
-                200, content=_EVENTS, headers={"content-type": "text/event-stream"}
-            )
-        return httpx.Response(200, json=_REPLY)
-
-    model = OpenAIChatModel(
+    model, _ = model_for(
+        *(status_reply(s, "Hi!", model="gpt-x-2025", usage=_USAGE) for s in statuses),
         model="gpt-x",
         api_key="sk-http-span-secret",
         base_url="https://llm.example.test:8443/v1",
-        retry_policy=RetryPolicy(max_retries=2, sleep=_no_sleep),
-        http_client_factory=lambda: httpx.AsyncClient(transport=httpx.MockTransport(handler)),
+        max_retries=2,
     )
     options = OpenTelemetrySettings(**settings)
     return instrument(ChatClient.builder(model), provider_name="openai", settings=options).build()
