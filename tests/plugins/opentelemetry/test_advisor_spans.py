@@ -4,19 +4,10 @@ model calls of every round nest under it."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from ostinato import ChatClient, tool
-from ostinato.advisors import (
-    AdvisorChain,
-    CallAdvisor,
-    ChatClientRequest,
-    ChatClientResponse,
-    Ordered,
-    StreamAdvisor,
-)
+from ostinato.advisors import BaseAdvisor, Ordered
 from ostinato.testing import ScriptedChatModel, tool_call, tool_call_response
 from ostinato_opentelemetry import OpenTelemetrySettings, instrument
 from tests.plugins.opentelemetry.conftest import Recorded
@@ -29,23 +20,12 @@ def weather(city: str) -> str:
     return f"sunny in {city}"
 
 
-class Guard(CallAdvisor, StreamAdvisor):
-    """A user advisor outside the tool loop."""
+class Guard(BaseAdvisor):
+    """A user advisor outside the tool loop (it changes nothing on either path)."""
 
     @property
     def order(self) -> int:
         return Ordered.HIGHEST_PRECEDENCE + 100
-
-    async def advise_call(
-        self, request: ChatClientRequest, chain: AdvisorChain
-    ) -> ChatClientResponse:
-        return await chain.next_call(request)
-
-    async def advise_stream(
-        self, request: ChatClientRequest, chain: AdvisorChain
-    ) -> AsyncIterator[ChatClientResponse]:
-        async for chunk in chain.next_stream(request):
-            yield chunk
 
 
 def _client(advisor_spans: bool) -> ChatClient:
