@@ -28,6 +28,7 @@ from ostinato.errors import (
 )
 from ostinato.prompt import Prompt
 from ostinato_openai import OpenAIChatModel, RetryPolicy
+from tests.fakes.mock_model import FakeTime
 from tests.reliability.faultserver import (
     FaultServer,
     closed_port,
@@ -62,22 +63,15 @@ def policy(**changes: float) -> RetryPolicy:
     return RetryPolicy(**settings)  # type: ignore[arg-type]
 
 
-class WaitClock:
-    """A retry policy's clock that moves only by the policy's waits (each also slept for
-    real): the budget's decisions then do not depend on how fast a loaded machine runs
-    the attempts, and :attr:`waits` records every wait that was started."""
+class WaitClock(FakeTime):
+    """A retry policy's clock that moves only by the policy's waits, each also slept for
+    real: the budget's decisions then do not depend on how fast a loaded machine runs
+    the attempts, and :attr:`sleeps` records every wait that was started."""
 
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.waits: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, delay: float) -> None:
-        self.waits.append(delay)
-        self.now += delay
-        await asyncio.sleep(delay)
+    async def sleep(self, seconds: float) -> None:
+        """Record the wait, move the clock, then wait for real."""
+        await super().sleep(seconds)
+        await asyncio.sleep(seconds)
 
 
 class Run:
@@ -215,12 +209,12 @@ async def test_retries_stop_at_the_total_time_budget(run_against, mode):
         failing,
         failing,
         failing,
-        retry=dataclasses.replace(budget, clock=clock, sleep=clock.sleep),
+        retry=dataclasses.replace(budget, clock=clock.clock, sleep=clock.sleep),
     )
     with pytest.raises(ServerError) as caught:
         await run(mode)
     assert len(run.server.requests) == 2
-    assert clock.waits == [0.5]  # the second wait was refused before it began
+    assert clock.sleeps == [0.5]  # the second wait was refused before it began
     assert run.elapsed >= 0.5  # the one wait was real
     check_error(caught.value)
     assert caught.value.status == 503

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -117,6 +117,19 @@ def echo_or_answer(prompt: Prompt) -> ChatResponse | str:
     return f"answer to {last.text}"
 
 
+def calling(name: str, when: Callable[[str], bool]) -> Callable[[Prompt], ChatResponse | str]:
+    """A responder that calls the tool ``name`` (no arguments) when ``when`` holds for the
+    user's text, and otherwise answers like :func:`echo_or_answer`."""
+
+    def respond(prompt: Prompt) -> ChatResponse | str:
+        last = prompt.messages[-1]
+        if isinstance(last, UserMessage) and when(last.text):
+            return tool_call_response(ToolCall(f"call-{name}", name, "{}"))
+        return echo_or_answer(prompt)
+
+    return respond
+
+
 @tool(description="A quick sync tool")
 def quick(text: str) -> str:
     """Answers at once (on the tool pool, like every sync tool)."""
@@ -133,12 +146,7 @@ async def test_a_blocking_sync_tool_does_not_block_other_conversations(mode, gat
         gate.wait(30)
         return "released"
 
-    def respond(prompt: Prompt) -> ChatResponse | str:
-        last = prompt.messages[-1]
-        if isinstance(last, UserMessage) and last.text == "block":
-            return tool_call_response(ToolCall("call-b", "block", "{}"))
-        return echo_or_answer(prompt)
-
+    respond = calling("block", when=lambda text: text == "block")
     client = memory_client(ScriptedChatModel(responder=respond), tmp_path / "m.db", block, quick)
     blocked = asyncio.create_task(ask(client, "block", mode, "blocked"))
     await asyncio.get_running_loop().run_in_executor(None, entered.wait, 5)
@@ -165,12 +173,7 @@ async def test_memory_keeps_working_when_every_tool_thread_is_stuck(gate, tmp_pa
         gate.wait(30)
         return "late"
 
-    def respond(prompt: Prompt) -> ChatResponse | str:
-        last = prompt.messages[-1]
-        if isinstance(last, UserMessage) and last.text.startswith("stuck"):
-            return tool_call_response(ToolCall("call-s", "stuck", "{}"))
-        return echo_or_answer(prompt)
-
+    respond = calling("stuck", when=lambda text: text.startswith("stuck"))
     client = memory_client(ScriptedChatModel(responder=respond), tmp_path / "m.db", stuck, quick)
     threads = tool_thread_pool_size()
     # Fill every thread of the tool pool with a tool that will not return: each of these

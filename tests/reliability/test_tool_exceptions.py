@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import gc
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -169,6 +171,23 @@ def test_keyboard_interrupt_and_system_exit_from_a_tool_end_the_turn(
     # The runtime survives: the next turn answers.
     plain = ChatClient.builder(ScriptedChatModel(["still here"])).build()
     assert ask(plain, mode, face) == "still here"
+
+
+@pytest.mark.parametrize("ending", list(ENDINGS))
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("mode", MODES)
+def test_a_tool_ending_the_turn_leaves_no_task_with_an_exception_nobody_retrieved(
+    ending, kind, path, mode, caplog
+):
+    # asyncio.run: the loop's own shutdown must not leave a task failed with it (asyncio
+    # would log "Task exception was never retrieved" whenever the task is collected).
+    client = client_with(ENDINGS[ending], kind, path)
+    with pytest.raises(type(ENDINGS[ending]())):
+        ask(client, mode, "async")
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        gc.collect()
+    assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
 
 
 @pytest.mark.parametrize("mode", MODES)

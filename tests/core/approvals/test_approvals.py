@@ -266,3 +266,38 @@ def test_a_resumed_turn_reports_the_usage_of_every_round(face: str, through_json
     assert final.chat_response.usage == Usage(30, 5, 35)
     ended = [e for e in seen if isinstance(e, LoopEnded)]
     assert len(ended) == 1 and ended[0].usage == Usage(30, 5, 35)
+
+
+@pytest.mark.parametrize("face", FACES)
+@pytest.mark.parametrize("through_json", [False, True])
+def test_a_tool_call_limit_counts_the_calls_before_and_after_the_resume(
+    face: str, through_json: bool
+) -> None:
+    from ostinato.advisors import UsageLimits
+    from ostinato.model import FinishReason
+
+    model = ScriptedChatModel(
+        [
+            tool_call_response(("list_files", {"folder": "a"})),
+            tool_call_response(("delete_file", {"path": "a.txt"}), ("list_files", {"folder": "b"})),
+            tool_call_response(("list_files", {"folder": "c"})),
+            text_response("never"),
+        ]
+    )
+    client = ChatClient.builder(model).default_usage_limits(UsageLimits(tool_calls=3)).build()
+    stopped = answer(client.prompt("tidy up").tools(delete_file, list_files), face)
+    pending = PendingToolCalls.of(stopped)
+    assert pending is not None
+    assert pending.tool_calls == 1  # the calls of the rounds before the stopped one
+    carried = pending.to_json() if through_json else pending
+    decisions = {pending.calls[0].id: ApprovalDecision.approve()}
+    spec = client.prompt().tools(delete_file, list_files).resume(carried, decisions)
+    final = answer(spec, face)
+    # Three calls ran, one before the stop and two in the stopped round: the third
+    # round's call would be the fourth.
+    assert RAN == ["list a", "list b", "delete a.txt"]
+    assert final.chat_response is not None
+    result = final.chat_response.result
+    assert result is not None
+    assert result.metadata.finish_reason == FinishReason.USAGE_LIMIT_EXCEEDED
+    assert "tool_calls=3 (used 3)" in (result.output.text or "")

@@ -53,6 +53,8 @@ def resume(pending: Any, decisions: Any, *tools: Any) -> ScriptedChatModel:
         (lambda d: {**d, "usage": 12}, "'usage' must be null or an object"),
         (lambda d: {**d, "usage": {"prompt_tokens": "x"}}, "'usage' 'prompt_tokens'"),
         (lambda d: {**d, "usage": {"total_tokens": 1, "tokens": 1}}, "'usage' must be null"),
+        (lambda d: {**d, "tool_calls": -1}, "'tool_calls' must be a non-negative int"),
+        (lambda d: {**d, "tool_calls": "2"}, "'tool_calls' must be a non-negative int"),
         (lambda d: [], "resume\\(\\) takes a PendingToolCalls"),
     ],
 )
@@ -106,5 +108,13 @@ def test_a_pending_value_stored_without_usage_still_resumes() -> None:
     stored = pending_value().to_dict()
     del stored["usage"]  # version-1 values stored before the usage field existed
     assert PendingToolCalls.from_dict(stored).usage is None
+    model = resume(stored, APPROVE, delete_file)
+    assert model.call_count == 1
+
+
+def test_a_pending_value_stored_without_its_tool_call_count_still_resumes() -> None:
+    stored = pending_value().to_dict()
+    del stored["tool_calls"]  # version-1 values stored before the count existed
+    assert PendingToolCalls.from_dict(stored).tool_calls == 0
     model = resume(stored, APPROVE, delete_file)
     assert model.call_count == 1

@@ -11,39 +11,13 @@ import pytest
 
 from ostinato.messages import SystemMessage, ToolResponseMessage, UserMessage
 from ostinato.model import ChatResponse
+from tests.core.cli import local_plugin
 from tests.core.cli.cli_process import run_main
 from tests.fakes import scripted_provider
 from tests.fakes.scripted_provider import WEATHER_ANSWER
 
 WEATHER_PY = str(Path(__file__).resolve().parents[3] / "examples" / "weather.py")
 QUESTION = "What is the weather in Paris and in Tokyo?"
-
-LOCAL = """
-    from ostinato.plugins import hookimpl
-    from ostinato.testing import ScriptedChatModel
-
-    calls = []
-
-    @hookimpl
-    def register_chat_models(register):
-        register("llamacpp", lambda context, name: ScriptedChatModel(["Hi from the local model."]))
-
-    @hookimpl
-    def register_commands(register):
-        def run(argv):
-            calls.append(argv)
-            if argv == ["status"]:
-                print("not ready")
-                return 0 if ["setup"] in calls else 1
-            import sys
-
-            print("setting up...", file=sys.stderr)
-            return SETUP_EXIT
-
-        register("local", "a local model", run)
-
-    SETUP_EXIT = {exit}
-"""
 
 
 def chat(capsys, *argv: str) -> tuple[int, str, str]:
@@ -244,7 +218,7 @@ def test_bad_tool_sources_exit_2(scripted, capsys, source, problem):
 
 
 def test_the_local_default_is_set_up_first_and_says_so(fake_distributions, capsys):
-    module = fake_distributions.plugin("llamacpp", LOCAL.format(exit=0))
+    module = local_plugin.install(fake_distributions)
     code, out, err = chat(capsys, "--yes", "hi")
     assert code == 0
     assert out == "Hi from the local model.\n"
@@ -262,7 +236,7 @@ def test_the_local_default_is_set_up_first_and_says_so(fake_distributions, capsy
 
 
 def test_a_failed_local_setup_exits_1(fake_distributions, capsys):
-    fake_distributions.plugin("llamacpp", LOCAL.format(exit=130))
+    local_plugin.install(fake_distributions, setup_exit=130)
     code, _, err = chat(capsys, "--yes", "hi")
     assert code == 1
     assert err.splitlines()[-1] == (

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import re
 from pathlib import Path
 
 import pytest
 
+from ostinato import ChatClient
 from ostinato.cli import ConfiguredClient, add_client_options, main, open_client
 from ostinato.cli._chat_command import add_chat_command
 from ostinato.errors import ConfigurationError
+from ostinato.testing import ScriptedChatModel, text_response
 from tests.fakes import scripted_provider
 from tests.fakes.distributions import FakeDistributions
 
@@ -109,3 +112,61 @@ def test_the_command_of_the_plugin_guide_reports_a_wrong_option(
     scripted.plugin("ask", _guide_command())
     assert main(["ask", "-m", "scripted:hello", "-o", "temperature=warm", "hi"]) == 2
     assert "temperature" in capsys.readouterr().err
+
+
+class _ClosableModel(ScriptedChatModel):
+    """A model that counts how often it is closed."""
+
+    def __init__(self) -> None:
+        super().__init__([text_response("hi")])
+        self.closed = 0
+
+    async def aclose(self) -> None:
+        self.closed += 1
+
+
+def _configured(model: ScriptedChatModel) -> ConfiguredClient:
+    return ConfiguredClient(ChatClient.create(model), model, "scripted:hello", "scripted")
+
+
+def test_its_constructor_takes_public_fields_only() -> None:
+    parameters = inspect.signature(ConfiguredClient).parameters
+    assert list(parameters) == ["client", "model", "model_name", "provider", "tools"]
+    assert not [name for name in parameters if name.startswith("_")]
+
+
+def test_close_closes_the_model_once() -> None:
+    model = _ClosableModel()
+    configured = _configured(model)
+    configured.close()
+    configured.close()
+    assert model.closed == 1
+
+
+def test_a_with_block_closes_the_model() -> None:
+    model = _ClosableModel()
+    with _configured(model) as configured:
+        assert configured.client.prompt("x").call().content() == "hi"
+        assert model.closed == 0
+    assert model.closed == 1
+
+
+def test_an_async_with_block_closes_the_model() -> None:
+    model = _ClosableModel()
+
+    async def run() -> None:
+        async with _configured(model) as configured:
+            await configured.aclose()  # closing inside the block too: closed once
+        assert model.closed == 1
+
+    asyncio.run(run())
+
+
+def test_open_client_closes_the_model_it_made(
+    scripted: FakeDistributions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(scripted_provider.SCENARIOS, "closable", _ClosableModel)
+    with open_client(_parse("-m", "scripted:closable")) as configured:
+        model = configured.model
+        assert isinstance(model, _ClosableModel) and model.closed == 0
+    assert model.closed == 1

@@ -8,36 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.core.cli import local_plugin
 from tests.core.cli.cli_process import run_ostinato
 from tests.core.cli.terminal import ostinato_on_terminal
-
-LOCAL = """
-    import os
-    from pathlib import Path
-
-    from ostinato.plugins import hookimpl
-    from ostinato.testing import ScriptedChatModel
-
-    LOG = Path(os.environ["LOCAL_CALLS"])
-
-    @hookimpl
-    def register_chat_models(register):
-        register("llamacpp", lambda context, name: ScriptedChatModel(["Hi from the local model."]))
-
-    @hookimpl
-    def register_commands(register):
-        def run(argv):
-            with LOG.open("a") as log:
-                log.write(" ".join(argv) + "\\n")
-            return 1 if argv == ["status"] else 0
-
-        register("local", "a local model", run)
-"""
 
 
 @pytest.fixture
 def local(fake_distributions, tmp_path):
-    fake_distributions.plugin("llamacpp", LOCAL)
+    local_plugin.install(fake_distributions)
     calls = tmp_path / "calls.txt"
     return (
         fake_distributions,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
+import pytest
+
 from ostinato.messages import REASONING, REASONING_SIGNATURE, AssistantMessage, Media, ToolCall
 from ostinato.model import (
     ChatGenerationMetadata,
@@ -101,66 +103,62 @@ def test_only_the_first_generation_of_a_chunk_counts():
 # --- tool calls --------------------------------------------------------------------------
 
 
-def test_openai_style_fragments_are_merged_by_index():
-    response = aggregate(
-        chunk(None, ToolCall("call_1", "weather", "", index=0)),
-        chunk(None, ToolCall("", "", '{"ci', index=0)),
-        chunk(None, ToolCall("", "", 'ty": "Par', index=0)),
-        chunk(None, ToolCall("", "", 'is"}', index=0)),
-        chunk(None, finish="tool_calls"),
-    )
+FRAGMENTS = [
+    pytest.param(
+        [
+            chunk(None, ToolCall("call_1", "weather", "", index=0)),
+            chunk(None, ToolCall("", "", '{"ci', index=0)),
+            chunk(None, ToolCall("", "", 'ty": "Par', index=0)),
+            chunk(None, ToolCall("", "", 'is"}', index=0)),
+            chunk(None, finish="tool_calls"),
+        ],
+        [ToolCall("call_1", "weather", '{"city": "Paris"}')],
+        id="openai-style fragments merged by index",
+    ),
+    pytest.param(
+        [
+            chunk(None, ToolCall("c1", "weather", "", index=0)),
+            chunk(None, ToolCall("c2", "time", "", index=1)),
+            chunk(None, ToolCall("", "", '{"city":', index=0)),
+            chunk(None, ToolCall("", "", '{"tz":', index=1)),
+            chunk(None, ToolCall("", "", ' "UTC"}', index=1)),
+            chunk(None, ToolCall("", "", ' "Oslo"}', index=0)),
+        ],
+        [ToolCall("c1", "weather", '{"city": "Oslo"}'), ToolCall("c2", "time", '{"tz": "UTC"}')],
+        id="two parallel calls interleaved by index",
+    ),
+    pytest.param(
+        [
+            chunk(None, ToolCall("c1", "a", "{", index=0), ToolCall("c2", "b", "{", index=1)),
+            chunk(None, ToolCall("", "", "}", index=1), ToolCall("", "", "}", index=0)),
+        ],
+        [ToolCall("c1", "a", "{}"), ToolCall("c2", "b", "{}")],
+        id="several fragments in one chunk",
+    ),
+    pytest.param(
+        [
+            chunk(None, ToolCall("c1", "weather", '{"city":')),
+            chunk(None, ToolCall("c2", "time", "{}")),
+            chunk(None, ToolCall("c1", "", ' "Rome"}')),
+        ],
+        [ToolCall("c1", "weather", '{"city": "Rome"}'), ToolCall("c2", "time", "{}")],
+        id="ids and no index merged by id",
+    ),
+    pytest.param(
+        [chunk(None, ToolCall("", "a", "{}")), chunk(None, ToolCall("", "a", '{"x": 1}'))],
+        [ToolCall("", "a", "{}"), ToolCall("", "a", '{"x": 1}')],
+        id="complete calls without id or index kept whole",
+    ),
+]
+
+
+@pytest.mark.parametrize(("chunks", "calls"), FRAGMENTS)
+def test_tool_call_fragments_become_whole_calls(chunks, calls):
+    response = aggregate(*chunks)
     output = only_generation(response).output
-    assert output.tool_calls == (ToolCall("call_1", "weather", '{"city": "Paris"}'),)
-    assert output.tool_calls[0].index is None  # aggregated calls are whole
+    assert output.tool_calls == tuple(calls)
+    assert all(call.index is None for call in output.tool_calls)  # aggregated calls are whole
     assert response.has_tool_calls()
-
-
-def test_two_parallel_calls_interleaved_by_index():
-    response = aggregate(
-        chunk(None, ToolCall("c1", "weather", "", index=0)),
-        chunk(None, ToolCall("c2", "time", "", index=1)),
-        chunk(None, ToolCall("", "", '{"city":', index=0)),
-        chunk(None, ToolCall("", "", '{"tz":', index=1)),
-        chunk(None, ToolCall("", "", ' "UTC"}', index=1)),
-        chunk(None, ToolCall("", "", ' "Oslo"}', index=0)),
-    )
-    assert only_generation(response).output.tool_calls == (
-        ToolCall("c1", "weather", '{"city": "Oslo"}'),
-        ToolCall("c2", "time", '{"tz": "UTC"}'),
-    )
-
-
-def test_several_fragments_in_one_chunk():
-    response = aggregate(
-        chunk(None, ToolCall("c1", "a", "{", index=0), ToolCall("c2", "b", "{", index=1)),
-        chunk(None, ToolCall("", "", "}", index=1), ToolCall("", "", "}", index=0)),
-    )
-    assert only_generation(response).output.tool_calls == (
-        ToolCall("c1", "a", "{}"),
-        ToolCall("c2", "b", "{}"),
-    )
-
-
-def test_calls_with_ids_and_no_index_are_merged_by_id():
-    response = aggregate(
-        chunk(None, ToolCall("c1", "weather", '{"city":')),
-        chunk(None, ToolCall("c2", "time", "{}")),
-        chunk(None, ToolCall("c1", "", ' "Rome"}')),
-    )
-    assert only_generation(response).output.tool_calls == (
-        ToolCall("c1", "weather", '{"city": "Rome"}'),
-        ToolCall("c2", "time", "{}"),
-    )
-
-
-def test_complete_calls_without_id_or_index_are_kept_whole():
-    response = aggregate(
-        chunk(None, ToolCall("", "a", "{}")), chunk(None, ToolCall("", "a", '{"x": 1}'))
-    )
-    assert only_generation(response).output.tool_calls == (
-        ToolCall("", "a", "{}"),
-        ToolCall("", "a", '{"x": 1}'),
-    )
 
 
 def test_text_and_tool_calls_together():

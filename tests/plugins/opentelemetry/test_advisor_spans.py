@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 
 from ostinato import ChatClient, tool
-from ostinato.advisors import BaseAdvisor, Ordered
+from ostinato.advisors import Ordered
 from ostinato.testing import ScriptedChatModel, tool_call, tool_call_response
 from ostinato_opentelemetry import OpenTelemetrySettings, instrument
+from tests.core.advisors.fakes import NamedAdvisor
 from tests.plugins.opentelemetry.conftest import Recorded
 from tests.plugins.opentelemetry.spans import by_name, tree
 
@@ -20,19 +21,15 @@ def weather(city: str) -> str:
     return f"sunny in {city}"
 
 
-class Guard(BaseAdvisor):
-    """A user advisor outside the tool loop (it changes nothing on either path)."""
-
-    @property
-    def order(self) -> int:
-        return Ordered.HIGHEST_PRECEDENCE + 100
+#: A user advisor outside the tool loop.
+GUARD = NamedAdvisor("Guard", Ordered.HIGHEST_PRECEDENCE + 100)
 
 
 def _client(advisor_spans: bool) -> ChatClient:
     model = ScriptedChatModel(
         [tool_call_response(tool_call("weather", {"city": "Oslo"})), "Sunny."]
     )
-    builder = ChatClient.builder(model).default_tools(weather).default_advisors(Guard())
+    builder = ChatClient.builder(model).default_tools(weather).default_advisors(GUARD)
     settings = OpenTelemetrySettings(advisor_spans=advisor_spans)
     return instrument(builder, provider_name="openai", settings=settings).build()
 
@@ -107,7 +104,7 @@ def test_advisor_spans_are_off_by_default(recorded: Recorded) -> None:
     model = ScriptedChatModel(
         [tool_call_response(tool_call("weather", {"city": "Oslo"})), "Sunny."]
     )
-    builder = ChatClient.builder(model).default_tools(weather).default_advisors(Guard())
+    builder = ChatClient.builder(model).default_tools(weather).default_advisors(GUARD)
     quiet = instrument(builder, settings=OpenTelemetrySettings()).build()
 
     assert quiet.prompt("Weather?").call().content() == "Sunny."

@@ -155,8 +155,8 @@ class ToolLoopTurn(TurnState):
         if not isinstance(result, ToolExecutionResult):  # stopped for approvals
             if events is not None:
                 await events.approval_required(self.rounds, result)
-            # The pending turn carries the usage so far: resumed, it counts on from there.
-            result = dataclasses.replace(result, usage=self.usage.total)
+            # The pending turn carries what was spent so far: resumed, it counts on from there.
+            result = dataclasses.replace(result, usage=self.usage.total, tool_calls=self.tool_calls)
             waiting = asked.copy(generations=[approval_required_generation(result)])
             held = response.copy(chat_response=waiting).with_context({PENDING_TOOL_CALLS: result})
             return await self._exit(LoopExitReason.APPROVAL_REQUIRED, request, held, asked)
@@ -230,6 +230,8 @@ class ToolLoopTurn(TurnState):
         self.rounds = pending.rounds
         if pending.usage is not None:
             self.usage.add(ChatResponse().with_usage(pending.usage))
+        # The stopped round's calls are all answered now: they count like a round's.
+        self.tool_calls = pending.tool_calls + len(pending.assistant.tool_calls)
         prompt = Prompt(pending.messages, self.options)
         asked = ChatResponse([Generation(pending.assistant)])
         request = ChatClientRequest(prompt, self.request.context)

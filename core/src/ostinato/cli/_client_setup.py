@@ -15,7 +15,7 @@ import argparse
 import sys
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import TYPE_CHECKING, Final, Self, TextIO
+from typing import TYPE_CHECKING, Any, Final, Self, TextIO
 
 from ostinato.cli._chat_session import ChatSession, open_session
 from ostinato.cli._model_choice import ModelChoice, choose_model, ensure_local_model
@@ -146,12 +146,12 @@ def open_configured_session(
 
 @dataclass(frozen=True, slots=True)
 class ConfiguredClient:
-    """The client a command built from its client options; close it when done
-    (``async with`` or :meth:`aclose`).
+    """The client a command built from its client options; close it when done: ``with``
+    or :meth:`close` in sync code, ``async with`` or :meth:`aclose` in async code.
 
     Attributes:
         client: the auto-configured client; ``--system`` and ``-o`` are its defaults.
-        model: its chat model.
+        model: its chat model (closing the configured client closes it).
         model_name: the chosen model, ``provider:model``.
         provider: the provider part of ``model_name``, lower-cased.
         tools: the tools of ``--tools``; the client does not offer them by itself, give
@@ -163,12 +163,41 @@ class ConfiguredClient:
     model_name: str
     provider: str
     tools: tuple[ToolCallback, ...] = ()
-    _session: ChatSession | None = field(default=None, repr=False)
+    # Set by the first close, so that a second one (or the block's end) does nothing.
+    _closed: bool = field(default=False, init=False, repr=False, compare=False)
 
     async def aclose(self) -> None:
-        """Close the model (its HTTP clients, a local server it started)."""
-        if self._session is not None:
-            await self._session.aclose()
+        """Close the model (its HTTP clients, a local server it started); closing again
+        does nothing."""
+        if self._closed:
+            return
+        object.__setattr__(self, "_closed", True)  # frozen: the one state it changes
+        aclose: Any = getattr(self.model, "aclose", None)
+        if callable(aclose):
+            await aclose()
+
+    def close(self) -> None:
+        """Blocking twin of :meth:`aclose` (runs it on ostinato's private loop, where the
+        sync faces of :attr:`client` made the model's HTTP clients).
+
+        Raises:
+            SyncFromLoopError: called from ostinato's private loop (a sync tool); use
+                ``await configured.aclose()`` there.
+        """
+        from ostinato.runtime import run_sync
+
+        run_sync(self.aclose, async_name="aclose")
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
 
     async def __aenter__(self) -> Self:
         return self
@@ -218,5 +247,4 @@ def open_client(
         choice.model,
         choice.provider,
         tuple(session.tools),
-        session,
     )

@@ -92,18 +92,51 @@ async def run_group(
 ) -> list[str | ToolError]:
     """Run the calls of one group together; outcomes in call order."""
     # A TaskGroup: cancelling the caller cancels every running call, and no task
-    # outlives this function. _invoke raises only BaseExceptions (cancellation...).
+    # outlives this function. _ending raises only BaseExceptions (cancellation...) and
+    # _TurnEnding.
     failure: BaseException | None = None
     try:
         async with asyncio.TaskGroup() as tg:
-            tasks = [tg.create_task(_invoke(job, context, semaphore, watcher)) for job in group]
+            tasks = [tg.create_task(_ending(job, context, semaphore, watcher)) for job in group]
     except BaseExceptionGroup as group_error:
-        if len(group_error.exceptions) != 1:
+        endings = [e for e in group_error.exceptions if isinstance(e, _TurnEnding)]
+        if endings:
+            failure = endings[0].error  # the first KeyboardInterrupt/SystemExit
+        elif len(group_error.exceptions) == 1:
+            failure = group_error.exceptions[0]  # one failure: raise it, not a group of one
+        else:
             raise
-        failure = group_error.exceptions[0]  # one failure: raise it, not a group of one
     if failure is not None:
         raise failure
     return [task.result() for task in tasks]
+
+
+class _TurnEnding(Exception):
+    """Carries a tool's ``KeyboardInterrupt`` or ``SystemExit`` out of its task.
+
+    asyncio re-raises those two out of the event loop from the task that raised them,
+    ahead of anything awaiting the task: the group's caller would then raise it again
+    when the loop is shut down, and the caller's task would end with an exception nobody
+    retrieves (logged as "Task exception was never retrieved" when it is collected).
+    Carried as an ``Exception``, the group cancels the other calls and its caller raises
+    the tool's own exception, once.
+    """
+
+    def __init__(self, error: KeyboardInterrupt | SystemExit) -> None:
+        super().__init__(repr(error))
+        self.error = error
+
+
+async def _ending(
+    job: ToolJob,
+    context: ToolContext,
+    semaphore: asyncio.Semaphore | None,
+    watcher: ToolJobWatcher | None,
+) -> str | ToolError:
+    try:
+        return await _invoke(job, context, semaphore, watcher)
+    except (KeyboardInterrupt, SystemExit) as error:
+        raise _TurnEnding(error) from None
 
 
 def new_semaphore(max_concurrency: int | None) -> asyncio.Semaphore | None:

@@ -3,8 +3,9 @@
 When a call needs a decision and no approver is given, the turn ends and its state
 becomes a :class:`PendingToolCalls`: the conversation so far, the round's assistant
 message (all its calls), the responses of the calls that needed no decision (they ran),
-the ids waiting for a decision, the options minus callables, and the usage of the rounds
-so far (a resumed turn reports the usage of all its rounds). It serialises to JSON
+the ids waiting for a decision, the options minus callables, and what the rounds so far
+spent — their usage and the tool calls run before the stopped round (a resumed turn
+reports the usage of all its rounds, and its usage limits count every call). It serialises to JSON
 (:meth:`PendingToolCalls.to_dict`, versioned) so another process can resume the turn.
 
 A pending value read back is data from outside: :meth:`PendingToolCalls.from_dict`
@@ -63,6 +64,9 @@ class PendingToolCalls:
             return-direct tools that succeeded).
         usage: the tokens of the rounds before the stop (``None``: none reported); the
             resumed turn counts on from here, so its answer reports every round's usage.
+        tool_calls: the tool calls run in the rounds before the stopped one; the resumed
+            turn adds the stopped round's calls and counts on from there, so a
+            ``UsageLimits.tool_calls`` limit counts the calls before and after the resume.
     """
 
     SCHEMA: ClassVar[str] = "ostinato.pending_tool_calls"
@@ -78,6 +82,7 @@ class PendingToolCalls:
     conversation_id: str | None = None
     return_direct: bool = False
     usage: Usage | None = None
+    tool_calls: int = 0
 
     @staticmethod
     def of(response: Any) -> PendingToolCalls | None:
@@ -166,6 +171,7 @@ class PendingToolCalls:
             "conversation_id": self.conversation_id,
             "return_direct": self.return_direct,
             "usage": None if self.usage is None else self.usage.to_dict(),
+            "tool_calls": self.tool_calls,
         }
 
     def to_json(self) -> str:
@@ -232,6 +238,12 @@ class PendingToolCalls:
         if not isinstance(return_direct, bool):
             raise ResumeError("pending value's 'return_direct' must be true or false")
         usage = _usage(data.get("usage"))
+        # Absent in values stored before the field existed: no earlier calls counted.
+        tool_calls = data.get("tool_calls", 0)
+        if type(tool_calls) is not int or tool_calls < 0:
+            raise ResumeError(
+                f"pending value's 'tool_calls' must be a non-negative int, got {tool_calls!r}"
+            )
         return cls(
             messages,
             assistant,
@@ -243,6 +255,7 @@ class PendingToolCalls:
             conversation_id,
             return_direct,
             usage,
+            tool_calls,
         )
 
 
