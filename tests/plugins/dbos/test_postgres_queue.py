@@ -26,12 +26,8 @@ def postgres() -> Iterator[PostgresServer]:
 def pg_workers(
     tmp_path: Path, model_server: FakeModelServer, postgres: PostgresServer
 ) -> Iterator[Workers]:
-    started = Workers(tmp_path, model_server, fresh_database_url(postgres))
-    yield started
-    for process in started.processes:
-        if process.poll() is None:
-            process.kill()
-            process.wait(30)
+    with Workers(tmp_path, model_server, fresh_database_url(postgres)) as started:
+        yield started
 
 
 def test_two_workers_share_the_queue_and_every_unit_runs_once(

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Self
 
 from ostinato.durable import TurnRequest
 from ostinato.events import LoopEvent
@@ -31,7 +32,8 @@ DEAD_AFTER_SECONDS = 4.0
 
 
 class Workers:
-    """Starts workers sharing ``database_url`` and the fake model ``server``."""
+    """Starts workers sharing ``database_url`` and the fake model ``server`` (as a context
+    manager, kills those still running when it exits)."""
 
     def __init__(self, tmp_path: Path, server: FakeModelServer, database_url: str) -> None:
         self.database_url = database_url
@@ -119,6 +121,16 @@ class Workers:
     def engine(self) -> DbosEngine:
         """A submitter's engine on the same database."""
         return DbosEngine(self.settings, poll_seconds=0.05)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        """Kill the workers still running."""
+        for process in self.processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait(30)
 
 
 class Follower:
