@@ -12,6 +12,11 @@ A server never outlives the process that started it: on Linux the kernel sends i
 shutdown signal when that process ends (``PR_SET_PDEATHSIG``), even when it is killed with
 SIGKILL and no teardown runs. The kernel ties the signal to the starting *thread*, so
 servers are started from the main thread.
+
+A killed run leaves its directory behind (34 MB for PostgreSQL under root): each directory
+is named ``ostinato-test-server-*`` and holds the id of the process that made it
+(:data:`OWNER_FILE`), and each new server first removes the directories whose process is
+gone (:func:`remove_stale_directories`).
 """
 
 from __future__ import annotations
@@ -32,9 +37,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Self
 
-__all__ = ["PostgresServer", "RedisServer", "ServerStartError", "free_port"]
+__all__ = [
+    "OWNER_FILE",
+    "PREFIX",
+    "PostgresServer",
+    "RedisServer",
+    "ServerStartError",
+    "free_port",
+    "remove_stale_directories",
+]
 
 START_TIMEOUT = 30.0
+
+#: How a server directory's name starts (in the system's temporary directory).
+PREFIX = "ostinato-test-server-"
+#: The file in a server directory holding the id of the process that made it.
+OWNER_FILE = "owner.pid"
 
 _PR_SET_PDEATHSIG = 1
 
@@ -98,6 +116,34 @@ def _tied_to_parent(
     return set_up
 
 
+def _owner_gone(directory: Path) -> bool:
+    """Whether the process that made ``directory`` has ended (``False`` when unknown: a
+    directory still being made, or one of another user's process)."""
+    try:
+        pid = int((directory / OWNER_FILE).read_text())
+    except (OSError, ValueError):
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # PermissionError: it runs, as another user
+        return False
+    return False
+
+
+def remove_stale_directories(parent: Path | None = None) -> list[Path]:
+    """Remove the server directories in ``parent`` (the system's temporary directory)
+    whose run has ended without removing them; the directories removed."""
+    parent = Path(tempfile.gettempdir()) if parent is None else parent
+    removed = []
+    for directory in sorted(parent.glob(f"{PREFIX}*")):
+        if directory.is_dir() and not directory.is_symlink() and _owner_gone(directory):
+            shutil.rmtree(directory, ignore_errors=True)
+            removed.append(directory)
+    return removed
+
+
 def _tail(log: Path) -> str:
     try:
         return "\n".join(log.read_text(errors="replace").splitlines()[-20:])
@@ -109,8 +155,11 @@ class _Server:
     """A server process in a temporary directory, stoppable and restartable."""
 
     def __init__(self) -> None:
+        remove_stale_directories()
         self.port = free_port()
-        self.directory = Path(tempfile.mkdtemp(prefix=f"ostinato-{type(self).__name__}-"))
+        name = type(self).__name__.removesuffix("Server").lower()
+        self.directory = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{name}-"))
+        (self.directory / OWNER_FILE).write_text(f"{os.getpid()}\n")
         self.log = self.directory / "server.log"
         self._process: subprocess.Popen[bytes] | None = None
 

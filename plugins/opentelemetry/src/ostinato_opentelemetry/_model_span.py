@@ -28,8 +28,8 @@ from ostinato_opentelemetry._content import (
 )
 from ostinato_opentelemetry._telemetry import (
     Telemetry,
+    end_span,
     guarded,
-    mark_failed,
     report_once,
     start_span,
 )
@@ -184,11 +184,10 @@ class _ModelCall:
             seconds = time.perf_counter() - self.began
             recorded = response.attributes(self.telemetry)
             self.span.set_attributes(recorded)
+            end_span(self.telemetry, self.span, error, "ending a model call span")
             measured = {**self.attributes, **recorded}
             if error is not None:
                 measured["error.type"] = type(error).__qualname__
-                mark_failed(self.telemetry, self.span, error, type(error).__qualname__)
-            self.span.end()
             keys = {k: measured[k] for k in _METRIC_KEYS if k in measured}
             self.telemetry.duration.record(seconds, keys)
             if response.usage is not None:
@@ -200,7 +199,7 @@ class _ModelCall:
                     usage.completion_tokens, {**keys, "gen_ai.token.type": "output"}
                 )
         except Exception as failure:
-            report_once("ending a model call span", failure)
+            report_once("recording a model call", failure)
 
 
 class ModelCallSpanAdvisor(CallAdvisor, StreamAdvisor):

@@ -21,6 +21,7 @@ __all__ = [
     "SCOPE_NAME",
     "TELEMETRY_KEY",
     "Telemetry",
+    "end_span",
     "environment_redactor",
     "guarded",
     "mark_failed",
@@ -166,6 +167,17 @@ def mark_failed(telemetry: Telemetry, span: Span, error: BaseException, kind: st
         span.set_status(Status(StatusCode.ERROR, telemetry.describe(error)))
     except Exception as failure:
         report_once("recording a failure", failure)
+
+
+def end_span(telemetry: Telemetry, span: Span, error: BaseException | None, what: str) -> None:
+    """End ``span``, after marking it failed (``error.type``, ``ERROR`` status) when it
+    ends with ``error``. Never raises: a failure is reported once, as ``what``."""
+    try:
+        if error is not None:
+            mark_failed(telemetry, span, error, type(error).__qualname__)
+        span.end()
+    except Exception as failure:
+        report_once(what, failure)
 
 
 _instruments_lock = threading.Lock()

@@ -22,9 +22,8 @@ from ostinato.context_keys import CONVERSATION_ID
 from ostinato_opentelemetry._telemetry import (
     TELEMETRY_KEY,
     Telemetry,
+    end_span,
     guarded,
-    mark_failed,
-    report_once,
     start_span,
 )
 
@@ -56,15 +55,6 @@ def _context(telemetry: Telemetry, span: Span) -> otel_context.Context:
     return otel_context.set_value(TELEMETRY_KEY, telemetry, trace.set_span_in_context(span))
 
 
-def _end(telemetry: Telemetry, span: Span, error: BaseException | None) -> None:
-    try:
-        if error is not None:
-            mark_failed(telemetry, span, error, type(error).__qualname__)
-        span.end()
-    except Exception as failure:
-        report_once("ending a turn span", failure)
-
-
 class TurnSpanAdvisor(CallAdvisor, StreamAdvisor):
     """Opens the turn's ``invoke_agent`` INTERNAL span, current for the whole turn, so
     each model call and tool call of the turn is its child. It sits outermost."""
@@ -88,11 +78,11 @@ class TurnSpanAdvisor(CallAdvisor, StreamAdvisor):
         try:
             response = await chain.next_call(request)
         except BaseException as error:
-            _end(self._telemetry, span, error)
+            end_span(self._telemetry, span, error, "ending a turn span")
             raise
         finally:
             otel_context.detach(token)
-        _end(self._telemetry, span, None)
+        end_span(self._telemetry, span, None, "ending a turn span")
         return response
 
     async def advise_stream(
@@ -124,4 +114,4 @@ class TurnSpanAdvisor(CallAdvisor, StreamAdvisor):
                     await aclose()
             finally:
                 otel_context.detach(token)
-                _end(self._telemetry, span, error)
+                end_span(self._telemetry, span, error, "ending a turn span")
