@@ -2,11 +2,12 @@
 
 The corpus is part of the repository (``tests/wire``); a missing file fails the test. Each
 adapter's ``wire.py`` rebuilds, from a recorded request body, the prompt and options that
-should make the adapter send exactly that body, and builds its model on
-:func:`replaying_client`; its ``expect.py`` makes a :class:`ReplayDriver`, which replays an
+should make the adapter send exactly that body, and makes its ``replay_model`` with
+:func:`replaying_model_for`; its ``expect.py`` makes a :class:`ReplayDriver`, which replays an
 exchange through ``call()`` or ``stream()`` and checks that the adapter sent the recorded
 request. :func:`expect_response` asserts every normalised field of a reply; a
-:class:`RecordedReply` holds those fields for one recording, with that reply's own checks.
+:class:`RecordedReply` holds those fields for one recording, with that reply's own checks,
+and a :class:`RecordedError` what a recorded error reply raises.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
+from ostinato.errors import ModelError
 from ostinato.messages import (
     AssistantMessage,
     Message,
@@ -29,17 +31,23 @@ from ostinato.messages import (
 )
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
+from ostinato.transport import RetryPolicy
 from tests.fakes.replay import answer, stream_all
-from tests.fakes.wire import Exchange
+from tests.fakes.wire import Exchange, no_sleep
 
 __all__ = [
     "RecordedConversation",
+    "RecordedError",
     "RecordedReply",
     "ReplayDriver",
     "expect_response",
     "replaying_client",
+    "replaying_model_for",
     "reply",
 ]
+
+M = TypeVar("M")
+E = TypeVar("E", bound=Exchange)
 
 
 def replaying_client(
@@ -54,6 +62,28 @@ def replaying_client(
         return exchange.response_for(piece_size)
 
     return lambda: httpx.AsyncClient(transport=httpx.MockTransport(handler)), sent
+
+
+def replaying_model_for(
+    model_class: Callable[..., M], connection: Callable[[E], Mapping[str, Any]]
+) -> Callable[..., tuple[M, list[httpx.Request]]]:
+    """An adapter's ``replay_model(exchange, *, piece_size=None, max_retries=0)``: a
+    ``model_class`` built with ``connection(exchange)`` (its base URL, key, query) on
+    :func:`replaying_client`, retrying ``max_retries`` times without waiting."""
+
+    def replay_model(
+        exchange: E, *, piece_size: int | None = None, max_retries: int = 0
+    ) -> tuple[M, list[httpx.Request]]:
+        """A model whose every request gets the recorded response; the requests it sent."""
+        client_factory, sent = replaying_client(exchange, piece_size)
+        model = model_class(
+            retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
+            http_client_factory=client_factory,
+            **connection(exchange),
+        )
+        return model, sent
+
+    return replay_model
 
 
 class RecordedConversation:
@@ -260,3 +290,37 @@ class RecordedReply:
 def reply(then: FurtherChecks | None = None, **fields: Any) -> RecordedReply:
     """A :class:`RecordedReply` of these fields (and these further checks)."""
     return RecordedReply(fields, then)
+
+
+@dataclass(frozen=True)
+class RecordedError:
+    """What replaying one recorded error reply raises.
+
+    ``message`` is the error's whole message, or (a tuple) pieces of it.
+    """
+
+    raises: type[ModelError]
+    status: int
+    error_type: str | None
+    code: str | None
+    message: str | tuple[str, ...]
+    retry_after: float | None = None
+    request_id: str | None = None
+
+    def check(self, error: ModelError, *, provider: str, key: str) -> None:
+        """Asserts every field of ``error``, raised by ``provider``'s model holding the API
+        key ``key`` (which it never shows)."""
+        assert type(error) is self.raises
+        assert (error.provider, error.status, error.error_type, error.code) == (
+            provider,
+            self.status,
+            self.error_type,
+            self.code,
+        )
+        assert (error.retry_after, error.request_id) == (self.retry_after, self.request_id)
+        if isinstance(self.message, str):
+            assert str(error) == self.message
+        else:
+            for piece in self.message:
+                assert piece in str(error)
+        assert key not in repr(error)

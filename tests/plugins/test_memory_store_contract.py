@@ -13,7 +13,6 @@ import importlib
 import importlib.metadata
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -34,16 +33,16 @@ from ostinato_memory_redis import (
     create_redis_repository,
 )
 from tests.fakes.distributions import clean_environment, data_home
+from tests.plugins.plugin_under_test import PluginUnderTest
 from tests.servers import free_port
 
 __all__ = ["clean_environment", "data_home"]
 
 
 @dataclass(frozen=True)
-class Store:
+class Store(PluginUnderTest):
     """One store plugin as the contract drives it."""
 
-    plugin: str  # the entry point's name
     repository: str  # the name the repository is registered under
     settings: type[Any]
     repository_class: type[Any]
@@ -55,18 +54,10 @@ class Store:
     unreachable: Callable[[int], str]
     masked: str
 
-    @property
-    def prefix(self) -> str:
-        return f"OSTINATO_{self.plugin.upper().replace('-', '_')}_"
-
-    @property
-    def module(self) -> ModuleType:
-        return importlib.import_module(f"ostinato_{self.plugin.replace('-', '_')}.plugin")
-
 
 STORES = [
     Store(
-        plugin="memory-postgres",
+        name="memory-postgres",
         repository="postgres",
         settings=PostgresMemorySettings,
         repository_class=PostgresChatMemoryRepository,
@@ -78,7 +69,7 @@ STORES = [
         masked="app:***@",
     ),
     Store(
-        plugin="memory-redis",
+        name="memory-redis",
         repository="redis",
         settings=RedisMemorySettings,
         repository_class=RedisChatMemoryRepository,
@@ -92,19 +83,19 @@ STORES = [
 ]
 
 
-@pytest.fixture(params=STORES, ids=lambda store: store.plugin)
+@pytest.fixture(params=STORES, ids=lambda store: store.name)
 def store(request: pytest.FixtureRequest) -> Store:
     return request.param  # type: ignore[no-any-return]
 
 
 def test_the_entry_point_is_installed(store: Store):
     found = {ep.name: ep.value for ep in importlib.metadata.entry_points(group="ostinato")}
-    assert found[store.plugin] == store.module.__name__
+    assert found[store.name] == store.plugin.__name__
 
 
 def test_the_hooks_register_the_repository_and_the_settings(monkeypatch, store: Store):
     monkeypatch.setenv(f"{store.prefix}URL", store.url)
-    plugins = {"memory": memory_plugin, store.plugin: store.module}
+    plugins = {"memory": memory_plugin, store.name: store.plugin}
     registry = create_registry(create_plugin_manager(Settings(), plugins=plugins))
     assert store.repository in registry.chat_memory_repositories
     assert registry.settings[store.prefix].value is store.settings

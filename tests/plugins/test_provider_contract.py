@@ -22,7 +22,6 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import httpx
@@ -41,15 +40,15 @@ from ostinato_openai import OpenAISettings
 from ostinato_openai import create_chat_model as openai_model
 from tests.docs.test_snippets import snippets
 from tests.fakes.environment import clean_provider_environment
+from tests.plugins.plugin_under_test import PluginUnderTest
 
 PLUGINS = Path(__file__).resolve().parents[2] / "plugins"
 
 
 @dataclass(frozen=True)
-class Provider:
+class Provider(PluginUnderTest):
     """One provider plugin as the contract drives it."""
 
-    name: str
     settings: type[ProviderSettings]
     create: Callable[..., HttpxChatModel[Any]]
     fallbacks: tuple[str, ...]  # the ecosystem's variables it also reads
@@ -64,18 +63,6 @@ class Provider:
     bad_explained: tuple[str, ...] = ()
     #: The header the API key travels in.
     key_header: str = "authorization"
-
-    @property
-    def prefix(self) -> str:
-        return f"OSTINATO_{self.name.upper()}_"
-
-    @property
-    def package(self) -> ModuleType:
-        return importlib.import_module(f"ostinato_{self.name}")
-
-    @property
-    def plugin(self) -> ModuleType:
-        return importlib.import_module(f"ostinato_{self.name}.plugin")
 
 
 PROVIDERS = [
@@ -158,11 +145,13 @@ PROVIDERS = [
 ]
 
 
-@pytest.fixture(params=PROVIDERS, ids=[p.name for p in PROVIDERS])
-def provider(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
-) -> Provider:
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
     clean_provider_environment(monkeypatch, tmp_path)
+
+
+@pytest.fixture(params=PROVIDERS, ids=[p.name for p in PROVIDERS])
+def provider(request: pytest.FixtureRequest) -> Provider:
     return request.param  # type: ignore[no-any-return]
 
 
@@ -293,11 +282,8 @@ KEY_REQUIRED = [p for p in PROVIDERS if p.settings.key_required_at is not None]
 
 
 @pytest.fixture(params=KEY_REQUIRED, ids=[p.name for p in KEY_REQUIRED])
-def keyed(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
-) -> Provider:
-    """A provider whose own API requires a key (its environment cleaned like ``provider``)."""
-    clean_provider_environment(monkeypatch, tmp_path)
+def keyed(request: pytest.FixtureRequest) -> Provider:
+    """A provider whose own API requires a key."""
     return request.param  # type: ignore[no-any-return]
 
 

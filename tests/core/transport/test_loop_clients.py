@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import threading
 import weakref
 
 import pytest
 
 from ostinato.transport import LoopClients
+from tests.fakes.loops import loop_on_a_thread
 
 
 class FakeClient:
@@ -100,23 +100,16 @@ def test_a_loop_closed_without_shutting_down_is_forgotten_on_next_get():
 async def test_a_client_of_another_running_loop_is_closed_on_its_loop():
     factory = Factory()
     clients = LoopClients(factory)
-    other = asyncio.new_event_loop()
-    thread = threading.Thread(target=other.run_forever, daemon=True)
-    thread.start()
 
     async def use() -> FakeClient:
         return clients.get()
 
-    try:
+    with loop_on_a_thread() as other:
         remote = await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(use(), other))
         local = clients.get()
         await clients.aclose()
         assert remote.is_closed and remote.loop is other
         assert local.is_closed and local.loop is asyncio.get_running_loop()
-    finally:
-        other.call_soon_threadsafe(other.stop)
-        thread.join(5)
-        other.close()
 
 
 async def test_a_factory_returning_the_wrong_type_fails_clearly():

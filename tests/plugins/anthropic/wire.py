@@ -12,15 +12,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
-
 from ostinato.messages import Message
 from ostinato.prompt import Prompt
-from ostinato.transport import RetryPolicy
 from ostinato_anthropic import AnthropicChatModel, AnthropicChatOptions
 from tests.fakes import wire
-from tests.fakes.wire import RecordedTool, no_sleep
-from tests.plugins.recorded_replay import RecordedConversation, replaying_client
+from tests.fakes.wire import RecordedTool
+from tests.plugins.recorded_replay import RecordedConversation, replaying_model_for
 
 __all__ = [
     "API_KEY",
@@ -100,16 +97,10 @@ def recorded_prompt(body: Mapping[str, Any]) -> Prompt:
     return Prompt(_messages(body), options)
 
 
-def replay_model(
-    exchange: Exchange, *, piece_size: int | None = None, max_retries: int = 0
-) -> tuple[AnthropicChatModel, list[httpx.Request]]:
-    """A model whose every request gets the recorded response; the requests it sent."""
-    client_factory, sent = replaying_client(exchange, piece_size)
-    model = AnthropicChatModel(
-        api_key=API_KEY,
-        base_url="https://wire.test",
-        extra_query=exchange.query,
-        retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
-        http_client_factory=client_factory,
-    )
-    return model, sent
+def _connection(exchange: Exchange) -> dict[str, Any]:
+    """A test host and key, with the recorded query."""
+    return {"api_key": API_KEY, "base_url": "https://wire.test", "extra_query": exchange.query}
+
+
+#: A model whose every request gets the recorded response; the requests it sent.
+replay_model = replaying_model_for(AnthropicChatModel, _connection)

@@ -41,3 +41,18 @@ def test_settings_default_to_sqlite_in_the_state_directory(
     monkeypatch.setenv("OSTINATO_DBOS_DATABASE_URL", "postgresql://u:secret@db/x")
     assert "secret" not in repr(DbosSettings())
     assert sqlalchemy_url("postgresql://u@db/x").drivername == "postgresql+psycopg"
+
+
+def test_the_docs_state_the_sqlite_busy_timeout_the_code_uses() -> None:
+    import inspect
+    import re
+
+    from dbos import _sys_db_sqlite
+
+    from ostinato_dbos._heartbeats import SQLITE_BUSY_TIMEOUT
+
+    # DBOS's own connections wait as long for a lock as the heartbeats' do.
+    pragmas = re.findall(r"busy_timeout=(\d+)", inspect.getsource(_sys_db_sqlite))
+    assert pragmas and {int(ms) / 1000 for ms in pragmas} == {SQLITE_BUSY_TIMEOUT}
+    page = Path(__file__).resolve().parents[3] / "docs" / "durable.md"
+    assert f"busy timeout ({SQLITE_BUSY_TIMEOUT:g} s)" in page.read_text(encoding="utf-8")

@@ -15,15 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-
 from ostinato.messages import Message
 from ostinato.prompt import Prompt
-from ostinato.transport import RetryPolicy
 from ostinato_ollama import OllamaChatModel, OllamaChatOptions
 from tests.fakes import wire
-from tests.fakes.wire import RecordedTool, no_sleep
-from tests.plugins.recorded_replay import RecordedConversation, replaying_client
+from tests.fakes.wire import RecordedTool
+from tests.plugins.recorded_replay import RecordedConversation, replaying_model_for
 
 __all__ = [
     "FOLDER",
@@ -118,15 +115,12 @@ def recorded_prompt(body: Mapping[str, Any]) -> Prompt:
     return Prompt(_messages(body["messages"]), options)
 
 
-def replay_model(
-    exchange: Exchange, *, piece_size: int | None = None, max_retries: int = 0
-) -> tuple[OllamaChatModel, list[httpx.Request]]:
-    """A model whose every request gets the recorded response; the requests it sent."""
-    client_factory, sent = replaying_client(exchange, piece_size)
-    model = OllamaChatModel(
-        base_url="https://ollama.com" if exchange.is_cloud else "http://localhost:11434",
-        api_key="ollama-wire-key" if exchange.is_cloud else None,
-        retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
-        http_client_factory=client_factory,
-    )
-    return model, sent
+def _connection(exchange: Exchange) -> dict[str, Any]:
+    """ollama.com with a key for a cloud recording, else the local server without one."""
+    if exchange.is_cloud:
+        return {"base_url": "https://ollama.com", "api_key": "ollama-wire-key"}
+    return {"base_url": "http://localhost:11434", "api_key": None}
+
+
+#: A model whose every request gets the recorded response; the requests it sent.
+replay_model = replaying_model_for(OllamaChatModel, _connection)

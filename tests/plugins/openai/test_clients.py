@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 
 import httpx
 
 from ostinato.prompt import Prompt
 from ostinato_openai import OpenAIChatModel
 from ostinato_openai._model import DEFAULT_LIMITS, DEFAULT_TIMEOUT
+from tests.fakes.loops import loop_on_a_thread
 from tests.plugins.openai.fakes import completion
 
 
@@ -61,20 +61,13 @@ def test_each_event_loop_gets_its_own_client():
 async def test_aclose_closes_a_client_living_on_another_running_loop():
     factory = Factory()
     model = model_with(factory)
-    other = asyncio.new_event_loop()
-    thread = threading.Thread(target=other.run_forever, daemon=True)
-    thread.start()
-    try:
+    with loop_on_a_thread() as other:
         await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(model.call(Prompt("a")), other))
         await model.call(Prompt("b"))
         assert len(factory.clients) == 2
         async with model:
             pass  # __aexit__ closes
         assert all(c.is_closed for c in factory.clients)
-    finally:
-        other.call_soon_threadsafe(other.stop)
-        thread.join(5)
-        other.close()
 
 
 async def test_every_request_carries_explicit_timeouts_and_headers():

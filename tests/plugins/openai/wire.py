@@ -12,14 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-
 from ostinato.messages import Message
 from ostinato.prompt import Prompt
-from ostinato_openai import OpenAIChatModel, OpenAIChatOptions, RetryPolicy
+from ostinato_openai import OpenAIChatModel, OpenAIChatOptions
 from tests.fakes import wire
-from tests.fakes.wire import RecordedTool, no_sleep
-from tests.plugins.recorded_replay import RecordedConversation, replaying_client
+from tests.fakes.wire import RecordedTool
+from tests.plugins.recorded_replay import RecordedConversation, replaying_model_for
 
 __all__ = [
     "Exchange",
@@ -114,16 +112,10 @@ def recorded_prompt(body: Mapping[str, Any]) -> Prompt:
     return Prompt(_messages(body["messages"]), options)
 
 
-def replay_model(
-    exchange: Exchange, *, piece_size: int | None = None, max_retries: int = 0
-) -> tuple[OpenAIChatModel, list[httpx.Request]]:
-    """A model whose every request gets the recorded response; the requests it sent."""
-    client_factory, sent = replaying_client(exchange, piece_size)
-    model = OpenAIChatModel(
-        api_key="sk-wire-test",
-        base_url=exchange.base_url,
-        extra_query=exchange.query,
-        retry_policy=RetryPolicy(max_retries=max_retries, sleep=no_sleep),
-        http_client_factory=client_factory,
-    )
-    return model, sent
+def _connection(exchange: Exchange) -> dict[str, Any]:
+    """The recorded base URL and query, with a key."""
+    return {"api_key": "sk-wire-test", "base_url": exchange.base_url, "extra_query": exchange.query}
+
+
+#: A model whose every request gets the recorded response; the requests it sent.
+replay_model = replaying_model_for(OpenAIChatModel, _connection)

@@ -163,15 +163,15 @@ class ConfiguredClient:
     model_name: str
     provider: str
     tools: tuple[ToolCallback, ...] = ()
-    # Whether it was closed: set once, so a second close (or the block's end) is a no-op.
-    _closed: list[bool] = field(default_factory=list, init=False, repr=False, compare=False)
+    # Set by the first close, so that a second one (or the block's end) does nothing.
+    _closed: bool = field(default=False, init=False, repr=False, compare=False)
 
     async def aclose(self) -> None:
         """Close the model (its HTTP clients, a local server it started); closing again
         does nothing."""
         if self._closed:
             return
-        self._closed.append(True)
+        object.__setattr__(self, "_closed", True)  # frozen: the one state it changes
         aclose: Any = getattr(self.model, "aclose", None)
         if callable(aclose):
             await aclose()

@@ -19,10 +19,12 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
-__all__ = ["TABLE", "Heartbeats", "sqlalchemy_url"]
+__all__ = ["SQLITE_BUSY_TIMEOUT", "TABLE", "Heartbeats", "sqlalchemy_url"]
 
 #: The heartbeat table.
 TABLE: Final = "ostinato_dbos_workers"
+#: Seconds a write waits for another process's lock on a SQLite database (as DBOS's own).
+SQLITE_BUSY_TIMEOUT: Final = 30.0
 
 
 def sqlalchemy_url(url: str) -> sa.URL:
@@ -44,7 +46,7 @@ class Heartbeats:
     def __init__(self, url: str, executor_id: str) -> None:
         kwargs: dict[str, Any] = {"pool_pre_ping": True}
         if url.startswith("sqlite"):
-            kwargs["connect_args"] = {"timeout": 30}
+            kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT}
         self._engine = sa.create_engine(sqlalchemy_url(url), **kwargs)
         self.executor_id = executor_id
         with self._engine.begin() as connection:
