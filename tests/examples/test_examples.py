@@ -44,9 +44,9 @@ def test_weather_return_direct(capsys):
     assert "model calls: 3" in out
 
 
-def test_observing_advisor(capsys):
-    out = run_example("observing_advisor.py", capsys)
-    assert out.splitlines() == [
+#: The examples whose whole output is known, and what each prints, line by line.
+PRINTS_EXACTLY = {
+    "observing_advisor.py": [
         "round 1: sending 1 message(s)",
         "round 1: model asks for add",
         "round 2: sending 3 message(s)",
@@ -54,47 +54,20 @@ def test_observing_advisor(capsys):
         "round 3: sending 5 message(s)",
         "round 3: model answers",
         "2 + 3 + 10 = 15",
-    ]
-
-
-def test_custom_tool_advisor(capsys):
-    out = run_example("custom_tool_advisor.py", capsys)
-    assert "Order A-17 has shipped." in out
-    assert 'audit: [\'lookup_order({"order_id": "A-17"})\']' in out
-
-
-def test_user_controlled_loop(capsys):
-    out = run_example("user_controlled_loop.py", capsys)
-    assert out.splitlines() == [
+    ],
+    "user_controlled_loop.py": [
         "ran tools; history now has 3 messages",
         "7 squared is 49.",
         "8 squared is 64.",
-    ]
-
-
-def test_weather_tools_of_the_main_job(capsys):
-    out = run_example("weather.py", capsys)
-    assert out.splitlines() == [
+    ],
+    "weather.py": [
         "Paris: 14 °C with light rain. Tokyo: 22 °C and sunny.",
         'get_weather -> {"city": "Paris", "temperature_c": 14, "conditions": "light rain", '
         '"wind_kmh": 18}',
         'get_weather -> {"city": "Tokyo", "temperature_c": 22, "conditions": "sunny", '
         '"wind_kmh": 9}',
-    ]
-
-
-def test_weather_tool_answers_any_city_the_same_way_every_time():
-    namespace = runpy.run_path(str(EXAMPLES / "weather.py"))
-    get_weather = namespace["get_weather"]
-    first = get_weather("Reykjavík")
-    assert first == get_weather("  reykjavík ") | {"city": "Reykjavík"}
-    assert set(first) == {"city", "temperature_c", "conditions", "wind_kmh"}
-    assert first["conditions"] in namespace["CONDITIONS"]
-
-
-def test_memory_across_turns_in_sqlite(capsys):
-    out = run_example("memory_sqlite.py", capsys)
-    assert out.splitlines() == [
+    ],
+    "memory_sqlite.py": [
         "user: I am planning a trip to Lisbon.",
         "assistant: Lovely! Lisbon is beautiful in spring.",
         "user: What is the weather there?",
@@ -107,7 +80,35 @@ def test_memory_across_turns_in_sqlite(capsys):
         "  UserMessage: What is the weather there?",
         "  AssistantMessage: It is 21 °C and sunny in Lisbon.",
         "  UserMessage: Where am I going?",
-    ]
+    ],
+    "approvals.py": [
+        "asked about send_money({'amount': 900, 'to': 'Ann'})",
+        "Sent 300 EUR to Ann; 900 EUR left.",
+        "waiting for: ['send_money']",
+        "Done: 50 EUR went to Bob.",
+        "The turn was cancelled: the user pressed stop.",
+    ],
+}
+
+
+@pytest.mark.parametrize("name", PRINTS_EXACTLY)
+def test_the_example_prints_exactly_its_lines(name, capsys):
+    assert run_example(name, capsys).splitlines() == PRINTS_EXACTLY[name]
+
+
+def test_custom_tool_advisor(capsys):
+    out = run_example("custom_tool_advisor.py", capsys)
+    assert "Order A-17 has shipped." in out
+    assert 'audit: [\'lookup_order({"order_id": "A-17"})\']' in out
+
+
+def test_weather_tool_answers_any_city_the_same_way_every_time():
+    namespace = runpy.run_path(str(EXAMPLES / "weather.py"))
+    get_weather = namespace["get_weather"]
+    first = get_weather("Reykjavík")
+    assert first == get_weather("  reykjavík ") | {"city": "Reykjavík"}
+    assert set(first) == {"city", "temperature_c", "conditions", "wind_kmh"}
+    assert first["conditions"] in namespace["CONDITIONS"]
 
 
 def test_events(capsys):
@@ -126,17 +127,6 @@ def test_events(capsys):
     )
     assert "usage limit total_tokens=20 (used 25)" in out
     assert "temperature with the same arguments 3 times in a row" in out
-
-
-def test_approvals(capsys):
-    out = run_example("approvals.py", capsys)
-    assert out.splitlines() == [
-        "asked about send_money({'amount': 900, 'to': 'Ann'})",
-        "Sent 300 EUR to Ann; 900 EUR left.",
-        "waiting for: ['send_money']",
-        "Done: 50 EUR went to Bob.",
-        "The turn was cancelled: the user pressed stop.",
-    ]
 
 
 async def test_served_agent(monkeypatch):

@@ -6,9 +6,8 @@ an unknown name raising ``AttributeError``), every module has a docstring and ``
 every exported class and function (and their public members) is documented, modules stay
 under 400 lines, and the README's examples run and print what they say.
 
-``tests/plugins/test_public_surfaces.py`` runs them over a table of surfaces;
-:func:`public_surface_tests` gives one package's checks as test functions, for a plugin's
-own ``test_public_api.py`` to assign to ``test_*`` names.
+``tests/plugins/test_public_surfaces.py`` runs them over a table of surfaces, one per
+plugin package.
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ import importlib
 import inspect
 import io
 import pkgutil
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -28,14 +26,12 @@ import pytest
 from tests.docs.test_snippets import snippets
 
 __all__ = [
-    "PublicSurfaceTests",
     "Surface",
     "check_documented",
     "check_exports",
     "check_readme_runs",
     "check_small",
     "public_members",
-    "public_surface_tests",
 ]
 
 PLUGINS = Path(__file__).resolve().parents[2] / "plugins"
@@ -122,41 +118,3 @@ def check_readme_runs(folder: str) -> None:
         if expected is not None:
             got = "\n".join(line.rstrip() for line in out.getvalue().strip().splitlines())
             assert got == expected.strip(), f"snippet {number}"
-
-
-@dataclass(frozen=True)
-class PublicSurfaceTests:
-    """The test functions for one package; a check the plugin does not take is ``None``."""
-
-    exports: Callable[[], None]
-    documented: Callable[[str], None]
-    small: Callable[[Path], None]
-    readme: Callable[[], None] | None
-
-
-def public_surface_tests(
-    package: ModuleType, names: set[str], *, readme: str | None = None
-) -> PublicSurfaceTests:
-    """The public-surface tests of ``package``, which must export exactly ``names``.
-
-    ``readme`` names the plugin's folder under ``plugins/`` whose README's examples run
-    (each one's printed text matching the output block that follows it, where one does).
-    """
-    surface = Surface(package, frozenset(names), readme)
-
-    def exports() -> None:
-        check_exports(package, names)
-
-    @pytest.mark.parametrize("name", surface.modules)
-    def documented(name: str) -> None:
-        check_documented(name, package.__name__)
-
-    @pytest.mark.parametrize("path", surface.sources, ids=lambda p: p.name)
-    def small(path: Path) -> None:
-        check_small(path)
-
-    def readme_runs() -> None:
-        assert readme is not None
-        check_readme_runs(readme)
-
-    return PublicSurfaceTests(exports, documented, small, None if readme is None else readme_runs)

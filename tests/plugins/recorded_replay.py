@@ -6,7 +6,8 @@ should make the adapter send exactly that body, and makes its ``replay_model`` w
 :func:`replaying_model_for`; its ``expect.py`` makes a :class:`ReplayDriver`, which replays an
 exchange through ``call()`` or ``stream()`` and checks that the adapter sent the recorded
 request. :func:`expect_response` asserts every normalised field of a reply; a
-:class:`RecordedReply` holds those fields for one recording, with that reply's own checks.
+:class:`RecordedReply` holds those fields for one recording, with that reply's own checks,
+and a :class:`RecordedError` what a recorded error reply raises.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, TypeVar
 
 import httpx
 
+from ostinato.errors import ModelError
 from ostinato.messages import (
     AssistantMessage,
     Message,
@@ -35,6 +37,7 @@ from tests.fakes.wire import Exchange, no_sleep
 
 __all__ = [
     "RecordedConversation",
+    "RecordedError",
     "RecordedReply",
     "ReplayDriver",
     "expect_response",
@@ -287,3 +290,37 @@ class RecordedReply:
 def reply(then: FurtherChecks | None = None, **fields: Any) -> RecordedReply:
     """A :class:`RecordedReply` of these fields (and these further checks)."""
     return RecordedReply(fields, then)
+
+
+@dataclass(frozen=True)
+class RecordedError:
+    """What replaying one recorded error reply raises.
+
+    ``message`` is the error's whole message, or (a tuple) pieces of it.
+    """
+
+    raises: type[ModelError]
+    status: int
+    error_type: str | None
+    code: str | None
+    message: str | tuple[str, ...]
+    retry_after: float | None = None
+    request_id: str | None = None
+
+    def check(self, error: ModelError, *, provider: str, key: str) -> None:
+        """Asserts every field of ``error``, raised by ``provider``'s model holding the API
+        key ``key`` (which it never shows)."""
+        assert type(error) is self.raises
+        assert (error.provider, error.status, error.error_type, error.code) == (
+            provider,
+            self.status,
+            self.error_type,
+            self.code,
+        )
+        assert (error.retry_after, error.request_id) == (self.retry_after, self.request_id)
+        if isinstance(self.message, str):
+            assert str(error) == self.message
+        else:
+            for piece in self.message:
+                assert piece in str(error)
+        assert key not in repr(error)

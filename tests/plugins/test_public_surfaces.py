@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 
 import ostinato_dbos
+import ostinato_llamacpp
 import ostinato_mcp
 import ostinato_memory
 import ostinato_memory_postgres
 import ostinato_memory_redis
+import ostinato_serve
 import ostinato_tool_search
 from tests.fakes.distributions import clean_environment, data_home
 from tests.fakes.public_api import (
@@ -128,6 +130,44 @@ DBOS = {
     "default_sqlite_path",
 }
 
+LLAMACPP = {
+    "BUNDLED_TEMPLATE",
+    "DEFAULT_MODEL",
+    "DEFAULT_MODEL_NAME",
+    "LLAMA_CPP_SDIST",
+    "CacheLayout",
+    "DistributionFile",
+    "LlamaCppChatModel",
+    "LlamaCppSettings",
+    "LlamaServer",
+    "LlamaServerCrashedError",
+    "LlamaServerError",
+    "LlamaServerStartError",
+    "ModelPart",
+    "PinnedModel",
+    "ServerSpec",
+    "SetupOptions",
+    "SetupResult",
+    "SmallModelHintAdvisor",
+    "__version__",
+    "acquire_server",
+    "create_chat_model",
+    "default_cache_dir",
+    "release_server",
+    "run_setup",
+    "small_model_hint",
+}
+SERVE = {
+    "DEFAULT_HOST",
+    "DEFAULT_PORT",
+    "ServeSettings",
+    "__version__",
+    "check_bind_address",
+    "create_app",
+    "is_loopback",
+    "model_name_of",
+}
+
 SURFACES = [
     Surface(ostinato_memory, frozenset(MEMORY), readme="memory"),
     Surface(ostinato_memory_postgres, frozenset(MEMORY_POSTGRES), readme="memory-postgres"),
@@ -135,6 +175,8 @@ SURFACES = [
     Surface(ostinato_tool_search, frozenset(TOOL_SEARCH), readme="tool-search"),
     Surface(ostinato_mcp, frozenset(MCP)),
     Surface(ostinato_dbos, frozenset(DBOS)),
+    Surface(ostinato_llamacpp, frozenset(LLAMACPP)),
+    Surface(ostinato_serve, frozenset(SERVE)),
 ]
 MODULES = [(s, name) for s in SURFACES for name in s.modules]
 SOURCES = [(s, path) for s in SURFACES for path in s.sources]

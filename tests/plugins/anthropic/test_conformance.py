@@ -12,12 +12,12 @@ of them.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from ostinato.messages import ToolCall
 from ostinato.prompt import ChatOptions
-from ostinato.testing.conformance import CannedResponse, HttpxModelConformance, Scenario
+from ostinato.testing.conformance import CannedResponse, HttpxModelConformance, ReplyShapes
 from ostinato_anthropic import (
     AnthropicChatModel,
     AnthropicChatOptions,
@@ -43,10 +43,16 @@ def sse(*events: Mapping[str, Any], stop: bool = True) -> str:
     return body + ('event: message_stop\ndata: {"type":"message_stop"}\n\n' if stop else "")
 
 
-class TestAnthropicConformance(HttpxModelConformance):
+class TestAnthropicConformance(ReplyShapes, HttpxModelConformance):
     model_class = AnthropicChatModel
     live_requires = "API_KEY"
     live_model_name = "claude-haiku-4-5"
+    finish_reasons: ClassVar[Mapping[str, str | None]] = {
+        "stop": "end_turn",
+        "length": "max_tokens",
+        "tool_calls": "tool_use",
+        "content_filter": "refusal",
+    }
 
     def structured_output_options(self, schema: Mapping[str, Any]) -> ChatOptions | None:
         return AnthropicChatOptions(output_config=json_schema_output_config(schema))
@@ -59,7 +65,7 @@ class TestAnthropicConformance(HttpxModelConformance):
         }
         return CannedResponse.json(body, status=status, headers=headers)
 
-    # -- the scenarios, in the Messages API format -----------------------------------------
+    # -- the reply shapes, in the Messages API format -------------------------------------
 
     def _usage(self, output_tokens: int | None = None) -> dict[str, Any]:
         exp = self.expectations
@@ -68,16 +74,19 @@ class TestAnthropicConformance(HttpxModelConformance):
             "output_tokens": exp.completion_tokens if output_tokens is None else output_tokens,
         }
 
-    def _message(self, content: list[dict[str, Any]], stop_reason: str) -> CannedResponse:
+    def whole_reply(
+        self, text: str | None, calls: Sequence[ToolCall], finish: str
+    ) -> CannedResponse:
         exp = self.expectations
+        text_block = [] if text is None else [{"type": "text", "text": text}]
         return CannedResponse.json(
             {
                 "id": exp.response_id,
                 "type": "message",
                 "role": "assistant",
                 "model": exp.model,
-                "content": content,
-                "stop_reason": stop_reason,
+                "content": [*text_block, *(self._tool_use(c) for c in calls)],
+                "stop_reason": finish,
                 "stop_sequence": None,
                 "usage": self._usage(),
             }
@@ -103,7 +112,7 @@ class TestAnthropicConformance(HttpxModelConformance):
             "usage": {"output_tokens": self.expectations.completion_tokens},
         }
 
-    def _text_stream(self, pieces: list[str], stop_reason: str) -> CannedResponse:
+    def text_stream(self, pieces: Sequence[str], finish: str) -> CannedResponse:
         events = [
             self._start(),
             {
@@ -121,7 +130,7 @@ class TestAnthropicConformance(HttpxModelConformance):
                 for p in pieces
             ),
             {"type": "content_block_stop", "index": 0},
-            self._end(stop_reason),
+            self._end(finish),
         ]
         return CannedResponse.text(sse(*events))
 
@@ -134,7 +143,7 @@ class TestAnthropicConformance(HttpxModelConformance):
             "input": json.loads(call.arguments),
         }
 
-    def _calls_stream(self, calls: list[ToolCall]) -> CannedResponse:
+    def calls_stream(self, calls: Sequence[ToolCall], finish: str) -> CannedResponse:
         events: list[dict[str, Any]] = [self._start()]
         for index, call in enumerate(calls):
             start = {**self._tool_use(call), "input": {}}
@@ -146,56 +155,26 @@ class TestAnthropicConformance(HttpxModelConformance):
                 delta = {"type": "input_json_delta", "partial_json": piece}
                 events.append({"type": "content_block_delta", "index": index, "delta": delta})
             events.append({"type": "content_block_stop", "index": index})
-        events.append(self._end("tool_use"))
+        events.append(self._end(finish))
         return CannedResponse.text(sse(*events))
 
-    def canned(self, scenario: Scenario) -> CannedResponse | None:
-        exp = self.expectations
-        calls = [exp.weather_call, exp.time_call]
-        text = exp.text
-        match scenario:
-            case Scenario.TEXT:
-                return self._message([{"type": "text", "text": text}], "end_turn")
-            case Scenario.TEXT_STREAM:
-                return self._text_stream([text[:10], text[10:27], text[27:]], "end_turn")
-            case Scenario.TOOL_CALL:
-                return self._message([self._tool_use(calls[0])], "tool_use")
-            case Scenario.TOOL_CALL_STREAM:
-                return self._calls_stream(calls[:1])
-            case Scenario.PARALLEL_TOOL_CALLS:
-                return self._message([self._tool_use(c) for c in calls], "tool_use")
-            case Scenario.PARALLEL_TOOL_CALLS_STREAM:
-                return self._calls_stream(calls)
-            case Scenario.TOOL_RESULT_FOLLOWUP:
-                return self._message([{"type": "text", "text": exp.followup_text}], "end_turn")
-            case Scenario.LENGTH:
-                return self._message([{"type": "text", "text": "The capital of"}], "max_tokens")
-            case Scenario.LENGTH_STREAM:
-                return self._text_stream(["The capital", " of"], "max_tokens")
-            case Scenario.STRUCTURED_OUTPUT:
-                return self._message(
-                    [{"type": "text", "text": json.dumps(exp.structured)}], "end_turn"
-                )
-            case Scenario.CONTENT_FILTER:
-                return self._message([], "refusal")
-            case Scenario.STREAM_ERROR_EVENT:
-                error = {
-                    "type": "error",
-                    "error": {"type": "invalid_request_error", "message": exp.error_message},
-                }
-                events = [
-                    self._start(),
-                    {
-                        "type": "content_block_start",
-                        "index": 0,
-                        "content_block": {"type": "text", "text": ""},
-                    },
-                    {
-                        "type": "content_block_delta",
-                        "index": 0,
-                        "delta": {"type": "text_delta", "text": "The capital"},
-                    },
-                    error,
-                ]
-                return CannedResponse.text(sse(*events, stop=False))
-        return None  # pragma: no cover - every scenario is provided
+    def error_event(self) -> CannedResponse:
+        error = {
+            "type": "error",
+            "error": {"type": "invalid_request_error", "message": self.expectations.error_message},
+        }
+        events = [
+            self._start(),
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "text", "text": ""},
+            },
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "text_delta", "text": "The capital"},
+            },
+            error,
+        ]
+        return CannedResponse.text(sse(*events, stop=False))

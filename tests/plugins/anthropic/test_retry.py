@@ -1,5 +1,6 @@
-"""Retries: x-should-retry and retry-after honoured, overloaded streams retried before they
-deliver, never after, and no real sleeping."""
+"""Anthropic's retries: x-should-retry honoured, the recorded 401 not retried, overloaded
+streams retried before they deliver, never after (the retries every HTTP adapter shares
+are ``tests/plugins/test_adapter_retries.py``'s)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,6 @@ import pytest
 
 from ostinato.errors import (
     AuthenticationError,
-    BadRequestError,
-    RateLimitError,
     ServerError,
     StreamInterruptedError,
 )
@@ -64,37 +63,6 @@ async def test_the_recorded_401_is_not_retried():
         await model.call(Prompt("hi"))
     assert len(sent) == 1
     assert time.sleeps == []
-
-
-async def test_client_errors_are_not_retried():
-    model, sent = model_for(error_reply(400, "invalid_request_error"), OK, max_retries=3)
-    with pytest.raises(BadRequestError):
-        await model.call(Prompt("hi"))
-    assert len(sent) == 1
-
-
-async def test_retries_are_bounded():
-    time = FakeTime()
-    model, sent = model_for(
-        error_reply(529), error_reply(529), error_reply(529), OK, time=time, max_retries=2
-    )
-    with pytest.raises(ServerError):
-        await model.call(Prompt("hi"))
-    assert len(sent) == 3
-
-
-async def test_a_retry_after_beyond_the_limit_is_raised_at_once():
-    time = FakeTime()
-    model, sent = model_for(
-        error_reply(429, "rate_limit_error", **{"retry-after": "3600"}),
-        OK,
-        time=time,
-        max_retries=3,
-    )
-    with pytest.raises(RateLimitError) as caught:
-        await model.call(Prompt("hi"))
-    assert caught.value.retry_after == 3600.0
-    assert len(sent) == 1
 
 
 async def test_a_stream_overloaded_before_it_delivers_is_retried():

@@ -20,9 +20,5 @@ def model_server() -> Iterator[FakeModelServer]:
 @pytest.fixture
 def workers(tmp_path: Path, model_server: FakeModelServer) -> Iterator[Workers]:
     """Workers on a SQLite system database of this test's own (all killed at the end)."""
-    started = Workers(tmp_path, model_server, f"sqlite:///{tmp_path / 'dbos.sqlite3'}")
-    yield started
-    for process in started.processes:
-        if process.poll() is None:
-            process.kill()
-            process.wait(30)
+    with Workers(tmp_path, model_server, f"sqlite:///{tmp_path / 'dbos.sqlite3'}") as started:
+        yield started

@@ -92,15 +92,12 @@ def main() -> None:
     first = None
     with PostgresServer() as postgres:
         for count in (int(c) for c in args.workers.split(",")):
-            with tempfile.TemporaryDirectory() as tmp, FakeModelServer(args.latency) as model:
-                workers = Workers(Path(tmp), model, fresh_database_url(postgres))
-                try:
-                    run = run_scale(workers, model, count, args.turns, args.concurrency)
-                finally:
-                    for process in workers.processes:
-                        if process.poll() is None:
-                            process.kill()
-                            process.wait(30)
+            with (
+                tempfile.TemporaryDirectory() as tmp,
+                FakeModelServer(args.latency) as model,
+                Workers(Path(tmp), model, fresh_database_url(postgres)) as workers,
+            ):
+                run = run_scale(workers, model, count, args.turns, args.concurrency)
             first = first or run.throughput
             print(
                 f"| {count} | {run.seconds:.1f} | {run.throughput:.1f} | "

@@ -14,10 +14,8 @@ from ostinato_dbos._commands import run_approve
 from ostinato_dbos._relay import EVENTS_STREAM
 from ostinato_memory import SQLiteChatMemoryRepository
 from tests.plugins.dbos.fake_model import FakeModelServer
-from tests.plugins.dbos.workers import TOOLS, Follower, Workers
+from tests.plugins.dbos.workers import Workers, submit_followed
 
-COUNT = f"{TOOLS}:count"
-PAY = f"{TOOLS}:pay"
 #: What a reader sees of a turn with one tool call, whether or not a worker died in it.
 TOOL_TURN = [
     "round_started 1",
@@ -27,6 +25,14 @@ TOOL_TURN = [
     "tool_finished 1",
     "round_started 2",
     "round_finished 2",
+    "loop_ended",
+]
+#: What a reader sees of a turn with one call needing approval, until it waits for it.
+UNTIL_APPROVAL = [
+    "round_started 1",
+    "round_finished 1",
+    "tool_call_requested 1",
+    "approval_required 1",
     "loop_ended",
 ]
 
@@ -42,8 +48,7 @@ def test_killed_in_a_model_round_the_turn_completes_on_the_restarted_worker(
     gate = model_server.gate(("model", "t1", 2))
     worker = workers.start("w1")
     with workers.engine() as engine:
-        handle = engine.submit(TurnRequest("t1 tool", conversation_id="t1", tools=(COUNT,)))
-        follower = Follower(engine, handle.id)
+        handle, follower = submit_followed(engine, "t1", "tool")
         assert gate.arrived.wait(60)
         workers.kill(worker)  # in the second model round, after the tool ran
         gate.release.set()
@@ -68,11 +73,10 @@ def test_killed_in_a_tool_call_the_turn_completes_on_another_live_worker(
     gate = model_server.gate(("count", "t2", 0))
     first, second = workers.start("w1"), workers.start("w2")
     with workers.engine() as engine:
-        handle = engine.submit(TurnRequest("t2 tool", conversation_id="t2", tools=(COUNT,)))
-        follower = Follower(engine, handle.id)
+        handle, follower = submit_followed(engine, "t2", "tool")
         assert gate.arrived.wait(60)
-        running = engine.client.retrieve_workflow(handle.id).get_status().executor_id
-        killed, live = (first, second) if running == "w1" else (second, first)
+        killed = workers.running(engine, handle.id)
+        live = second if killed is first else first
         workers.kill(killed)
         gate.release.set()  # the live worker adopts the dead one's turn
         assert handle.result(timeout=60).text == "done t2"
@@ -96,8 +100,7 @@ def test_a_turn_waiting_for_approval_outlives_its_workers_and_resumes_on_ostinat
 ) -> None:
     worker = workers.start("w1")
     with workers.engine() as engine:
-        handle = engine.submit(TurnRequest("t3 approval", conversation_id="t3", tools=(PAY,)))
-        follower = Follower(engine, handle.id)
+        handle, follower = submit_followed(engine, "t3", "approval")
         pending = handle.wait_for_pending(60)
         assert pending is not None and [c.name for c in pending.calls] == ["pay"]
         assert handle.status is TurnStatus.WAITING_FOR_APPROVAL
@@ -111,11 +114,7 @@ def test_a_turn_waiting_for_approval_outlives_its_workers_and_resumes_on_ostinat
         assert approved.stdout.strip() == f"approved 1 call(s) of {handle.id}"
         assert handle.result(timeout=60).text == "done t3"
         assert follower.kinds() == [
-            "round_started 1",
-            "round_finished 1",
-            "tool_call_requested 1",
-            "approval_required 1",
-            "loop_ended",
+            *UNTIL_APPROVAL,
             "tool_started 1",
             "tool_finished 1",
             "round_started 2",
@@ -135,8 +134,7 @@ def test_sigterm_hands_a_waiting_turn_back_and_a_decision_from_the_api_resumes_i
     workers.env["OSTINATO_DBOS_SHUTDOWN_GRACE_SECONDS"] = "600"  # not waited: nothing runs
     worker = workers.start("w1")
     with workers.engine() as engine:
-        handle = engine.submit(TurnRequest("t4 approval", conversation_id="t4", tools=(PAY,)))
-        follower = Follower(engine, handle.id)
+        handle, follower = submit_followed(engine, "t4", "approval")
         pending = handle.wait_for_pending(60)
         assert pending is not None
         assert "handed back 1 turn(s)" in workers.terminate(worker)
@@ -146,11 +144,7 @@ def test_sigterm_hands_a_waiting_turn_back_and_a_decision_from_the_api_resumes_i
         workers.start("w2")
         assert handle.result(timeout=60).text == "done t4"
         assert follower.kinds() == [
-            "round_started 1",
-            "round_finished 1",
-            "tool_call_requested 1",
-            "approval_required 1",
-            "loop_ended",  # the denied call is answered in the resumed round's messages
+            *UNTIL_APPROVAL,  # no tool runs: the denied call is answered in the resumed round
             "round_started 2",
             "round_finished 2",
             "loop_ended",

@@ -11,10 +11,9 @@ import subprocess
 from contextlib import closing
 from pathlib import Path
 
-from ostinato.durable import TurnRequest
 from ostinato_dbos._worker import FENCED_EXIT_STATUS
 from tests.plugins.dbos.fake_model import FakeModelServer
-from tests.plugins.dbos.workers import TOOLS, Follower, Workers
+from tests.plugins.dbos.workers import Workers, submit_followed
 
 
 def stop_holding_no_lock(process: subprocess.Popen[str], database: Path) -> None:
@@ -33,10 +32,7 @@ def test_a_stalled_worker_whose_turn_was_adopted_runs_no_further_unit_of_it(
     gate = model_server.gate(("count", "t6", 0))
     stalled = workers.start("w1")
     with workers.engine() as engine:
-        handle = engine.submit(
-            TurnRequest("t6 tool", conversation_id="t6", tools=(f"{TOOLS}:count",))
-        )
-        follower = Follower(engine, handle.id)
+        handle, follower = submit_followed(engine, "t6", "tool")
         assert gate.arrived.wait(60)  # w1 is in the tool call
         stop_holding_no_lock(stalled, workers.database_path)
         gate.release.set()  # w1's answer waits in its socket

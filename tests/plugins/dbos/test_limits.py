@@ -9,13 +9,11 @@ import asyncio
 import pytest
 
 from ostinato.config import AutoConfiguration
-from ostinato.durable import TurnHandle, TurnRequest, TurnRunner
+from ostinato.durable import TurnHandle, TurnRunner
 from ostinato.events import LoopEnded, LoopEvent, LoopExitReason
 from ostinato.tools import ApprovalDecision, PendingToolCalls
 from tests.plugins.dbos.fake_model import FakeModelServer
-from tests.plugins.dbos.workers import TOOLS, Workers
-
-COUNT = f"{TOOLS}:count"
+from tests.plugins.dbos.workers import Workers, turn_request
 
 
 async def _collect(handle: TurnHandle) -> list[LoopEvent]:
@@ -44,7 +42,7 @@ def test_the_worker_s_limits_end_a_durable_turn_as_they_end_an_in_process_one(
     workers.env[setting] = "1"  # one model round: the tool it asks for never runs
     workers.start("w1")
     with workers.engine() as engine:
-        handle = engine.submit(TurnRequest("l1 tool", conversation_id="l1", tools=(COUNT,)))
+        handle = engine.submit(turn_request("l1", "tool"))
         answer = handle.result(timeout=60)
         events = asyncio.run(_collect(handle))
     assert [e.kind for e in events] == [
@@ -66,7 +64,7 @@ def test_the_worker_s_limits_end_a_durable_turn_as_they_end_an_in_process_one(
         monkeypatch.setenv(name, value)
     seen: list[LoopEvent] = []
     runner = TurnRunner(AutoConfiguration(), listeners=[seen.append])
-    request = TurnRequest("l2 tool", conversation_id="l2", tools=(COUNT,))
+    request = turn_request("l2", "tool")
     local = asyncio.run(runner.run(request, _no_decisions))
     assert [e.kind for e in seen] == [e.kind for e in events]
     assert isinstance(seen[-1], LoopEnded) and seen[-1].reason is reason

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from ostinato.durable import TurnRequest
 from tests.plugins.dbos.fake_model import FakeModelServer
 from tests.plugins.dbos.scale import fresh_database_url, run_scale
-from tests.plugins.dbos.workers import TOOLS, Workers
+from tests.plugins.dbos.workers import Workers, turn_request
 from tests.servers import PostgresServer
 
 
@@ -27,12 +26,8 @@ def postgres() -> Iterator[PostgresServer]:
 def pg_workers(
     tmp_path: Path, model_server: FakeModelServer, postgres: PostgresServer
 ) -> Iterator[Workers]:
-    started = Workers(tmp_path, model_server, fresh_database_url(postgres))
-    yield started
-    for process in started.processes:
-        if process.poll() is None:
-            process.kill()
-            process.wait(30)
+    with Workers(tmp_path, model_server, fresh_database_url(postgres)) as started:
+        yield started
 
 
 def test_two_workers_share_the_queue_and_every_unit_runs_once(
@@ -47,14 +42,12 @@ def test_a_killed_worker_s_turn_is_adopted_by_the_other_one(
     pg_workers: Workers, model_server: FakeModelServer
 ) -> None:
     gate = model_server.gate(("count", "p1", 0))
-    first, second = pg_workers.start("w1"), pg_workers.start("w2")
+    pg_workers.start("w1")
+    pg_workers.start("w2")
     with pg_workers.engine() as engine:
-        handle = engine.submit(
-            TurnRequest("p1 tool", conversation_id="p1", tools=(f"{TOOLS}:count",))
-        )
+        handle = engine.submit(turn_request("p1", "tool"))
         assert gate.arrived.wait(60)
-        running = engine.client.retrieve_workflow(handle.id).get_status().executor_id
-        pg_workers.kill(first if running == "w1" else second)
+        pg_workers.kill(pg_workers.running(engine, handle.id))
         gate.release.set()
         assert handle.result(timeout=60).text == "done p1"
     assert model_server.started[("model", "p1", 1)] == 1

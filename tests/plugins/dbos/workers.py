@@ -10,16 +10,20 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Self
 
+from ostinato.durable import TurnRequest
 from ostinato.events import LoopEvent
-from ostinato_dbos import DbosEngine, DbosSettings
+from ostinato_dbos import DbosEngine, DbosSettings, DbosTurnHandle
 from ostinato_mcp._lifetime import guarded_command
 from tests.plugins.dbos.fake_model import FakeModelServer
 
-__all__ = ["Follower", "Workers"]
+__all__ = ["Follower", "Workers", "submit_followed", "turn_request"]
 
 ROOT = Path(__file__).resolve().parents[3]
 TOOLS = "tests.plugins.dbos.durable_tools"
+#: The tool each plan of the fake model calls (see ``fake_model``).
+PLAN_TOOLS = {"tool": f"{TOOLS}:count", "approval": f"{TOOLS}:pay"}
 #: A worker silent this long is presumed dead and its turns adopted (what the adoption
 #: tests wait for after a kill). Wide over the 0.2 s heartbeat: a live worker starved of
 #: CPU on a loaded machine must not be presumed dead in the middle of a unit, which would
@@ -28,7 +32,8 @@ DEAD_AFTER_SECONDS = 4.0
 
 
 class Workers:
-    """Starts workers sharing ``database_url`` and the fake model ``server``."""
+    """Starts workers sharing ``database_url`` and the fake model ``server`` (as a context
+    manager, kills those still running when it exits)."""
 
     def __init__(self, tmp_path: Path, server: FakeModelServer, database_url: str) -> None:
         self.database_url = database_url
@@ -60,6 +65,7 @@ class Workers:
             "OSTINATO_DBOS_SHUTDOWN_GRACE_SECONDS": "0",
         }
         self.processes: list[subprocess.Popen[str]] = []
+        self._by_executor: dict[str, subprocess.Popen[str]] = {}
 
     def start(self, executor_id: str, *extra: str) -> subprocess.Popen[str]:
         """A worker taking turns (returns once it said so)."""
@@ -74,6 +80,7 @@ class Workers:
             text=True,
         )
         self.processes.append(process)
+        self._by_executor[executor_id] = process
         assert process.stdout is not None
         seen = []
         for line in process.stdout:
@@ -81,6 +88,11 @@ class Workers:
             if "taking turns" in line:
                 return process
         raise AssertionError(f"the worker {executor_id} did not start:\n{''.join(seen)}")
+
+    def running(self, engine: DbosEngine, turn_id: str) -> subprocess.Popen[str]:
+        """The worker (the last one started under its executor id) running turn ``turn_id``."""
+        executor_id = engine.client.retrieve_workflow(turn_id).get_status().executor_id
+        return self._by_executor[executor_id]
 
     def command(self, *args: str) -> subprocess.CompletedProcess[str]:
         """``ostinato ARGS...`` run with the workers' environment."""
@@ -110,6 +122,16 @@ class Workers:
         """A submitter's engine on the same database."""
         return DbosEngine(self.settings, poll_seconds=0.05)
 
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        """Kill the workers still running."""
+        for process in self.processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait(30)
+
 
 class Follower:
     """Follows a turn's events from the submitting side, in a thread, from the moment
@@ -134,3 +156,15 @@ class Follower:
         assert not self._thread.is_alive(), "the events of the turn did not end"
         assert self.error is None, self.error
         return [f"{e.kind} {getattr(e, 'round', '')}".strip() for e in self.events]
+
+
+def turn_request(turn: str, plan: str) -> TurnRequest:
+    """The fake model's turn ``turn`` following ``plan`` (``tool`` calls ``count``,
+    ``approval`` calls ``pay``), in a conversation of its own."""
+    return TurnRequest(f"{turn} {plan}", conversation_id=turn, tools=(PLAN_TOOLS[plan],))
+
+
+def submit_followed(engine: DbosEngine, turn: str, plan: str) -> tuple[DbosTurnHandle, Follower]:
+    """Submits :func:`turn_request` and follows the turn's events from now on."""
+    handle = engine.submit(turn_request(turn, plan))
+    return handle, Follower(engine, handle.id)

@@ -17,19 +17,13 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Annotated, Any
 
 import pytest
 
-from ostinato import ChatClient, ToolCallingAdvisor, tool
-from ostinato.advisors import (
-    AdvisorChain,
-    CallAdvisor,
-    ChatClientRequest,
-    ChatClientResponse,
-    StreamAdvisor,
-)
+from ostinato import ChatClient, ChatClientRequestSpec, ToolCallingAdvisor, tool
+from ostinato.advisors import AdvisorChain, BaseAdvisor, ChatClientRequest
 from ostinato.messages import AssistantMessage, ToolResponseMessage
 from ostinato.model import FinishReason
 from ostinato_llamacpp import LlamaCppChatModel
@@ -46,7 +40,7 @@ FORECASTS = {
 _LLAMACPP_ENVIRONMENT = {k: v for k, v in os.environ.items() if k.startswith("OSTINATO_LLAMACPP_")}
 
 
-class RoundRecorder(CallAdvisor, StreamAdvisor):
+class RoundRecorder(BaseAdvisor):
     """Sits inside the tool loop and records the prompt of every model round."""
 
     def __init__(self) -> None:
@@ -57,20 +51,10 @@ class RoundRecorder(CallAdvisor, StreamAdvisor):
         """Just inside the tool advisor."""
         return ToolCallingAdvisor.DEFAULT_ORDER + 1
 
-    async def advise_call(
-        self, request: ChatClientRequest, chain: AdvisorChain
-    ) -> ChatClientResponse:
+    async def before(self, request: ChatClientRequest, chain: AdvisorChain) -> ChatClientRequest:
         """Record, then go on."""
         self.prompts.append(list(request.prompt.messages))
-        return await chain.next_call(request)
-
-    async def advise_stream(
-        self, request: ChatClientRequest, chain: AdvisorChain
-    ) -> AsyncIterator[ChatClientResponse]:
-        """Record, then go on."""
-        self.prompts.append(list(request.prompt.messages))
-        async for chunk in chain.next_stream(request):
-            yield chunk
+        return request
 
 
 @pytest.fixture(scope="module")
@@ -120,6 +104,13 @@ def weather_tool(called: list[str]) -> Any:
     return weather
 
 
+def weather_question(
+    client: ChatClient, called: list[str], recorder: RoundRecorder
+) -> ChatClientRequestSpec:
+    """The question, with the weather tool (noting each city in ``called``) and ``recorder``."""
+    return client.prompt().user(QUESTION).tools(weather_tool(called)).advisors(recorder)
+
+
 def check_protocol(called: list[str], recorder: RoundRecorder, text: str, finish: str) -> None:
     cities = {city.strip().lower() for city in called}
     assert {"paris", "tokyo"} <= cities, f"the tool ran for {called}"
@@ -148,14 +139,7 @@ def test_weather_loop_on_call(client: ChatClient) -> None:
     called: list[str] = []
     recorder = RoundRecorder()
     started = time.monotonic()
-    response = (
-        client.prompt()
-        .user(QUESTION)
-        .tools(weather_tool(called))
-        .advisors(recorder)
-        .call()
-        .chat_response()
-    )
+    response = weather_question(client, called, recorder).call().chat_response()
     elapsed = time.monotonic() - started
     assert response is not None and response.result is not None
     finish = response.result.finish_reason or ""
@@ -167,14 +151,7 @@ def test_weather_loop_on_stream(client: ChatClient) -> None:
     called: list[str] = []
     recorder = RoundRecorder()
     started = time.monotonic()
-    responses = list(
-        client.prompt()
-        .user(QUESTION)
-        .tools(weather_tool(called))
-        .advisors(recorder)
-        .stream()
-        .chat_client_responses()
-    )
+    responses = list(weather_question(client, called, recorder).stream().chat_client_responses())
     elapsed = time.monotonic() - started
     finishes = [
         g.finish_reason

@@ -34,6 +34,11 @@ async def streamed(model: LlamaCppChatModel) -> ChatResponse:
     return aggregate
 
 
+async def ask(model: LlamaCppChatModel, face: str) -> ChatResponse:
+    """The answer to ``PROMPT`` through ``face``: ``"call"``, or ``"stream"`` aggregated."""
+    return await model.call(PROMPT) if face == "call" else await streamed(model)
+
+
 async def test_first_request_starts_the_server_and_close_stops_it(
     make_spec: Callable[..., ServerSpec],
 ) -> None:
@@ -99,10 +104,7 @@ async def test_a_crash_mid_turn_is_a_typed_error_and_the_next_request_restarts(
         await model.astart()
         first = server_pid(spec)
         with pytest.raises(LlamaServerCrashedError) as caught:
-            if face == "call":
-                await model.call(PROMPT)
-            else:
-                await streamed(model)
+            await ask(model, face)
         error = caught.value
         assert error.exit_code is not None and error.exit_code != 0
         assert "exited with status" in str(error) and "the next request starts it again" in str(
@@ -121,10 +123,7 @@ async def test_a_500_stays_a_server_error_and_explains_the_small_model(
     message = "Failed to parse input at pos 12: does not match the expected peg-native format"
     async with LlamaCppChatModel(make_spec(status_500=message), hint=HINT) as model:
         with pytest.raises(ServerError) as caught:
-            if face == "call":
-                await model.call(PROMPT)
-            else:
-                await streamed(model)
+            await ask(model, face)
     error = caught.value
     assert type(error) is ServerError and error.status == 500
     text = str(error)

@@ -10,7 +10,6 @@ Over stdio it appends its process id to the file ``$DEMO_STARTS`` names, if any.
 from __future__ import annotations
 
 import os
-import socket
 import sys
 import threading
 from collections.abc import Iterator
@@ -76,24 +75,10 @@ def build(many: int = 0) -> MCPServer:
 @contextmanager
 def serve_http(many: int = 0) -> Iterator[str]:
     """Serve a fresh demo server on a loopback port; yields its URL."""
-    import uvicorn
+    from tests.uvicorn_loopback import serve_on_loopback
 
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)  # connections queue from here on: no need to wait for uvicorn
-    port = sock.getsockname()[1]
-    app = build(many).streamable_http_app()
-    server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
-    )
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
+    with serve_on_loopback(build(many).streamable_http_app(), lifespan="on") as url:
+        yield f"{url}/mcp"
 
 
 if __name__ == "__main__":

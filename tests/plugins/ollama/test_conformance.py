@@ -13,7 +13,7 @@ never fragments.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ostinato.messages import ToolCall
@@ -22,7 +22,7 @@ from ostinato.testing.conformance import (
     CannedResponse,
     Expectations,
     HttpxModelConformance,
-    Scenario,
+    ReplyShapes,
 )
 from ostinato_ollama import OllamaChatModel, OllamaChatOptions
 
@@ -36,11 +36,16 @@ def ndjson(*objects: Mapping[str, Any]) -> CannedResponse:
     return CannedResponse.text(body, content_type="application/x-ndjson")
 
 
-class TestOllamaConformance(HttpxModelConformance):
+class TestOllamaConformance(ReplyShapes, HttpxModelConformance):
     expectations: ClassVar[Expectations] = Expectations(response_id="")
     model_class = OllamaChatModel
     base_url = "http://conformance.test:11434"
     live_model_name = "qwen3"
+    # Ollama says "stop" after tool calls too, and has no content filter.
+    finish_reasons: ClassVar[Mapping[str, str | None]] = {
+        "tool_calls": "stop",
+        "content_filter": None,
+    }
 
     def structured_output_options(self, schema: Mapping[str, Any]) -> ChatOptions | None:
         return OllamaChatOptions(format=schema)
@@ -48,7 +53,7 @@ class TestOllamaConformance(HttpxModelConformance):
     def canned_error(self, status: int, message: str, headers: Mapping[str, str]) -> CannedResponse:
         return CannedResponse.json({"error": message}, status=status, headers=headers)
 
-    # -- the scenarios, in Ollama's format ------------------------------------------------
+    # -- the reply shapes, in Ollama's format --------------------------------------------
 
     def _object(self, message: Mapping[str, Any], *, done: bool = False) -> dict[str, Any]:
         return {
@@ -69,7 +74,7 @@ class TestOllamaConformance(HttpxModelConformance):
         }
 
     @staticmethod
-    def _calls(calls: list[ToolCall]) -> list[dict[str, Any]]:
+    def _calls(calls: Sequence[ToolCall]) -> list[dict[str, Any]]:
         return [
             {
                 "id": call.id,
@@ -82,47 +87,24 @@ class TestOllamaConformance(HttpxModelConformance):
             for index, call in enumerate(calls)
         ]
 
-    def _calls_message(self, calls: list[ToolCall]) -> dict[str, Any]:
-        # As ollama.com's recorded tool call (006): thinking beside the calls.
-        return {"content": "", "thinking": THINKING, "tool_calls": self._calls(calls)}
+    def whole_reply(
+        self, text: str | None, calls: Sequence[ToolCall], finish: str
+    ) -> CannedResponse:
+        # A tool call as ollama.com's recorded one (006): thinking beside the calls.
+        message = (
+            {"content": "", "thinking": THINKING, "tool_calls": self._calls(calls)}
+            if calls
+            else {"content": text}
+        )
+        return CannedResponse.json(self._final(finish, message))
 
-    def _whole(self, message: Mapping[str, Any], reason: str = "stop") -> CannedResponse:
-        return CannedResponse.json(self._final(reason, message))
-
-    def _text_stream(self, pieces: list[str], reason: str) -> CannedResponse:
+    def text_stream(self, pieces: Sequence[str], finish: str) -> CannedResponse:
         objects = [self._object({"content": p}) for p in pieces]
-        return ndjson(*objects, self._final(reason))
+        return ndjson(*objects, self._final(finish))
 
-    def _calls_stream(self, calls: list[ToolCall]) -> CannedResponse:
+    def calls_stream(self, calls: Sequence[ToolCall], finish: str) -> CannedResponse:
         return ndjson(
             self._object({"content": "", "thinking": THINKING}),
             self._object({"content": "", "tool_calls": self._calls(calls)}),
-            self._final("stop"),  # Ollama says "stop" after tool calls too
+            self._final(finish),
         )
-
-    def canned(self, scenario: Scenario) -> CannedResponse | None:
-        exp = self.expectations
-        calls = [exp.weather_call, exp.time_call]
-        text = exp.text
-        match scenario:
-            case Scenario.TEXT:
-                return self._whole({"content": text})
-            case Scenario.TEXT_STREAM:
-                return self._text_stream([text[:10], text[10:27], text[27:]], "stop")
-            case Scenario.TOOL_CALL:
-                return self._whole(self._calls_message(calls[:1]))
-            case Scenario.TOOL_CALL_STREAM:
-                return self._calls_stream(calls[:1])
-            case Scenario.PARALLEL_TOOL_CALLS:
-                return self._whole(self._calls_message(calls))
-            case Scenario.PARALLEL_TOOL_CALLS_STREAM:
-                return self._calls_stream(calls)
-            case Scenario.TOOL_RESULT_FOLLOWUP:
-                return self._whole({"content": exp.followup_text})
-            case Scenario.LENGTH:
-                return self._whole({"content": "The capital of"}, "length")
-            case Scenario.LENGTH_STREAM:
-                return self._text_stream(["The capital", " of"], "length")
-            case Scenario.STRUCTURED_OUTPUT:
-                return self._whole({"content": json.dumps(exp.structured)})
-        return None  # no content filter; in-stream errors carry no status

@@ -102,18 +102,6 @@ async def test_thinking_streams_apart_from_the_text():
     assert (output.text, output.reasoning) == ("Yes", "Hmm.")
 
 
-@pytest.mark.parametrize(
-    ("reason", "finish"),
-    [("stop", "stop"), ("length", "length"), ("load", "load"), ("unload", "unload")],
-)
-async def test_done_reasons(reason: str, finish: str):
-    model, _ = model_for(reply("x", reason=reason))
-    generation = (await model.call(Prompt("hi"))).result
-    assert generation is not None
-    assert generation.metadata.finish_reason == finish
-    assert generation.metadata["finish_reason_raw"] == reason
-
-
 async def test_an_error_line_mid_stream_raises():
     model, sent = model_for(
         ndjson(piece("Hel"), {"error": "llama runner process has terminated"}), max_retries=2
@@ -154,17 +142,6 @@ async def test_a_line_that_is_not_an_object():
     model, _ = model_for(ndjson("[1, 2]\n"))
     with pytest.raises(MalformedResponseError, match="expected a chat reply object"):
         await stream_chunks(model)
-
-
-async def test_a_call_whose_reply_is_broken():
-    model, _ = model_for(
-        httpx.Response(200, content=b"<html>"),
-        httpx.Response(200, json=piece("partial")),
-    )
-    with pytest.raises(MalformedResponseError, match="the reply is not JSON"):
-        await model.call(Prompt("hi"))
-    with pytest.raises(MalformedResponseError, match="ended before its final object"):
-        await model.call(Prompt("hi"))
 
 
 async def test_a_stream_labelled_application_json_is_read_as_ndjson():

@@ -1,12 +1,12 @@
-"""Retries: which failures, with backoff and no real sleeping; streams only before they
-deliver."""
+"""Ollama's retries: a restarting server, streams only before they deliver, error lines
+never (the retries every HTTP adapter shares are ``tests/plugins/test_adapter_retries.py``'s)."""
 
 from __future__ import annotations
 
 import httpx
 import pytest
 
-from ostinato.errors import BadRequestError, ServerError, StreamInterruptedError
+from ostinato.errors import ServerError, StreamInterruptedError
 from ostinato.prompt import Prompt
 from tests.plugins.ollama.fakes import (
     aggregate,
@@ -25,22 +25,6 @@ async def test_connection_failures_are_retried():
     model, sent = model_for(httpx.ConnectError("refused"), reply(), max_retries=1)
     assert (await model.call(Prompt("hi"))).text == "ok"
     assert len(sent) == 2
-
-
-async def test_client_errors_are_not_retried():
-    model, sent = model_for(error_reply(400), reply(), max_retries=3)
-    with pytest.raises(BadRequestError):
-        await model.call(Prompt("hi"))
-    assert len(sent) == 1
-
-
-async def test_retries_are_bounded():
-    model, sent = model_for(
-        error_reply(500), error_reply(500), error_reply(500), reply(), max_retries=2
-    )
-    with pytest.raises(ServerError):
-        await model.call(Prompt("hi"))
-    assert len(sent) == 3
 
 
 async def test_a_stream_is_retried_before_it_delivers():

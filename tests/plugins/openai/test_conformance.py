@@ -9,12 +9,12 @@ frame. The kit checks what the adapter makes of them.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ostinato.messages import ToolCall
 from ostinato.prompt import ChatOptions
-from ostinato.testing.conformance import CannedResponse, HttpxModelConformance, Scenario
+from ostinato.testing.conformance import CannedResponse, HttpxModelConformance, ReplyShapes
 from ostinato_openai import (
     OpenAIChatModel,
     OpenAIChatOptions,
@@ -28,7 +28,7 @@ def sse(*events: Mapping[str, Any], done: bool = True) -> str:
     return body + ("data: [DONE]\n\n" if done else "")
 
 
-class TestOpenAIConformance(HttpxModelConformance):
+class TestOpenAIConformance(ReplyShapes, HttpxModelConformance):
     model_class = OpenAIChatModel
     base_url = "https://conformance.test/v1"
     live_model_name = "gpt-4.1-mini"
@@ -40,7 +40,7 @@ class TestOpenAIConformance(HttpxModelConformance):
         error = {"message": message, "type": "invalid_request_error", "param": None, "code": None}
         return CannedResponse.json({"error": error}, status=status, headers=headers)
 
-    # -- the scenarios, in the Chat Completions format ------------------------------------
+    # -- the reply shapes, in the Chat Completions format --------------------------------
 
     def _usage(self) -> dict[str, Any]:
         exp = self.expectations
@@ -51,14 +51,10 @@ class TestOpenAIConformance(HttpxModelConformance):
             "prompt_tokens_details": {"cached_tokens": 0},
         }
 
-    def _completion(
-        self,
-        *,
-        content: str | None,
-        calls: list[ToolCall] = (),
-        finish: str,  # type: ignore[assignment]
+    def whole_reply(
+        self, text: str | None, calls: Sequence[ToolCall], finish: str
     ) -> CannedResponse:
-        message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": None}
+        message: dict[str, Any] = {"role": "assistant", "content": text, "refusal": None}
         if calls:
             message["tool_calls"] = [
                 {
@@ -92,7 +88,7 @@ class TestOpenAIConformance(HttpxModelConformance):
     def _usage_chunk(self) -> dict[str, Any]:
         return {**self._chunk(None), "choices": [], "usage": self._usage()}
 
-    def _text_stream(self, pieces: list[str], finish: str) -> CannedResponse:
+    def text_stream(self, pieces: Sequence[str], finish: str) -> CannedResponse:
         return CannedResponse.text(
             sse(
                 self._chunk({"role": "assistant", "content": ""}),
@@ -102,7 +98,7 @@ class TestOpenAIConformance(HttpxModelConformance):
             )
         )
 
-    def _calls_stream(self, calls: list[ToolCall]) -> CannedResponse:
+    def calls_stream(self, calls: Sequence[ToolCall], finish: str) -> CannedResponse:
         chunks = [self._chunk({"role": "assistant", "content": None})]
         for index, call in enumerate(calls):
             head = {"index": index, "id": call.id, "type": "function"}
@@ -115,48 +111,20 @@ class TestOpenAIConformance(HttpxModelConformance):
             for piece in (call.arguments[:middle], call.arguments[middle:]):
                 fragment = {"index": index, "function": {"arguments": piece}}
                 chunks.append(self._chunk({"tool_calls": [fragment]}))
-        chunks += [self._chunk({}, "tool_calls"), self._usage_chunk()]
+        chunks += [self._chunk({}, finish), self._usage_chunk()]
         return CannedResponse.text(sse(*chunks))
 
-    def canned(self, scenario: Scenario) -> CannedResponse | None:
-        exp = self.expectations
-        calls = [exp.weather_call, exp.time_call]
-        text = exp.text
-        match scenario:
-            case Scenario.TEXT:
-                return self._completion(content=text, finish="stop")
-            case Scenario.TEXT_STREAM:
-                return self._text_stream([text[:10], text[10:27], text[27:]], "stop")
-            case Scenario.TOOL_CALL:
-                return self._completion(content=None, calls=calls[:1], finish="tool_calls")
-            case Scenario.TOOL_CALL_STREAM:
-                return self._calls_stream(calls[:1])
-            case Scenario.PARALLEL_TOOL_CALLS:
-                return self._completion(content=None, calls=calls, finish="tool_calls")
-            case Scenario.PARALLEL_TOOL_CALLS_STREAM:
-                return self._calls_stream(calls)
-            case Scenario.TOOL_RESULT_FOLLOWUP:
-                return self._completion(content=exp.followup_text, finish="stop")
-            case Scenario.LENGTH:
-                return self._completion(content="The capital of", finish="length")
-            case Scenario.LENGTH_STREAM:
-                return self._text_stream(["The capital", " of"], "length")
-            case Scenario.STRUCTURED_OUTPUT:
-                return self._completion(content=json.dumps(exp.structured), finish="stop")
-            case Scenario.CONTENT_FILTER:
-                return self._completion(content=None, finish="content_filter")
-            case Scenario.STREAM_ERROR_EVENT:
-                error = {
-                    "error": {
-                        "message": exp.error_message,
-                        "type": "invalid_request_error",
-                        "status_code": 400,
-                    }
-                }
-                body = sse(
-                    self._chunk({"role": "assistant", "content": ""}),
-                    self._chunk({"content": "The capital"}),
-                    done=False,
-                )
-                return CannedResponse.text(body + f"event: error\ndata: {json.dumps(error)}\n\n")
-        return None  # pragma: no cover - every scenario is provided
+    def error_event(self) -> CannedResponse:
+        error = {
+            "error": {
+                "message": self.expectations.error_message,
+                "type": "invalid_request_error",
+                "status_code": 400,
+            }
+        }
+        body = sse(
+            self._chunk({"role": "assistant", "content": ""}),
+            self._chunk({"content": "The capital"}),
+            done=False,
+        )
+        return CannedResponse.text(body + f"event: error\ndata: {json.dumps(error)}\n\n")

@@ -12,12 +12,12 @@ from contextlib import aclosing
 
 import pytest
 
-from ostinato.errors import AuthenticationError, BadRequestError, RateLimitError
+from ostinato.errors import AuthenticationError, BadRequestError, ModelError, RateLimitError
 from ostinato.model import ChatResponse
 from tests.fakes.wire import Exchange
 from tests.plugins.openai.expect import check_request, replay
 from tests.plugins.openai.wire import exchange_names, load, recorded_prompt, replay_model
-from tests.plugins.recorded_replay import reply
+from tests.plugins.recorded_replay import RecordedError, reply
 
 FOLDER = "openai-compatible"
 
@@ -231,52 +231,45 @@ async def test_001_groq_stream_error_event():
     assert all(c.text is None for c in delivered)
 
 
-async def test_003_groq_error_400_tool_use_failed():
-    with pytest.raises(BadRequestError) as caught:
-        await replay(load(FOLDER, "003-groq-error-400-tool-use-failed.json"))
-    error = caught.value
-    assert (error.status, error.error_type, error.code) == (
+#: Every recorded error reply (by file name): what replaying it raises.
+ERRORS = {
+    "003-groq-error-400-tool-use-failed": RecordedError(
+        BadRequestError,
         400,
         "invalid_request_error",
         "tool_use_failed",
-    )
-    assert str(error) == (
         "openai error 400 (invalid_request_error/tool_use_failed): Tool call validation "
         "failed: tool call validation failed: parameters for tool get_something_by_name did "
         "not match schema: errors: [missing properties: 'name', additionalProperties 'foo' "
         'not allowed] [failed generation: {"name": "get_something_by_name", "arguments": '
-        '{\n  "foo": "bar"\n}}]'
-    )
-
-
-async def test_005_openrouter_error_429_upstream():
-    with pytest.raises(RateLimitError) as caught:
-        await replay(load(FOLDER, "005-openrouter-error-429-upstream.json"))
-    error = caught.value
-    assert (error.status, error.error_type, error.code, error.retry_after) == (
+        '{\n  "foo": "bar"\n}}]',
+    ),
+    "005-openrouter-error-429-upstream": RecordedError(
+        RateLimitError,
         429,
         None,
         "429",
+        (
+            "Provider returned error",
+            "Google: google/gemini-2.0-flash-exp:free is temporarily rate-limited upstream",
+        ),
+    ),
+    "011-mistral-error-401-detail": RecordedError(
+        AuthenticationError, 401, None, None, "openai error 401: Invalid API Key"
+    ),
+    "014-azure-foundry-error-429-retry-after": RecordedError(
+        RateLimitError,
+        429,
         None,
-    )
-    assert "Provider returned error" in str(error)
-    assert "Google: google/gemini-2.0-flash-exp:free is temporarily rate-limited upstream" in str(
-        error
-    )
+        "RateLimitReached",
+        ("have exceeded rate limit",),
+        retry_after=1.0,  # retry-after: 1 (retry-after-ms: 0 says nothing)
+    ),
+}
 
 
-async def test_011_mistral_error_401_detail():
-    with pytest.raises(AuthenticationError) as caught:
-        await replay(load(FOLDER, "011-mistral-error-401-detail.json"))
-    error = caught.value
-    assert (error.status, error.error_type, error.code) == (401, None, None)
-    assert str(error) == "openai error 401: Invalid API Key"
-
-
-async def test_014_azure_foundry_error_429_retry_after():
-    with pytest.raises(RateLimitError) as caught:
-        await replay(load(FOLDER, "014-azure-foundry-error-429-retry-after.json"))
-    error = caught.value
-    assert (error.status, error.error_type, error.code) == (429, None, "RateLimitReached")
-    assert error.retry_after == 1.0  # retry-after: 1 (retry-after-ms: 0 says nothing)
-    assert "have exceeded rate limit" in str(error)
+@pytest.mark.parametrize("name", list(ERRORS))
+async def test_recorded_error(name: str):
+    with pytest.raises(ModelError) as caught:
+        await replay(load(FOLDER, f"{name}.json"))
+    ERRORS[name].check(caught.value, provider="openai", key="sk-wire-test")

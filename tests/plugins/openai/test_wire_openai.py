@@ -11,9 +11,10 @@ from typing import NamedTuple
 
 import pytest
 
-from ostinato.errors import AuthenticationError, BadRequestError, NotFoundError
+from ostinato.errors import AuthenticationError, BadRequestError, ModelError, NotFoundError
 from tests.plugins.openai.expect import expect_response, replay, replay_chunks
 from tests.plugins.openai.wire import exchange_names, load
+from tests.plugins.recorded_replay import RecordedError
 
 FOLDER = "openai"
 _DURATIONS = {"12ms": 0.012, "0s": 0.0, "1ms": 0.001}
@@ -214,45 +215,36 @@ async def test_009_structured_output_is_the_json_asked_for():
     assert json.loads(response.text or "") == {"name": "John", "age": 30}
 
 
-async def test_010_error_400_unsupported_value():
-    with pytest.raises(BadRequestError) as caught:
-        await replay(load(FOLDER, "010-error-400-unsupported-value.json"))
-    error = caught.value
-    assert (error.provider, error.status, error.error_type, error.code) == (
-        "openai",
+#: Every recorded error (by file name): what replaying it raises.
+ERRORS = {
+    "010-error-400-unsupported-value.json": RecordedError(
+        BadRequestError,
         400,
         "invalid_request_error",
         "unsupported_value",
-    )
-    assert error.retry_after is None
-    assert error.request_id is None
-    assert str(error) == (
         "openai error 400 (invalid_request_error/unsupported_value): Unsupported value: "
         "'messages[0].role' does not support 'system' with this model. "
-        "[param: messages[0].role]"
-    )
-
-
-async def test_011_error_401_invalid_api_key():
-    with pytest.raises(AuthenticationError) as caught:
-        await replay(load(FOLDER, "011-error-401-invalid-api-key.json"))
-    error = caught.value
-    assert (error.status, error.error_type, error.code) == (
+        "[param: messages[0].role]",
+    ),
+    "011-error-401-invalid-api-key.json": RecordedError(
+        AuthenticationError,
         401,
         "invalid_request_error",
         "invalid_api_key",
-    )
-    assert "Incorrect API key provided: invalid-key." in str(error)
-    assert "sk-wire-test" not in repr(error)
-
-
-async def test_012_error_404_model_not_found():
-    with pytest.raises(NotFoundError) as caught:
-        await replay(load(FOLDER, "012-error-404-model-not-found.json"))
-    error = caught.value
-    assert (error.status, error.error_type, error.code) == (
+        ("Incorrect API key provided: invalid-key.",),
+    ),
+    "012-error-404-model-not-found.json": RecordedError(
+        NotFoundError,
         404,
         "invalid_request_error",
         "model_not_found",
-    )
-    assert "The model `gpt-5.2-proo` does not exist" in str(error)
+        ("The model `gpt-5.2-proo` does not exist",),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", ERRORS, ids=lambda name: name[:3])
+async def test_recorded_error(name: str):
+    with pytest.raises(ModelError) as caught:
+        await replay(load(FOLDER, name))
+    ERRORS[name].check(caught.value, provider="openai", key="sk-wire-test")

@@ -1,12 +1,12 @@
 """An OTLP/HTTP receiver on loopback that decodes the protobuf payloads it is sent, and a
-server that accepts connections and never answers."""
+server that accepts connections and never answers (both on the tests' threaded loopback
+server, which drops open connections when it stops)."""
 
 from __future__ import annotations
 
-import socket
+import asyncio
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from typing import Any
 
 from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
     ExportMetricsServiceRequest,
@@ -16,39 +16,32 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceResponse,
 )
 
+from tests.fakes.loopback import ThreadedServer, http_head, read_request
+
 __all__ = ["OtlpReceiver", "SilentServer"]
 
 
-class OtlpReceiver:
+class OtlpReceiver(ThreadedServer):
     """Collects the spans (``(service name, span name)``) and metric names sent to it."""
 
     def __init__(self) -> None:
+        super().__init__(api_root="", name="otlp-receiver")
         self.spans: list[tuple[str, str, dict[str, Any]]] = []
         self.metrics: list[str] = []
         self.changed = threading.Condition()
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                receiver._receive(self.path, body)
-                reply = ExportTraceServiceResponse().SerializeToString()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/x-protobuf")
-                self.send_header("Content-Length", str(len(reply)))
-                self.end_headers()
-                self.wfile.write(reply)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
     def url(self) -> str:
         """The endpoint to put in ``OTEL_EXPORTER_OTLP_ENDPOINT``."""
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        return self.base_url
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while (request := await read_request(reader)) is not None:
+            self._receive(request.target, request.body)
+            reply = ExportTraceServiceResponse().SerializeToString()
+            headers = {"content-type": "application/x-protobuf", "content-length": str(len(reply))}
+            writer.write(http_head(200, headers) + reply)
+            await writer.drain()
 
     def _receive(self, path: str, body: bytes) -> None:
         with self.changed:
@@ -74,14 +67,6 @@ class OtlpReceiver:
                         self.metrics.extend(m.name for m in scope_metrics.metrics)
             self.changed.notify_all()
 
-    def __enter__(self) -> Self:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
 
 def _value(value: Any) -> Any:
     kind = value.WhichOneof("value")
@@ -92,36 +77,17 @@ def _value(value: Any) -> Any:
     )
 
 
-class SilentServer:
+class SilentServer(ThreadedServer):
     """Accepts TCP connections and reads, but never answers."""
 
     def __init__(self) -> None:
-        self._socket = socket.socket()
-        self._socket.bind(("127.0.0.1", 0))
-        self._socket.listen(64)
-        self._open: list[socket.socket] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._accept, daemon=True)
+        super().__init__(api_root="", name="silent-server")
 
     @property
     def url(self) -> str:
         """The endpoint to put in ``OTEL_EXPORTER_OTLP_ENDPOINT``."""
-        return f"http://127.0.0.1:{self._socket.getsockname()[1]}"
+        return self.base_url
 
-    def _accept(self) -> None:
-        while not self._stop.is_set():
-            try:
-                connection, _ = self._socket.accept()
-            except OSError:
-                return
-            self._open.append(connection)
-
-    def __enter__(self) -> Self:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self._stop.set()
-        self._socket.close()
-        for connection in self._open:
-            connection.close()
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while await reader.read(65536):
+            pass

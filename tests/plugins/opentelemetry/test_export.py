@@ -71,38 +71,37 @@ _EAGER_EXPORT = {
 }
 
 
-def test_a_dead_port_never_slows_a_turn() -> None:
-    endpoint = f"http://127.0.0.1:{free_port()}"
-    done, seconds = _run_child(10, {"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, **_EAGER_EXPORT})
-
+def _ten_eager_turns(endpoint: str, meanwhile: str, *mode: str) -> subprocess.CompletedProcess[str]:
+    """Ten turns exporting eagerly to ``endpoint``: none takes 0.5 s (``meanwhile`` says
+    what the export met), nor the process 30 s to exit."""
+    done, seconds = _run_child(
+        10, {"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, **_EAGER_EXPORT}, *mode
+    )
     slowest = _slowest(done)
-    assert slowest < 0.5, f"a turn took {slowest:.3f} s while spans went to a dead port"
+    assert slowest < 0.5, f"a turn took {slowest:.3f} s while {meanwhile}"
     assert seconds < 30, f"the process took {seconds:.1f} s to exit"
-    failures = [line for line in done.stderr.splitlines() if "Failed to export" in line]
+    return done
+
+
+def _reported_once(done: subprocess.CompletedProcess[str], failure: str) -> None:
+    failures = [line for line in done.stderr.splitlines() if failure in line]
     assert len(failures) == 1, done.stderr  # reported once, not per batch
     assert "repeats of this are not logged" in failures[0]
+
+
+def test_a_dead_port_never_slows_a_turn() -> None:
+    done = _ten_eager_turns(f"http://127.0.0.1:{free_port()}", "spans went to a dead port")
+    _reported_once(done, "Failed to export")
 
 
 def test_a_collector_that_never_answers_never_slows_a_turn() -> None:
     with SilentServer() as server:
-        done, seconds = _run_child(10, {"OTEL_EXPORTER_OTLP_ENDPOINT": server.url, **_EAGER_EXPORT})
-
-    slowest = _slowest(done)
-    assert slowest < 0.5, f"a turn took {slowest:.3f} s while the collector never answered"
-    assert seconds < 30, f"the process took {seconds:.1f} s to exit"
+        _ten_eager_turns(server.url, "the collector never answered")
 
 
 def test_an_exporter_that_raises_never_slows_a_turn_and_is_reported_once() -> None:
     with OtlpReceiver() as receiver:
-        done, seconds = _run_child(
-            10, {"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url, **_EAGER_EXPORT}, "raise"
-        )
-
-    slowest = _slowest(done)
-    assert slowest < 0.5, f"a turn took {slowest:.3f} s while the exporter raised"
-    assert seconds < 30, f"the process took {seconds:.1f} s to exit"
-    failures = [line for line in done.stderr.splitlines() if "Exception while exporting" in line]
-    assert len(failures) == 1, done.stderr  # reported once, not per batch
-    assert "repeats of this are not logged" in failures[0]
+        done = _ten_eager_turns(receiver.url, "the exporter raised", "raise")
+    _reported_once(done, "Exception while exporting")
     assert "RuntimeError: the exporter broke" in done.stderr
     assert receiver.spans == []

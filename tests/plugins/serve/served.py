@@ -1,5 +1,5 @@
 """What the ostinato-serve tests share: a weather agent on a scripted model, an httpx
-client on the ASGI app, an SSE reader, and a real uvicorn on a loopback port.
+client on the ASGI app, and an SSE reader.
 
 The scripted model answers by looking at the prompt (a responder), so concurrent turns
 need no ordering: a user question asks for the weather tool, a tool response is answered
@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import threading
-from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -31,7 +29,6 @@ __all__ = [
     "asgi_client",
     "pay",
     "read_sse",
-    "serve_on_loopback",
     "sse_messages",
     "weather",
 ]
@@ -163,26 +160,3 @@ def sse_messages(text: str) -> list[tuple[str | None, str]]:
 def read_sse(text: str) -> list[tuple[str, dict[str, Any]]]:
     """``(event, JSON data)`` of each named message of an SSE body."""
     return [(e or "", json.loads(d)) for e, d in sse_messages(text)]
-
-
-@contextmanager
-def serve_on_loopback(app: Any) -> Iterator[str]:
-    """Serve ``app`` with uvicorn on a free loopback port; yields its base URL. The
-    socket is bound and listening before uvicorn starts, so no wait is needed."""
-    import uvicorn
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(256)
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
-        assert not thread.is_alive(), "uvicorn did not stop"

@@ -26,10 +26,10 @@ from tests.plugins.serve.served import (
     ObservedSlots,
     agent,
     read_sse,
-    serve_on_loopback,
     sse_messages,
     weather,
 )
+from tests.uvicorn_loopback import serve_on_loopback
 
 TOKEN = "serve-token-0123456789"
 

@@ -1,5 +1,4 @@
-"""The system's Chromium and a real uvicorn on loopback, for the page's browser tests and
-the documentation's screenshot.
+"""The system's Chromium, for the page's browser tests and the documentation's screenshot.
 
 Chromium comes from the system packages (``scripts/install-browser``), never from
 Playwright's own downloads, and runs headless with its background connections off.
@@ -9,11 +8,9 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
-from typing import Any, Final
+from typing import Final
 
-__all__ = ["CHROMIUM_ARGS", "NO_CHROMIUM", "LoopbackServer", "chromium_path"]
+__all__ = ["CHROMIUM_ARGS", "NO_CHROMIUM", "chromium_path"]
 
 CHROMIUM_ARGS: Final = [
     "--headless",
@@ -43,34 +40,3 @@ def chromium_path() -> str | None:
         if found:
             return found
     return None
-
-
-class LoopbackServer:
-    """uvicorn serving ``app`` in a thread, on a socket of 127.0.0.1 that already listens:
-    a browser may connect at once (the kernel queues the connection until uvicorn
-    accepts it), so nothing waits for the server to start."""
-
-    def __init__(self, app: Any) -> None:
-        import uvicorn
-
-        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.socket.bind(("127.0.0.1", 0))
-        self.socket.listen(64)
-        self.port: int = self.socket.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}/"
-        config = uvicorn.Config(
-            app, log_level="warning", lifespan="off", timeout_graceful_shutdown=2
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
-        )
-        self.thread.start()
-
-    def stop(self) -> None:
-        """Stop serving (open streams get 2 s) and close the socket."""
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-        self.socket.close()
-        if self.thread.is_alive():
-            raise RuntimeError("the loopback uvicorn did not stop within 10 s")

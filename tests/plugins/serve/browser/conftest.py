@@ -6,9 +6,8 @@ connections off. Playwright never downloads a browser here. Without a Chromium t
 skip, saying why and how to get one.
 
 Each test serves a real app (``ostinato_serve.create_app``) with a real uvicorn on a
-loopback socket the fixture binds and listens on itself, so the browser can connect at
-once (the kernel queues the connection until uvicorn accepts it); the server stops when
-the test ends. When a test fails, a screenshot of the page and its console go to
+loopback socket that listens before uvicorn starts, so the browser can connect at once
+(``tests.uvicorn_loopback``); the server stops when the test ends. When a test fails, a screenshot of the page and its console go to
 ``test-artifacts/browser/`` (gitignored). A page whose script threw, or that fetched
 anything from elsewhere than its server, fails its test.
 """
@@ -16,6 +15,7 @@ anything from elsewhere than its server, fails its test.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,12 +23,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.plugins.serve.browser.chromium import (
-    CHROMIUM_ARGS,
-    NO_CHROMIUM,
-    LoopbackServer,
-    chromium_path,
-)
+from tests.plugins.serve.browser.chromium import CHROMIUM_ARGS, NO_CHROMIUM, chromium_path
+from tests.uvicorn_loopback import serve_on_loopback
 
 __all__ = ["ARTIFACTS", "ServedPage", "browser", "open_page", "serve"]
 
@@ -95,17 +91,10 @@ def _save_artifacts(request: pytest.FixtureRequest, pages: list[ServedPage]) -> 
 
 @pytest.fixture
 def serve() -> Iterator[Callable[[Any], str]]:
-    """``serve(app)`` runs ``app`` on loopback for this test and returns its base URL."""
-    servers: list[LoopbackServer] = []
-
-    def start(app: Any) -> str:
-        server = LoopbackServer(app)
-        servers.append(server)
-        return server.url
-
-    yield start
-    for server in servers:
-        server.stop()
+    """``serve(app)`` runs ``app`` on loopback for this test and returns its base URL
+    (ending in ``/``)."""
+    with ExitStack() as servers:
+        yield lambda app: servers.enter_context(serve_on_loopback(app)) + "/"
 
 
 @pytest.fixture

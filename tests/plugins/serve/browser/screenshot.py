@@ -15,13 +15,9 @@ from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
 
-from tests.plugins.serve.browser.chromium import (
-    CHROMIUM_ARGS,
-    NO_CHROMIUM,
-    LoopbackServer,
-    chromium_path,
-)
+from tests.plugins.serve.browser.chromium import CHROMIUM_ARGS, NO_CHROMIUM, chromium_path
 from tests.plugins.serve.browser.scenario import build_app
+from tests.uvicorn_loopback import serve_on_loopback
 
 __all__ = ["take_screenshot"]
 
@@ -33,32 +29,32 @@ def take_screenshot(path: Path) -> None:
     executable = chromium_path()
     if executable is None:
         raise SystemExit(NO_CHROMIUM.replace("BROWSER TESTS SKIPPED: ", ""))
-    server = LoopbackServer(build_app())
-    try:
-        with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
-            context = playwright.chromium.launch_persistent_context(
-                profile,
-                executable_path=executable,
-                headless=True,
-                args=CHROMIUM_ARGS,
-                viewport={"width": 1040, "height": 860},
-                device_scale_factor=1,
-                color_scheme="light",
-            )
-            page = context.new_page()
-            page.goto(server.url)
-            question = page.get_by_test_id("question")
-            question.fill("What is the weather in Lisbon and in Paris?")
-            question.press("Enter")
-            expect(page.get_by_test_id("status")).to_have_attribute("data-state", "idle")
-            question.fill("Then pay Ann 50 EUR for the umbrella")
-            question.press("Enter")
-            expect(page.get_by_test_id("approve")).to_be_visible()
-            page.mouse.move(0, 0)
-            page.screenshot(path=str(path))
-            context.close()
-    finally:
-        server.stop()
+    with (
+        serve_on_loopback(build_app()) as url,
+        sync_playwright() as playwright,
+        tempfile.TemporaryDirectory() as profile,
+    ):
+        context = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=executable,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 1040, "height": 860},
+            device_scale_factor=1,
+            color_scheme="light",
+        )
+        page = context.new_page()
+        page.goto(url)
+        question = page.get_by_test_id("question")
+        question.fill("What is the weather in Lisbon and in Paris?")
+        question.press("Enter")
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "idle")
+        question.fill("Then pay Ann 50 EUR for the umbrella")
+        question.press("Enter")
+        expect(page.get_by_test_id("approve")).to_be_visible()
+        page.mouse.move(0, 0)
+        page.screenshot(path=str(path))
+        context.close()
 
 
 if __name__ == "__main__":

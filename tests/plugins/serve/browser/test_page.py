@@ -6,6 +6,7 @@ approval); every test types into the page, clicks its buttons and reads what it 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -16,6 +17,8 @@ from playwright.sync_api import Page, expect
 from tests.plugins.serve.browser.scenario import RELEASE, build_app
 
 TOKEN = "s3cret-token-for-the-page"
+#: What every loop event of round 1 carries, as the stream sends it.
+_EVENT = {"schema_version": 1, "round": 1}
 
 
 @pytest.fixture
@@ -36,6 +39,26 @@ def _ask(page: Page, text: str) -> None:
 
 def _idle(page: Page) -> None:
     expect(page.get_by_test_id("status")).to_have_attribute("data-state", "idle")
+
+
+def _an_error(page: Page, *, saying: str | None = None) -> None:
+    """The status shows an error (``saying`` this) and the page takes a question again."""
+    status = page.get_by_test_id("status")
+    expect(status).to_have_attribute("data-state", "error")
+    if saying is not None:
+        expect(status).to_contain_text(saying)
+    expect(page.get_by_test_id("send")).to_be_enabled()
+
+
+def _stream_then_drop(page: Page, *events: tuple[str, dict[str, Any]]) -> None:
+    """The next turns' streams send ``events`` (server-sent events), then close early."""
+    body = "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events)
+    page.route(
+        "**/api/turns",
+        lambda route: route.fulfill(
+            status=200, headers={"Content-Type": "text/event-stream"}, body=body
+        ),
+    )
 
 
 def test_a_question_shows_its_rounds_tool_calls_results_and_answer(page_on: Any) -> None:
@@ -241,60 +264,45 @@ def test_a_dropped_stream_is_an_error_not_a_spinner(page_on: Any) -> None:
     page = page_on().page
     _idle(page)
     # the connection dies after the first message of the turn
-    page.route(
-        "**/api/turns",
-        lambda route: route.fulfill(
-            status=200,
-            headers={"Content-Type": "text/event-stream"},
-            body='event: turn\ndata: {"conversation_id": "c1"}\n\n'
-            'event: round_started\ndata: {"schema_version": 1, "kind": "round_started", '
-            '"round": 1, "messages": [], "tool_names": [], "options": {}}\n\n',
+    _stream_then_drop(
+        page,
+        ("turn", {"conversation_id": "c1"}),
+        (
+            "round_started",
+            {**_EVENT, "kind": "round_started", "messages": [], "tool_names": [], "options": {}},
         ),
     )
     _ask(page, "hi")
 
-    status = page.get_by_test_id("status")
-    expect(status).to_have_attribute("data-state", "error")
-    expect(status).to_contain_text("the connection closed before the turn ended")
+    _an_error(page, saying="the connection closed before the turn ended")
     expect(page.get_by_test_id("round")).not_to_contain_text("waiting for the model")
-    expect(page.get_by_test_id("send")).to_be_enabled()
 
 
 def test_a_turn_failing_on_the_server_is_an_error(page_on: Any) -> None:
     page = page_on().page
     _ask(page, "explode, please")
-    status = page.get_by_test_id("status")
-    expect(status).to_have_attribute("data-state", "error")
-    expect(status).to_contain_text("the turn failed on the server")
+    _an_error(page, saying="the turn failed on the server")
     expect(page.get_by_test_id("message-assistant")).to_contain_text("Error:")
-    expect(page.get_by_test_id("send")).to_be_enabled()
 
 
 def test_a_stream_dropped_while_a_call_waits_leaves_no_decision_offered(page_on: Any) -> None:
     page = page_on().page
     _idle(page)
-    call = (
-        '{"id": "pay", "type": "function", "name": "send_money", '
-        '"arguments": "{\\"amount\\": 5, \\"to\\": \\"Ann\\"}"}'
-    )
-    page.route(
-        "**/api/turns",
-        lambda route: route.fulfill(
-            status=200,
-            headers={"Content-Type": "text/event-stream"},
-            body='event: turn\ndata: {"conversation_id": "c1"}\n\n'
-            f'event: tool_call_requested\ndata: {{"schema_version": 1, "kind": "tool_call_requested", "round": 1, "call": {call}}}\n\n'
-            f'event: approval_required\ndata: {{"schema_version": 1, "kind": "approval_required", "round": 1, "calls": [{call}]}}\n\n'
-            f'event: pending\ndata: {{"pending_id": "p1", "calls": [{call}]}}\n\n',
-        ),
+    arguments = json.dumps({"amount": 5, "to": "Ann"})
+    call = {"id": "pay", "type": "function", "name": "send_money", "arguments": arguments}
+    _stream_then_drop(
+        page,
+        ("turn", {"conversation_id": "c1"}),
+        ("tool_call_requested", {**_EVENT, "kind": "tool_call_requested", "call": call}),
+        ("approval_required", {**_EVENT, "kind": "approval_required", "calls": [call]}),
+        ("pending", {"pending_id": "p1", "calls": [call]}),
     )
     _ask(page, "pay Ann")
 
-    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "error")
+    _an_error(page)
     tool_call = page.get_by_test_id("tool-call")
     expect(tool_call).to_have_attribute("data-state", "failed")
     expect(tool_call.get_by_test_id("approve")).to_have_count(0)
-    expect(page.get_by_test_id("send")).to_be_enabled()
 
 
 def test_an_unreachable_server_is_an_error(page_on: Any) -> None:
@@ -302,8 +310,7 @@ def test_an_unreachable_server_is_an_error(page_on: Any) -> None:
     _idle(page)
     page.route("**/api/turns", lambda route: route.abort("connectionreset"))
     _ask(page, "hi")
-    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "error")
-    expect(page.get_by_test_id("send")).to_be_enabled()
+    _an_error(page)
 
 
 def test_model_text_is_shown_as_text_never_as_markup(page_on: Any) -> None:

@@ -27,7 +27,9 @@ the HTTP response closed when a stream is abandoned or cancelled::
 
 An adapter built on :class:`~ostinato.http.HttpxChatModel` subclasses
 :class:`HttpxModelConformance` and declares ``model_class`` (and ``base_url``, the live
-variables' ``live_prefix``) instead of writing ``build_model`` and ``live_model``.
+variables' ``live_prefix``) instead of writing ``build_model`` and ``live_model``. One whose
+replies come in the usual three shapes (a whole reply, a text stream, a tool-call stream)
+also subclasses :class:`ReplyShapes` and writes those shapes instead of ``canned``.
 
 The tests are ``async``: run them with pytest-asyncio (``asyncio_mode = "auto"``, or the
 class-level ``asyncio`` mark they carry). This package imports httpx and pytest, so it is
@@ -57,6 +59,7 @@ from ostinato.testing.conformance._script import (
     KitTool,
     Scenario,
 )
+from ostinato.testing.conformance._shapes import ReplyShapes
 from ostinato.testing.conformance._streams import StreamConformance
 
 __all__ = [
@@ -78,6 +81,7 @@ __all__ = [
     "PiecewiseStream",
     "Replay",
     "Reply",
+    "ReplyShapes",
     "Scenario",
     "StreamConformance",
     "body_strings",
