@@ -1,7 +1,7 @@
 """Load-independent cost per model call: instructions (valgrind), Python calls, CPU time.
 
 ``python -m bench.instructions [--contender ostinato] [--mode async] [--measure
-instructions|calls|cpu] [--tree PATH] [--conversations 20]``
+instructions|calls|cpu] [--tree PATH] [--conversations 20] [--history 0]``
 
 Wall-clock timings need a quiet machine; these measures do not. Each measurement runs
 the contender in a fresh client process against the benchmark's fake server (its own
@@ -50,12 +50,12 @@ _CLIENT: Final = """
 import asyncio, json, sys
 from bench.contenders import load
 from bench.worker import run_batch
-name, mode, model, base_url, conversations, warm_up, profile, top = sys.argv[1:9]
+name, mode, model, base_url, conversations, warm_up, profile, top, history = sys.argv[1:10]
 contender = load(name)
 loop = asyncio.new_event_loop()
 asyncio.set_event_loop(loop)
 loop.run_until_complete(contender.setup(base_url))
-batch = dict(mode=mode, model=model, concurrency=1, history=0)
+batch = dict(mode=mode, model=model, concurrency=1, history=int(history))
 run_batch(contender, loop, conversations=int(warm_up), **batch)
 if profile == "1":
     import cProfile, pstats
@@ -115,6 +115,7 @@ def _run_client(
         str(_WARM_UP),
         "1" if profile else "0",
         str(args.top),
+        str(args.history),
     ]
     if callgrind_out is not None:
         command = [*_valgrind(callgrind_out), *command]
@@ -195,6 +196,9 @@ def main(argv: list[str] | None = None) -> None:
         "--measure", default="instructions", choices=["instructions", "calls", "cpu"]
     )
     parser.add_argument("--conversations", type=int, default=20)
+    parser.add_argument(
+        "--history", type=int, default=0, help="earlier messages each conversation starts after"
+    )
     parser.add_argument("--repeat", type=int, default=5, help="cpu: runs, the lowest counts")
     parser.add_argument("--top", type=int, default=25, help="calls: functions listed")
     parser.add_argument(

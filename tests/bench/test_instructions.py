@@ -13,10 +13,11 @@ import pytest
 from bench import instructions
 
 
-def test_cpu_time_per_model_call_of_the_floor(capsys: pytest.CaptureFixture[str]) -> None:
-    instructions.main(
-        ["--contender", "floor", "--measure", "cpu", "--conversations", "2", "--repeat", "1"]
-    )
+def test_cpu_time_per_model_call_of_the_floor_after_a_history(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    floor = ["--contender", "floor", "--measure", "cpu", "--repeat", "1"]
+    instructions.main([*floor, "--conversations", "2", "--history", "10"])
     line = capsys.readouterr().out.strip()
     assert line.endswith("per model call")
     assert " floor async: cpu µs " in line
