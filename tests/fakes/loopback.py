@@ -10,6 +10,7 @@ SSE event, or an NDJSON line), like a real server; bodies that are not streams c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 from collections.abc import Callable, Mapping
@@ -89,8 +90,9 @@ def http_head(status: int, headers: Mapping[str, str]) -> bytes:
 class ThreadedServer:
     """A server on 127.0.0.1 whose event loop runs on a thread of its own.
 
-    Subclasses implement :meth:`_handle` (one connection). ``stop`` drops the open
-    connections (``_writers``) rather than cancel their handlers: on Python 3.11 a
+    Subclasses implement :meth:`_handle` (one connection) and may implement
+    :meth:`_closed`, called once that connection's socket is closed. ``stop`` drops the
+    open connections (``_writers``) rather than cancel their handlers: on Python 3.11 a
     cancelled handler makes asyncio log a spurious ``CancelledError``.
     """
 
@@ -126,9 +128,19 @@ class ThreadedServer:
         finally:
             self._writers.discard(writer)
             writer.close()
+            try:
+                # close() only schedules the socket's closing, on the loop's next turn: a
+                # connection is reported closed once its file descriptor is gone.
+                with contextlib.suppress(OSError):
+                    await writer.wait_closed()
+            finally:
+                self._closed()
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         raise NotImplementedError
+
+    def _closed(self) -> None:
+        """A connection's socket was closed (after its :meth:`_handle` returned)."""
 
     def stop(self) -> None:
         """Stop listening, drop open connections and end the thread (idempotent)."""

@@ -1,16 +1,22 @@
-"""The resource check itself: an async generator abandoned to the garbage collector is
+"""The resource checks themselves: an async generator abandoned to the garbage collector is
 closed by the loop in a task of its own, and the check waits for that task instead of
-counting it as one left running."""
+counting it as one left running; the fault server counts a connection closed only once
+its socket is, so that sockets counted right after ``wait_idle`` are the client's."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import AsyncIterator
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import pytest
 
-from tests.reliability.resources import assert_nothing_left, finalised, snapshot
+from tests.reliability.faultserver import FaultServer, reply
+from tests.reliability.resources import assert_nothing_left, finalised, open_sockets, snapshot
 
 
 async def _closing_slowly() -> AsyncIterator[int]:
@@ -46,3 +52,27 @@ async def test_without_waiting_the_finaliser_is_named_in_the_failure() -> None:
         assert_nothing_left(before)
     await finalised()
     assert_nothing_left(before)
+
+
+def test_a_connection_counted_closed_holds_no_socket(
+    serve: Callable[..., FaultServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The server's loop closes a socket a turn after its handler ends; here that turn is
+    # slow (as on a loaded machine), so a count taken as soon as the server reported the
+    # connection closed would still see the server's end of it.
+    transport: Any = asyncio.selector_events._SelectorTransport  # type: ignore[attr-defined]
+    close = transport._call_connection_lost
+
+    def slow_close(self: Any, exc: BaseException | None) -> None:
+        if threading.current_thread().name == "fault-server":
+            time.sleep(0.2)  # widens the window; nothing waits on it
+        close(self, exc)
+
+    monkeypatch.setattr(transport, "_call_connection_lost", slow_close)
+    server = serve([reply(200, {"ok": True})])
+    sockets = open_sockets()
+    with socket.create_connection(("127.0.0.1", server.port)) as client:
+        client.sendall(b"GET /v1/x HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert client.recv(4096).startswith(b"HTTP/1.1 200")
+    assert server.wait_idle()
+    assert open_sockets() <= sockets
