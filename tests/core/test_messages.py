@@ -16,18 +16,10 @@ from ostinato.messages import (
     UserMessage,
     message_from_dict,
 )
+from ostinato.testing import every_message_type
 
-ALL = [
-    SystemMessage("be brief", {"k": "v"}),
-    UserMessage("look", (Media("image/png", data=b"\x89PNG"), Media("text/plain", url="u"))),
-    AssistantMessage(
-        None,
-        (ToolCall("c1", "weather", '{"city": "Paris"}'),),
-        {"reasoning": "think", "reasoning_signature": "sig"},
-    ),
-    AssistantMessage("hello"),
-    ToolResponseMessage((ToolResponse("c1", "weather", "15C"), ToolResponse("c2", "x", ""))),
-]
+#: Every message type with every field set, and a tool result that is empty.
+ALL = [*every_message_type(), ToolResponseMessage((ToolResponse("c2", "x", ""),))]
 
 
 @pytest.mark.parametrize("message", ALL, ids=lambda m: type(m).__name__)
@@ -116,20 +108,9 @@ def test_collections_are_stored_as_tuples():
 
 
 def test_message_types():
-    assert [m.message_type.value for m in ALL] == [
-        "system",
-        "user",
-        "assistant",
-        "assistant",
-        "tool",
-    ]
-    assert [m.to_dict()["type"] for m in ALL] == [
-        "system",
-        "user",
-        "assistant",
-        "assistant",
-        "tool",
-    ]
+    values = [m.message_type.value for m in ALL]
+    assert values == ["system", "user", "assistant", "tool", "assistant", "tool"]
+    assert [m.to_dict()["type"] for m in ALL] == values
 
 
 def test_missing_type_in_json_form_is_a_clear_error():

@@ -9,16 +9,10 @@ import pytest
 
 from ostinato._frozen import FrozenDict
 from ostinato.errors import ConfigurationError
-from ostinato.messages import (
-    AssistantMessage,
-    SystemMessage,
-    ToolCall,
-    ToolResponse,
-    ToolResponseMessage,
-    UserMessage,
-)
+from ostinato.messages import AssistantMessage, SystemMessage, UserMessage
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 from ostinato.tools import ToolDefinition, ToolMetadata
+from tests.fakes.conversations import tool_calls, tool_results
 
 
 @dataclass(frozen=True)
@@ -43,8 +37,7 @@ A, B, C = FakeTool("a"), FakeTool("b"), FakeTool("c")
 
 SYS1, SYS2 = SystemMessage("first system"), SystemMessage("second system")
 U1, U2 = UserMessage("first question"), UserMessage("second question")
-CALL = AssistantMessage(None, (ToolCall("c1", "a", "{}"),))
-TOOL = ToolResponseMessage((ToolResponse("c1", "a", "result"),))
+CALL, TOOL = tool_calls("c1"), tool_results("c1")
 ANSWER = AssistantMessage("answer")
 
 

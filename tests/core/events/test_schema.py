@@ -24,14 +24,7 @@ from ostinato.events import (
     ToolStarted,
     event_from_dict,
 )
-from ostinato.messages import (
-    AssistantMessage,
-    SystemMessage,
-    ToolCall,
-    ToolResponse,
-    ToolResponseMessage,
-    UserMessage,
-)
+from ostinato.messages import AssistantMessage, ToolCall
 from ostinato.model import (
     ChatGenerationMetadata,
     ChatResponse,
@@ -40,6 +33,7 @@ from ostinato.model import (
     Usage,
 )
 from ostinato.prompt import Prompt
+from ostinato.testing import every_message_type
 
 CALL = ToolCall("c1", "weather", '{"city": "Paris"}')
 RESPONSE = ChatResponse(
@@ -50,12 +44,7 @@ RESPONSE = ChatResponse(
 EVERY_KIND: list[LoopEvent] = [
     RoundStarted(
         1,
-        (
-            SystemMessage("be brief"),
-            UserMessage("weather?"),
-            AssistantMessage("", tool_calls=(CALL,)),
-            ToolResponseMessage((ToolResponse("c1", "weather", "sunny"),)),
-        ),
+        every_message_type(),
         ("weather",),
         {"model": "m", "temperature": 0.2},
         prompt=Prompt("weather?"),
@@ -109,8 +98,8 @@ def test_events_are_frozen_and_slotted():
     assert not hasattr(event, "__dict__")
 
 
-def test_every_reason_the_loop_can_end_with_is_a_member():
-    assert {r.value for r in LoopExitReason} == {
+def test_every_reason_the_loop_can_end_with_is_a_member_and_keeps_its_value():
+    assert [r.value for r in LoopExitReason] == [
         "answered",
         "return_direct",
         "tool_call_limit",
@@ -119,7 +108,7 @@ def test_every_reason_the_loop_can_end_with_is_a_member():
         "cancelled",
         "budget",
         "no_progress",
-    }
+    ]
 
 
 @pytest.mark.parametrize(

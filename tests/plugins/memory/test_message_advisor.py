@@ -7,28 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from ostinato.messages import (
-    AssistantMessage,
-    SystemMessage,
-    ToolCall,
-    ToolResponse,
-    ToolResponseMessage,
-    UserMessage,
-)
+from ostinato.messages import AssistantMessage, SystemMessage, UserMessage
 from ostinato.prompt import Prompt
 from ostinato.testing import ScriptedChatModel
 from ostinato_memory import MessageChatMemoryAdvisor, MessageWindowChatMemory
+from tests.fakes.conversations import tool_calls, tool_results
 from tests.plugins.memory.harness import MODES, ask, client_for
 
 pytestmark = pytest.mark.parametrize("mode", MODES)
-
-
-def tool_call_message(call_id: str, text: str | None = None) -> AssistantMessage:
-    return AssistantMessage(text, (ToolCall(call_id, "weather", '{"city": "Paris"}'),))
-
-
-def tool_responses(call_id: str) -> ToolResponseMessage:
-    return ToolResponseMessage([ToolResponse(call_id, "weather", "Paris: 25C")])
 
 
 async def test_user_message_and_answer_are_stored_together(mode):
@@ -44,7 +30,7 @@ async def test_a_lone_tool_response_is_never_kept(mode):  # differs from Spring 
     memory = MessageWindowChatMemory()
     model = ScriptedChatModel(["Done"])
     client = client_for(model, MessageChatMemoryAdvisor(memory), system=None)
-    request = [UserMessage("Hi"), AssistantMessage("Let me check..."), tool_responses("x")]
+    request = [UserMessage("Hi"), AssistantMessage("Let me check..."), tool_results("x")]
     await ask(client.prompt(Prompt(request)), mode)
     assert await memory.get("c1") == [AssistantMessage("Done")]
     assert list(model.prompts[0].messages) == request
@@ -52,11 +38,11 @@ async def test_a_lone_tool_response_is_never_kept(mode):  # differs from Spring 
 
 async def test_memory_already_in_the_prompt_is_not_repeated(mode):
     memory = MessageWindowChatMemory()
-    user, call = UserMessage("Weather?"), tool_call_message("call-45")
+    user, call = UserMessage("Weather?"), tool_calls("call-45")
     await memory.add("c1", [user, call])
     model = ScriptedChatModel(["Sunny"])
     client = client_for(model, MessageChatMemoryAdvisor(memory), system=None)
-    request = [user, call, tool_responses("call-45")]
+    request = [user, call, tool_results("call-45")]
     await ask(client.prompt(Prompt(request)), mode)
     assert list(model.prompts[0].messages) == request
     assert await memory.get("c1") == [*request, AssistantMessage("Sunny")]
@@ -65,8 +51,8 @@ async def test_memory_already_in_the_prompt_is_not_repeated(mode):
 async def test_windowed_memory_never_ends_with_a_lone_tool_response(mode):  # differs from Spring AI
     memory = MessageWindowChatMemory(max_messages=3)
     user = UserMessage("Weather?")
-    first, t1 = tool_call_message("call-1"), tool_responses("call-1")
-    second, t2 = tool_call_message("call-2"), tool_responses("call-2")
+    first, t1 = tool_calls("call-1"), tool_results("call-1")
+    second, t2 = tool_calls("call-2"), tool_results("call-2")
     await memory.add("c1", [user, first, t1, second])
     assert await memory.get("c1") == []  # snapping to a user message evicts all
     model = ScriptedChatModel(["Sunny"])

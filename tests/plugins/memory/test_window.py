@@ -9,15 +9,7 @@ import asyncio
 import pytest
 
 from ostinato.errors import SyncFromLoopError
-from ostinato.messages import (
-    AssistantMessage,
-    Message,
-    SystemMessage,
-    ToolCall,
-    ToolResponse,
-    ToolResponseMessage,
-    UserMessage,
-)
+from ostinato.messages import AssistantMessage, Message, SystemMessage, UserMessage
 from ostinato.runtime import get_private_loop
 from ostinato_memory import (
     InMemoryChatMemoryRepository,
@@ -25,6 +17,7 @@ from ostinato_memory import (
     apply_window,
     pair_tool_messages,
 )
+from tests.fakes.conversations import tool_calls, tool_results
 
 U1, A1, U2, A2, U3, A3 = (
     UserMessage("u1"),
@@ -35,14 +28,7 @@ U1, A1, U2, A2, U3, A3 = (
     AssistantMessage("a3"),
 )
 S, S1, S2, S3 = SystemMessage("s"), SystemMessage("s1"), SystemMessage("s2"), SystemMessage("s3")
-
-
-def call(call_id: str) -> AssistantMessage:
-    return AssistantMessage(None, (ToolCall(call_id, "t", "{}"),))
-
-
-def response(call_id: str) -> ToolResponseMessage:
-    return ToolResponseMessage([ToolResponse(call_id, "t", "r")])
+C1, T1, C2, T2 = tool_calls("1"), tool_results("1"), tool_calls("2"), tool_results("2")
 
 
 def window(stored: list[Message], new: list[Message], limit: int) -> list[Message]:
@@ -64,7 +50,7 @@ def window(stored: list[Message], new: list[Message], limit: int) -> list[Messag
         ([S1, S2, U1, A1], [U2, A2], 3, [S1, S2]),
         ([S1, S2], [UserMessage("u"), AssistantMessage("a"), U2], 2, [S1, S2]),
         ([S1, S2], [S3], 2, [S3]),
-        ([], [U1, call("1"), response("1"), call("2")], 3, []),  # snapping finds no user
+        ([], [U1, C1, T1, C2], 3, []),  # snapping finds no user
     ],
 )
 def test_spring_ai_examples(stored, new, limit, kept):
@@ -79,38 +65,38 @@ def test_a_stored_system_message_sent_again_is_not_new():
 
 
 def test_a_tool_round_is_kept_whole():
-    turn = [U1, call("1"), response("1"), A1]
+    turn = [U1, C1, T1, A1]
     assert window([], turn, 4) == turn
     assert window(turn, [U2, A2], 4) == [U2, A2]  # the whole first turn goes
     assert window(turn, [U2, A2], 6) == [*turn, U2, A2]
 
 
 def test_a_window_never_starts_with_a_tool_response():
-    turn = [U1, call("1"), response("1"), call("2"), response("2"), A1]
+    turn = [U1, C1, T1, C2, T2, A1]
     for limit in range(1, 8):
         kept = window(turn, [U2, A2], limit)
         assert not kept or isinstance(kept[0], UserMessage), (limit, kept)
 
 
 def test_a_tool_response_without_its_call_is_dropped():
-    assert window([], [response("1")], 5) == []  # Spring AI keeps a lone [T]
-    assert window([U1, A1], [response("1"), A2], 5) == [U1, A1, A2]
-    assert pair_tool_messages([U1, AssistantMessage("no calls"), response("1")]) == [
+    assert window([], [T1], 5) == []  # Spring AI keeps a lone [T]
+    assert window([U1, A1], [T1, A2], 5) == [U1, A1, A2]
+    assert pair_tool_messages([U1, AssistantMessage("no calls"), T1]) == [
         U1,
         AssistantMessage("no calls"),
     ]
 
 
 def test_a_call_without_its_responses_is_dropped_unless_newest():
-    assert window([], [U1, call("1")], 5) == [U1, call("1")]  # awaiting its responses
-    assert window([U1, call("1")], [response("1"), A1], 5) == [U1, call("1"), response("1"), A1]
-    assert window([U1, call("1")], [U2, A2], 5) == [U1, U2, A2]  # abandoned
+    assert window([], [U1, C1], 5) == [U1, C1]  # awaiting its responses
+    assert window([U1, C1], [T1, A1], 5) == [U1, C1, T1, A1]
+    assert window([U1, C1], [U2, A2], 5) == [U1, U2, A2]  # abandoned
 
 
 def test_one_call_with_several_response_messages_and_system_messages_between():
-    messages = [U1, call("1"), S, response("1"), response("1b"), A1]
+    messages = [U1, C1, S, T1, tool_results("1b"), A1]
     assert pair_tool_messages(messages) == messages
-    assert pair_tool_messages([U1, S, response("x")]) == [U1, S]
+    assert pair_tool_messages([U1, S, tool_results("x")]) == [U1, S]
 
 
 # -- the memory ---------------------------------------------------------------------------

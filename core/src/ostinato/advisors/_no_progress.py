@@ -57,6 +57,10 @@ def no_progress_action(value: NoProgressAction | str) -> NoProgressAction:
         ) from None
 
 
+# One encoder for every key: ``json.dumps`` with options builds a new one per call.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
 def call_key(call: ToolCall) -> tuple[str, str]:
     """``(name, arguments)`` with the arguments' JSON normalised (keys sorted)."""
     text = call.arguments.strip() if call.arguments else ""
@@ -64,7 +68,7 @@ def call_key(call: ToolCall) -> tuple[str, str]:
         parsed = json.loads(text or "{}")
     except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
         return call.name, text  # such arguments compare as written
-    return call.name, json.dumps(parsed, sort_keys=True, separators=(",", ":"))
+    return call.name, _CANONICAL.encode(parsed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,25 +94,32 @@ class NoProgressTracker:
     """Counts, per key, the consecutive tool rounds asking for it, and keeps each key's
     last real result."""
 
-    __slots__ = ("_results", "_streaks", "repeats")
+    __slots__ = ("_keys", "_results", "_streaks", "repeats")
 
     def __init__(self, repeats: int) -> None:
         self.repeats = repeats
         self._streaks: dict[tuple[str, str], int] = {}
         self._results: dict[tuple[str, str], str] = {}
+        # The calls of the round last observed and their keys, by call id: record()
+        # needs them again (a dataclass's hash would cost more than the lookup saves).
+        self._keys: dict[str, tuple[ToolCall, tuple[str, str]]] = {}
+
+    def _key(self, call: ToolCall) -> tuple[str, str]:
+        known = self._keys.get(call.id)
+        return known[1] if known is not None and known[0] is call else call_key(call)
 
     def observe(self, calls: Sequence[ToolCall]) -> NoProgress | None:
         """Count this round's ``calls``; the ones repeated ``repeats`` times, if any."""
-        keys = {call_key(c) for c in calls}
-        self._streaks = {k: self._streaks.get(k, 0) + 1 for k in keys}
-        repeated = tuple(c for c in calls if self._streaks[call_key(c)] >= self.repeats)
-        if not repeated:
+        keys = [call_key(c) for c in calls]
+        self._keys = {c.id: (c, k) for c, k in zip(calls, keys, strict=True)}
+        streaks = self._streaks
+        self._streaks = streaks = {k: streaks.get(k, 0) + 1 for k in set(keys)}
+        repeats = self.repeats
+        found = [(c, k) for c, k in zip(calls, keys, strict=True) if streaks[k] >= repeats]
+        if not found:
             return None
-        told = {}
-        for call in repeated:
-            key = call_key(call)
-            told[key] = _told_text(call, self._streaks[key] - 1, self._results.get(key))
-        return NoProgress(repeated, self.repeats, told)
+        told = {k: _told_text(c, streaks[k] - 1, self._results.get(k)) for c, k in found}
+        return NoProgress(tuple(c for c, _ in found), repeats, told)
 
     def record(self, calls: Iterable[ToolCall], responses: ToolResponseMessage | None) -> None:
         """Keep the results of the calls that really ran (not the ones told)."""
@@ -117,7 +128,7 @@ class NoProgressTracker:
         by_id = {r.id: r.response_data for r in responses.responses}
         for call in calls:
             if call.id in by_id:
-                self._results[call_key(call)] = by_id[call.id]
+                self._results[self._key(call)] = by_id[call.id]
 
 
 def _told_text(call: ToolCall, times: int, result: str | None) -> str:

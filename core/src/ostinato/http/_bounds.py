@@ -36,14 +36,44 @@ def check_bound(value: float | None, name: str) -> float | None:
 
 async def within(deadline: float, step: Awaitable[T], expired: Callable[[], Exception]) -> T:
     """The result of ``step``, or ``expired()`` raised once the loop's clock passes
-    ``deadline`` (a ``TimeoutError`` from inside ``step`` itself passes through)."""
-    scope = asyncio.timeout_at(deadline)
+    ``deadline`` (a ``TimeoutError`` from inside ``step`` itself passes through).
+
+    What ``asyncio.timeout_at`` does, with one timer and no context manager: this runs
+    once or more per model call, and the context manager's own work cost about as much
+    as the timer.
+
+    Raises:
+        RuntimeError: not called inside a task.
+    """
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    if task is None:
+        raise RuntimeError("within() must run inside an asyncio task")
+    cancelling = task.cancelling()
+    fired = False
+
+    def fire() -> None:
+        nonlocal fired
+        fired = True
+        task.cancel()
+
+    timer = loop.call_at(deadline, fire)
     try:
-        async with scope:
-            return await step
-    except TimeoutError:
-        if not scope.expired():
+        result = await step
+    except BaseException as error:
+        timer.cancel()
+        if not fired:
             raise
+        # Our cancellation ends here; a TimeoutError raised as the step was stopped is
+        # the deadline too. Another cancellation requested meanwhile goes on.
+        ours = task.uncancel() <= cancelling and isinstance(error, asyncio.CancelledError)
+        if not ours and not isinstance(error, TimeoutError):
+            raise
+    else:
+        timer.cancel()
+        if fired:  # the step finished regardless (it swallowed the cancellation)
+            task.uncancel()
+        return result
     raise expired() from None
 
 

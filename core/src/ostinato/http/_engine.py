@@ -83,7 +83,8 @@ class DeferredAiohttpTransport(httpx.AsyncBaseTransport):
 
     Args:
         limits: ``max_connections`` (``None``: no limit) and ``keepalive_expiry`` apply.
-        trust_env: proxies and certificates from the environment, as httpx does.
+        trust_env: proxies, ``.netrc`` credentials and certificates from the environment
+            (proxies and ``.netrc`` looked for once, on the first request).
     """
 
     __slots__ = ("_limits", "_transport", "_trust_env")
@@ -99,6 +100,10 @@ class DeferredAiohttpTransport(httpx.AsyncBaseTransport):
 
         limits, trust_env = self._limits, self._trust_env
         context = _ssl_context(trust_env)
+        # aiohttp, trusting the environment, looks for a proxy and a .netrc entry on two
+        # worker threads for every request; where the environment has neither (read
+        # now, as httpx reads it when a client is made), that is skipped.
+        session_trusts_env = trust_env and _environment_configures_aiohttp()
 
         def session() -> aiohttp.ClientSession:
             connector = aiohttp.TCPConnector(
@@ -106,7 +111,7 @@ class DeferredAiohttpTransport(httpx.AsyncBaseTransport):
                 keepalive_timeout=limits.keepalive_expiry or 0,
                 ssl=context,
             )
-            return aiohttp.ClientSession(connector=connector, trust_env=trust_env)
+            return aiohttp.ClientSession(connector=connector, trust_env=session_trusts_env)
 
         return AiohttpTransport(limits=limits, trust_env=trust_env, client=session)
 
@@ -129,6 +134,18 @@ class DeferredAiohttpTransport(httpx.AsyncBaseTransport):
         """Close aiohttp's session and its connections (if a request made one)."""
         if self._transport is not None:
             await self._transport.aclose()
+
+
+def _environment_configures_aiohttp() -> bool:
+    """Whether the environment names an HTTP(S) proxy or holds a readable ``.netrc``
+    (``NETRC``, else the home folder's): what aiohttp's ``trust_env`` looks for."""
+    from urllib.request import getproxies
+
+    from aiohttp.helpers import netrc_from_env
+
+    if any(scheme in ("http", "https") for scheme in getproxies()):
+        return True
+    return netrc_from_env() is not None
 
 
 @functools.cache

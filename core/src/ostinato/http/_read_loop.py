@@ -21,6 +21,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Final
 
 from ostinato.errors import MalformedResponseError, ModelError
+from ostinato.http._bounds import within
 from ostinato.http._contract import EventParser
 from ostinato.http._framing import Framing
 from ostinato.model import ChatResponse
@@ -88,12 +89,16 @@ async def read_stream(
 
 async def _read_tail(pieces: AsyncIterator[bytes]) -> None:
     """Read what follows the last item, so that the body ends and the connection is kept."""
-    left = TAIL_BYTES
+    deadline = asyncio.get_running_loop().time() + TAIL_SECONDS
     try:
-        async with asyncio.timeout(TAIL_SECONDS):
-            async for piece in pieces:
-                left -= len(piece)
-                if left < 0:
-                    return
+        await within(deadline, _drain(pieces), TimeoutError)
     except Exception:  # the answer is complete; the connection just closes
         return
+
+
+async def _drain(pieces: AsyncIterator[bytes]) -> None:
+    left = TAIL_BYTES
+    async for piece in pieces:
+        left -= len(piece)
+        if left < 0:
+            return

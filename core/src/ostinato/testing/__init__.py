@@ -1,9 +1,11 @@
 """Test helpers for applications built on ostinato (and for ostinato's own tests).
 
-``ScriptedChatModel`` is a real chat model that replays a script; the conformance kit for
-adapters lives in ``ostinato.testing.conformance``.
+``ScriptedChatModel`` is a real chat model that replays a script; ``every_message_type``
+builds a conversation with every message type and field set, for round-trip tests. The
+conformance kit for adapters lives in ``ostinato.testing.conformance``.
 """
 
+from ostinato.testing._conversations import every_message_type
 from ostinato.testing._scripted import (
     ScriptedChatModel,
     ScriptedStream,
@@ -17,6 +19,7 @@ __all__ = [
     "ScriptExhaustedError",
     "ScriptedChatModel",
     "ScriptedStream",
+    "every_message_type",
     "text_response",
     "tool_call",
     "tool_call_response",

@@ -73,9 +73,13 @@ class LoopClients(Generic[C]):
         """
         loop = asyncio.get_running_loop()
         with self._lock:
-            for dead in [other for other in self._clients if other.is_closed()]:
-                del self._clients[dead]
-            entry = self._clients.get(loop)
+            clients = self._clients
+            entry = clients.get(loop)
+            # Only another loop can be closed (this one runs): with this loop's client
+            # the only one, there is nothing to sweep.
+            if entry is None or len(clients) > 1:
+                for dead in [other for other in clients if other.is_closed()]:
+                    del clients[dead]
             if entry is None or entry.client.is_closed:
                 client = self._factory()
                 if self._kind is not None and not isinstance(client, self._kind):

@@ -3,12 +3,13 @@
 A repository's test module subclasses :class:`ChatMemoryRepositoryConformance` and says
 how to make a fresh repository; the kit then checks the contract ostinato's memory relies
 on: every message type (tool calls, tool responses, media, metadata) round-trips exactly,
-order is kept, ``save_all`` replaces a conversation whole (an empty list removes it),
-conversations are isolated, odd ids are kept apart and listed exactly, large messages
-survive, deletion and listing agree, reads are copies, blank ids are refused, the
-blocking faces agree with the async ones, concurrent writers to many conversations lose
-nothing, concurrent writers to one leave one whole write, ``update`` is atomic (nothing
-lost, a failed change stores nothing). Stores that can be away add
+absent and empty values included (:func:`~ostinato.testing.every_message_type` is the
+conversation it stores), order is kept, ``save_all`` replaces a conversation whole (an
+empty list removes it), conversations are isolated, odd ids are kept apart and listed
+exactly, large messages survive, deletion and listing agree, reads are copies, blank ids
+are refused, the blocking faces agree with the async ones, concurrent writers to many
+conversations lose nothing, concurrent writers to one leave one whole write, ``update``
+is atomic (nothing lost, a failed change stores nothing). Stores that can be away add
 :class:`UnreachableStoreConformance`: every operation then raises a typed error::
 
     from ostinato.testing.memory_conformance import (

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from ostinato.messages import AssistantMessage, Media, Message, UserMessage
+from ostinato.messages import (
+    AssistantMessage,
+    Media,
+    Message,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
 from ostinato.testing.memory_conformance._base import RepositoryConformanceBase
 from ostinato.testing.memory_conformance._samples import (
     ODD_CONVERSATION_IDS,
@@ -35,6 +43,19 @@ class ContractConformance(RepositoryConformanceBase):
             assert found == messages
             assert [type(m) for m in found] == [type(m) for m in messages]
             assert found[1].media[0].data == bytes(range(256))  # type: ignore[union-attr]
+
+    async def test_empty_and_absent_values_round_trip(self) -> None:
+        """An absent text stays ``None`` and an empty one ``""``; empty arguments, an empty
+        tool result and a streamed call's index come back as they were."""
+        async with self.opened() as repository:
+            messages: list[Message] = [
+                AssistantMessage(None),
+                AssistantMessage("", media=(Media("audio/wav", data=b"RIFF"),)),
+                AssistantMessage(None, (ToolCall("call_1", "alerts", "", index=1),)),
+                ToolResponseMessage((ToolResponse("call_1", "alerts", ""),)),
+            ]
+            await repository.save_all("c", messages)
+            assert await repository.find_by_conversation_id("c") == messages
 
     async def test_order_is_kept(self) -> None:
         """150 messages come back in the order they were saved."""

@@ -1,4 +1,5 @@
-"""Messages the repository conformance kit stores: every type, with every field set.
+"""Messages the repository conformance kit stores: every type with every field set
+(:func:`~ostinato.testing.every_message_type`), whole turns, odd conversation ids.
 
 Built fresh by functions (not module constants) so a repository that keeps references
 cannot make two tests share state.
@@ -6,16 +7,8 @@ cannot make two tests share state.
 
 from __future__ import annotations
 
-from ostinato.messages import (
-    AssistantMessage,
-    Media,
-    Message,
-    SystemMessage,
-    ToolCall,
-    ToolResponse,
-    ToolResponseMessage,
-    UserMessage,
-)
+from ostinato.messages import AssistantMessage, Message, UserMessage
+from ostinato.testing import every_message_type
 
 __all__ = ["ODD_CONVERSATION_IDS", "every_message_type", "turn"]
 
@@ -35,42 +28,6 @@ ODD_CONVERSATION_IDS: tuple[str, ...] = (
     "*",
     "x" * 512,
 )
-
-
-def every_message_type(tag: str = "") -> list[Message]:
-    """A conversation using every message type and field: system, user with media,
-    assistant with reasoning metadata and two tool calls, their tool responses, a final
-    assistant answer with media."""
-    return [
-        SystemMessage(f"You are terse.{tag}", metadata={"source": "kit"}),
-        UserMessage(
-            f"What is the weather in Paris and Tokyo?{tag}",
-            media=(
-                Media("image/png", data=bytes(range(256)), name="chart.png"),
-                Media("text/html", url="https://example.com/a?b=c&d=e"),
-            ),
-            metadata={"nested": {"list": [1, 2.5, None, True, "s"]}},
-        ),
-        AssistantMessage(
-            None,
-            tool_calls=(
-                ToolCall("call_1", "weather", '{"city": "Paris"}'),
-                ToolCall("call_2", "weather", '{"city": "東京"}'),
-            ),
-            metadata={"reasoning": "two cities: two calls", "finish_reason": "tool_calls"},
-        ),
-        ToolResponseMessage(
-            responses=(
-                ToolResponse("call_1", "weather", '{"temp": 18}'),
-                ToolResponse("call_2", "weather", "Error: upstream timed out"),
-            ),
-        ),
-        AssistantMessage(
-            f"Paris 18°C; Tokyo unknown.{tag}",
-            metadata={"usage": {"prompt_tokens": 12, "completion_tokens": 7}},
-            media=(Media("audio/wav", data=b"\x00\x01RIFF"),),
-        ),
-    ]
 
 
 def turn(label: str) -> list[Message]:
