@@ -8,7 +8,6 @@ them, and a proxy named there still carries the requests.
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 
 import httpx
@@ -17,15 +16,9 @@ import pytest
 from ostinato.http._engine import DeferredAiohttpTransport, _environment_configures_aiohttp
 from ostinato.prompt import Prompt
 from ostinato_openai import OpenAIChatModel
-from tests.reliability.faultserver import FaultServer, model_reply
+from tests.reliability.faultserver import FaultServer
 
-
-@pytest.fixture(autouse=True)
-def bare_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in list(os.environ):
-        if name.lower().endswith("_proxy"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("NETRC", str(tmp_path / "missing-netrc"))
+pytestmark = pytest.mark.usefixtures("bare_environment")
 
 
 def session_trusts_env() -> bool:
@@ -64,23 +57,21 @@ def test_a_netrc_file_makes_aiohttp_trust_the_environment(
 
 
 def test_a_proxy_from_the_environment_carries_the_requests(
-    monkeypatch: pytest.MonkeyPatch,
+    loopback_proxy: FaultServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    proxy = FaultServer(model_reply).start()
-    try:
-        monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{proxy.port}")
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{loopback_proxy.port}")
 
-        async def ask() -> str | None:
-            model = OpenAIChatModel(
-                model="m", base_url="http://models.example/v1", http_engine="aiohttp"
-            )
-            try:
-                return (await model.call(Prompt("hi"))).result.output.text
-            finally:
-                await model.aclose()
+    async def ask() -> str | None:
+        model = OpenAIChatModel(
+            model="m", base_url="http://models.example/v1", http_engine="aiohttp"
+        )
+        try:
+            return (await model.call(Prompt("hi"))).result.output.text
+        finally:
+            await model.aclose()
 
-        assert asyncio.run(ask()) == "answer to hi"
-        # An HTTP proxy is sent the whole URL (absolute form), not just the path.
-        assert [r.target for r in proxy.requests] == ["http://models.example/v1/chat/completions"]
-    finally:
-        proxy.stop()
+    assert asyncio.run(ask()) == "answer to hi"
+    # An HTTP proxy is sent the whole URL (absolute form), not just the path.
+    assert [r.target for r in loopback_proxy.requests] == [
+        "http://models.example/v1/chat/completions"
+    ]

@@ -49,11 +49,11 @@ def test_killed_in_a_model_round_the_turn_completes_on_the_restarted_worker(
     worker = workers.start("w1")
     with workers.engine() as engine:
         handle, follower = submit_followed(engine, "t1", "tool")
-        assert gate.arrived.wait(60)
+        assert gate.arrived.wait(workers.patience)
         workers.kill(worker)  # in the second model round, after the tool ran
         gate.release.set()
         workers.start("w1")  # the same worker again: it recovers its own turns
-        assert handle.result(timeout=60).text == "done t1"
+        assert handle.result(timeout=workers.patience).text == "done t1"
         assert follower.kinds() == TOOL_TURN  # each event once, across the crash
         # ...though the round in flight wrote its batch twice: readers skip the second.
         stream = engine.client.read_stream(handle.id, EVENTS_STREAM)
@@ -74,12 +74,12 @@ def test_killed_in_a_tool_call_the_turn_completes_on_another_live_worker(
     first, second = workers.start("w1"), workers.start("w2")
     with workers.engine() as engine:
         handle, follower = submit_followed(engine, "t2", "tool")
-        assert gate.arrived.wait(60)
+        assert gate.arrived.wait(workers.patience)
         killed = workers.running(engine, handle.id)
         live = second if killed is first else first
         workers.kill(killed)
         gate.release.set()  # the live worker adopts the dead one's turn
-        assert handle.result(timeout=60).text == "done t2"
+        assert handle.result(timeout=workers.patience).text == "done t2"
         assert follower.kinds() == TOOL_TURN
     # A live worker presumed dead (starved longer than the dead-after timeout) fences
     # itself and exits: then the counts below cannot hold, and this says why.
@@ -101,7 +101,7 @@ def test_a_turn_waiting_for_approval_outlives_its_workers_and_resumes_on_ostinat
     worker = workers.start("w1")
     with workers.engine() as engine:
         handle, follower = submit_followed(engine, "t3", "approval")
-        pending = handle.wait_for_pending(60)
+        pending = handle.wait_for_pending(workers.patience)
         assert pending is not None and [c.name for c in pending.calls] == ["pay"]
         assert handle.status is TurnStatus.WAITING_FOR_APPROVAL
         workers.kill(worker)  # while it waits
@@ -112,7 +112,7 @@ def test_a_turn_waiting_for_approval_outlives_its_workers_and_resumes_on_ostinat
         approved = workers.command("approve", handle.id)
         assert approved.returncode == 0, approved
         assert approved.stdout.strip() == f"approved 1 call(s) of {handle.id}"
-        assert handle.result(timeout=60).text == "done t3"
+        assert handle.result(timeout=workers.patience).text == "done t3"
         assert follower.kinds() == [
             *UNTIL_APPROVAL,
             "tool_started 1",
@@ -135,14 +135,14 @@ def test_sigterm_hands_a_waiting_turn_back_and_a_decision_from_the_api_resumes_i
     worker = workers.start("w1")
     with workers.engine() as engine:
         handle, follower = submit_followed(engine, "t4", "approval")
-        pending = handle.wait_for_pending(60)
+        pending = handle.wait_for_pending(workers.patience)
         assert pending is not None
         assert "handed back 1 turn(s)" in workers.terminate(worker)
         assert worker.returncode == 0
         assert handle.status is TurnStatus.WAITING_FOR_APPROVAL  # queued, still waiting
         handle.decide({pending.calls[0].id: False})
         workers.start("w2")
-        assert handle.result(timeout=60).text == "done t4"
+        assert handle.result(timeout=workers.patience).text == "done t4"
         assert follower.kinds() == [
             *UNTIL_APPROVAL,  # no tool runs: the denied call is answered in the resumed round
             "round_started 2",
@@ -151,7 +151,7 @@ def test_sigterm_hands_a_waiting_turn_back_and_a_decision_from_the_api_resumes_i
         ]
         unknown = engine.submit(TurnRequest("t5 plain", conversation_id="t5", tools=("no_such:x",)))
         with pytest.raises(DurableTurnError, match=r"ToolResolutionError: .*'no_such:x'"):
-            unknown.result(timeout=60)
+            unknown.result(timeout=workers.patience)
         assert unknown.status is TurnStatus.FAILED
         assert list(unknown.events(timeout=60)) == []  # failed before its loop: ends empty
     assert model_server.started[("pay", "t4", 0)] == 0  # denied: never ran

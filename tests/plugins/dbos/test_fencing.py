@@ -33,11 +33,11 @@ def test_a_stalled_worker_whose_turn_was_adopted_runs_no_further_unit_of_it(
     stalled = workers.start("w1")
     with workers.engine() as engine:
         handle, follower = submit_followed(engine, "t6", "tool")
-        assert gate.arrived.wait(60)  # w1 is in the tool call
+        assert gate.arrived.wait(workers.patience)  # w1 is in the tool call
         stop_holding_no_lock(stalled, workers.database_path)
         gate.release.set()  # w1's answer waits in its socket
         workers.start("w2")  # finds w1 silent, claims it and adopts the turn
-        assert handle.result(timeout=60).text == "done t6"
+        assert handle.result(timeout=workers.patience).text == "done t6"
         assert model_server.started[("model", "t6", 2)] == 1
         stalled.send_signal(signal.SIGCONT)  # w1 finishes its tool call, then stops
         assert stalled.wait(60) == FENCED_EXIT_STATUS

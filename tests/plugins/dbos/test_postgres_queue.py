@@ -46,10 +46,10 @@ def test_a_killed_worker_s_turn_is_adopted_by_the_other_one(
     pg_workers.start("w2")
     with pg_workers.engine() as engine:
         handle = engine.submit(turn_request("p1", "tool"))
-        assert gate.arrived.wait(60)
+        assert gate.arrived.wait(pg_workers.patience)
         pg_workers.kill(pg_workers.running(engine, handle.id))
         gate.release.set()
-        assert handle.result(timeout=60).text == "done p1"
+        assert handle.result(timeout=pg_workers.patience).text == "done p1"
     assert model_server.started[("model", "p1", 1)] == 1
     assert model_server.started[("count", "p1", 0)] == 2
     assert model_server.started[("model", "p1", 2)] == 1

@@ -1,6 +1,15 @@
 """Worker processes of the durable-turn tests: real ``ostinato worker`` processes on a
 shared system database, each tied to the test process (they die with it), started,
-killed (SIGKILL) and stopped (SIGTERM) by the tests."""
+killed (SIGKILL) and stopped (SIGTERM) by the tests.
+
+How long the tests wait: a wait for a turn holds the program's own work (a queue poll,
+a few units, an adoption: ``DEAD_AFTER_SECONDS``, a heartbeat and a poll), bounded by
+:data:`PROGRAM_SECONDS`, and often the work of a fresh process, which no constant
+bounds: starting Python and importing ostinato, its plugins and DBOS is CPU-bound, and
+on a machine whose cores are shared it takes as long as the load makes it (a worker
+starts in about 5 s on the 2 cores of the development machine, in over 40 s at load 9).
+So each test measures it: :attr:`Workers.patience` adds to :data:`PROGRAM_SECONDS` twice
+the slowest worker start seen in the test."""
 
 from __future__ import annotations
 
@@ -9,6 +18,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Self
 
@@ -18,7 +28,7 @@ from ostinato_dbos import DbosEngine, DbosSettings, DbosTurnHandle
 from ostinato_mcp._lifetime import guarded_command
 from tests.plugins.dbos.fake_model import FakeModelServer
 
-__all__ = ["Follower", "Workers", "submit_followed", "turn_request"]
+__all__ = ["PROGRAM_SECONDS", "Follower", "Workers", "submit_followed", "turn_request"]
 
 ROOT = Path(__file__).resolve().parents[3]
 TOOLS = "tests.plugins.dbos.durable_tools"
@@ -29,6 +39,9 @@ PLAN_TOOLS = {"tool": f"{TOOLS}:count", "approval": f"{TOOLS}:pay"}
 #: CPU on a loaded machine must not be presumed dead in the middle of a unit, which would
 #: then run twice (on it and on its adopter) and fail the tests' exactly-once counts.
 DEAD_AFTER_SECONDS = 4.0
+#: What the program's own work in one wait of these tests may take, even on a loaded
+#: machine: a guard against a hang (the work itself takes well under a second idle).
+PROGRAM_SECONDS = 60.0
 
 
 class Workers:
@@ -65,10 +78,14 @@ class Workers:
             "OSTINATO_DBOS_SHUTDOWN_GRACE_SECONDS": "0",
         }
         self.processes: list[subprocess.Popen[str]] = []
+        #: The longest a worker took to start in this test, in seconds.
+        self.slowest_start = 0.0
         self._by_executor: dict[str, subprocess.Popen[str]] = {}
 
     def start(self, executor_id: str, *extra: str) -> subprocess.Popen[str]:
-        """A worker taking turns (returns once it said so)."""
+        """A worker taking turns (returns once it said so, however long its start
+        takes: see :attr:`patience`)."""
+        began = time.monotonic()
         args = ["-m", "ostinato.cli", "worker", "--poll", "0.05", "--executor-id", executor_id]
         command, argv = guarded_command(sys.executable, [*args, *extra])
         process = subprocess.Popen(
@@ -86,8 +103,22 @@ class Workers:
         for line in process.stdout:
             seen.append(line)
             if "taking turns" in line:
+                self.slowest_start = max(self.slowest_start, time.monotonic() - began)
                 return process
         raise AssertionError(f"the worker {executor_id} did not start:\n{''.join(seen)}")
+
+    @property
+    def patience(self) -> float:
+        """Seconds a test waits for a turn (or an ``ostinato`` command) to get somewhere.
+
+        :data:`PROGRAM_SECONDS` for the program's work, plus twice the slowest worker
+        start seen so far (:attr:`slowest_start`): the wait may also hold the work of a
+        fresh process, which is of the same kind as a worker's start and at most as
+        much. A fresh worker's first turn, a replay after a restart or an adoption
+        included, builds the worker's client and imports its model's modules (measured:
+        0.7 of the worker's start); an ``ostinato`` command imports less than a worker.
+        """
+        return PROGRAM_SECONDS + 2 * self.slowest_start
 
     def running(self, engine: DbosEngine, turn_id: str) -> subprocess.Popen[str]:
         """The worker (the last one started under its executor id) running turn ``turn_id``."""
@@ -102,7 +133,7 @@ class Workers:
             cwd=ROOT,
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=self.patience,
         )
 
     @staticmethod
@@ -135,7 +166,13 @@ class Workers:
 
 class Follower:
     """Follows a turn's events from the submitting side, in a thread, from the moment
-    it is made: ``kinds()`` once the turn ended (what a reader saw, as ``kind round``)."""
+    it is made: ``kinds()`` once the turn ended (what a reader saw, as ``kind round``).
+
+    It waits for each event as long as it takes: between two events a turn may wait for
+    the test itself (a decision sent by an ``ostinato approve`` process, a worker killed
+    and another started), which takes as long as starting processes does on this
+    machine (over 70 s between two batches at load 9). ``kinds()`` bounds the wait
+    instead, once the turn ended: its stream is complete then."""
 
     def __init__(self, engine: DbosEngine, turn_id: str) -> None:
         self.events: list[LoopEvent] = []
@@ -146,13 +183,13 @@ class Follower:
 
     def _read(self) -> None:
         try:
-            self.events.extend(self._handle.events(timeout=60))
+            self.events.extend(self._handle.events())
         except BaseException as error:
             self.error = error
 
     def kinds(self) -> list[str]:
         """The events' kinds (and rounds), after the stream ended."""
-        self._thread.join(60)
+        self._thread.join(PROGRAM_SECONDS)  # the rest of a complete stream: one read
         assert not self._thread.is_alive(), "the events of the turn did not end"
         assert self.error is None, self.error
         return [f"{e.kind} {getattr(e, 'round', '')}".strip() for e in self.events]

@@ -18,6 +18,7 @@ import httpx
 
 from ostinato.http._engine import DeferredAiohttpTransport, HttpEngine
 from ostinato.http._pool import use_linear_pool
+from ostinato.http._proxies import environment_mounts
 
 __all__ = ["DEFAULT_LIMITS", "DEFAULT_TIMEOUT", "encode_body", "httpx_timeout", "make_client"]
 
@@ -43,14 +44,26 @@ def make_client(
     timeout: httpx.Timeout, limits: httpx.Limits, engine: HttpEngine = "httpx"
 ) -> httpx.AsyncClient:
     """A client with ``timeout`` and ``limits`` on ``engine`` (httpx's on the linear-time
-    pool; proxies from the environment honoured)."""
-    transport: httpx.AsyncBaseTransport
+    pool), honouring the environment's proxy variables (``HTTP_PROXY``, ``HTTPS_PROXY``,
+    ``ALL_PROXY``, ``NO_PROXY``) on both engines.
+
+    On httpx's engine they are read now, as httpx's own clients read them, and a proxied
+    route gets a transport with the same options; the aiohttp engine reads them (and
+    ``.netrc``) on the first request.
+    """
     if engine == "aiohttp":
-        transport = DeferredAiohttpTransport(limits, trust_env=True)
-    else:
-        transport = httpx.AsyncHTTPTransport(limits=limits, trust_env=True)
-        use_linear_pool(transport)
-    return httpx.AsyncClient(timeout=timeout, limits=limits, transport=transport)
+        deferred = DeferredAiohttpTransport(limits, trust_env=True)
+        return httpx.AsyncClient(timeout=timeout, limits=limits, transport=deferred)
+    transport = _httpx_transport(limits)
+    use_linear_pool(transport)
+    mounts = environment_mounts(lambda proxy: _httpx_transport(limits, proxy))
+    return httpx.AsyncClient(timeout=timeout, limits=limits, transport=transport, mounts=mounts)
+
+
+def _httpx_transport(limits: httpx.Limits, proxy: str | None = None) -> httpx.AsyncHTTPTransport:
+    """httpx's transport with ``limits`` (through ``proxy`` when given): the options of
+    every route of a client :func:`make_client` makes."""
+    return httpx.AsyncHTTPTransport(limits=limits, trust_env=True, proxy=proxy)
 
 
 def encode_body(body: Mapping[str, Any]) -> bytes:
