@@ -4,14 +4,17 @@ pressed only once the child waits for input or events)."""
 
 from __future__ import annotations
 
+import builtins
 import signal
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from ostinato.cli import _interactive
 from tests.core.cli.cli_process import child_environment
 from tests.core.cli.terminal import Terminal, ostinato_on_terminal, wait_until_waiting
 from tests.fakes import scripted_provider
@@ -128,3 +131,25 @@ def test_ctrl_c_twice_during_a_turn_keeps_the_next_question(terminal):
     terminal.expect(r"\n> ")
     terminal.type("/exit\n")
     assert terminal.process.wait(timeout=20) == 0
+
+
+def test_ctrl_c_while_a_cancelled_turn_is_reported_keeps_the_session(monkeypatch, tmp_path, capsys):
+    # A second Ctrl-C lands after the turn's event loop stopped listening for it, while
+    # the cancellation is being reported: a KeyboardInterrupt out of the turn's code.
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    lines = iter(["tell me a slow story", "and now?", "/exit"])
+    monkeypatch.setattr(builtins, "input", lambda prompt="": next(lines))
+    asked: list[str] = []
+
+    def ask_once(session, runner, question, **kwargs):
+        asked.append(question)
+        if len(asked) == 1:
+            raise KeyboardInterrupt
+        return 0
+
+    monkeypatch.setattr(_interactive, "ask_once", ask_once)
+    choice = SimpleNamespace(model="scripted:interactive", source="--model")
+    session = SimpleNamespace(choice=choice, tools=(), conversation_id=None)
+    assert _interactive.run_interactive(session, None, as_json=False) == 0
+    assert asked == ["tell me a slow story", "and now?"]
+    assert capsys.readouterr().err.endswith("\ncancelled\n")

@@ -140,5 +140,9 @@ def run_interactive(session: ChatSession, runner: asyncio.Runner, *, as_json: bo
                 ask_once(session, runner, question, as_json=as_json, out=out, err=err)
             except OstinatoError as exc:  # e.g. a limit; the session goes on
                 print_error(str(exc), err, error=exc)
+            except KeyboardInterrupt:
+                # Ctrl-C pressed again while the turn the first one cancelled was being
+                # reported: that turn is over either way, and the session goes on.
+                print("\ncancelled", file=err, flush=True)
     finally:
         history.save()
