@@ -300,26 +300,7 @@ def render(results: Results) -> str:
         "batch's wall time divided by its model calls; CPU is the client process's.",
         "",
     ]
-    rows = []
-    for cell in results.cells:
-        if cell.group != "per-call":
-            continue
-        sample = view.samples(cell)
-        ratio = view.ratio(cell)
-        rows.append(
-            [
-                cell.contender,
-                cell.mode,
-                _us(_median(sample.per_call_s)),
-                _us(min(sample.per_call_s)),
-                _us(max(sample.per_call_s)),
-                "—" if ratio is None else f"{ratio:.2f}×",
-                _us(_median(sample.cpu_per_call_s)),
-            ]
-        )
-    out += _table(
-        ["contender", "mode", "µs/call (median)", "min", "max", "× floor", "CPU µs/call"], rows
-    )
+    out += _contender_table(results, view, "per-call", with_mode=True)
     out += [
         "",
         "`async-sync-tool` writes `add` as a plain function: frameworks run it on a thread "
@@ -465,8 +446,11 @@ def render(results: Results) -> str:
     return "\n".join(out) + "\n"
 
 
-def _contender_table(results: Results, view: _View, group: str) -> list[str]:
-    """The table of one group's cells: one row per contender, ratios to its floor."""
+def _contender_table(
+    results: Results, view: _View, group: str, *, with_mode: bool = False
+) -> list[str]:
+    """The table of one group's cells: one row per contender (and mode, ``with_mode``),
+    ratios to its floor."""
     rows = []
     for cell in results.cells:
         if cell.group != group:
@@ -476,6 +460,7 @@ def _contender_table(results: Results, view: _View, group: str) -> list[str]:
         rows.append(
             [
                 cell.contender,
+                *([cell.mode] if with_mode else []),
                 _us(_median(sample.per_call_s)),
                 _us(min(sample.per_call_s)),
                 _us(max(sample.per_call_s)),
@@ -483,4 +468,5 @@ def _contender_table(results: Results, view: _View, group: str) -> list[str]:
                 _us(_median(sample.cpu_per_call_s)),
             ]
         )
-    return _table(["contender", "µs/call (median)", "min", "max", "× floor", "CPU µs/call"], rows)
+    header = ["contender", *(["mode"] if with_mode else []), "µs/call (median)", "min", "max"]
+    return _table([*header, "× floor", "CPU µs/call"], rows)

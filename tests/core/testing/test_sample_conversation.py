@@ -7,7 +7,15 @@ import dataclasses
 
 import pytest
 
-from ostinato.messages import Media, MessageType, ToolCall, ToolResponse
+from ostinato.messages import (
+    AssistantMessage,
+    Media,
+    Message,
+    MessageType,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+)
 from ostinato.testing import every_message_type, memory_conformance
 
 #: Fields a whole message never sets: the call type is "function" for every provider, and
@@ -54,11 +62,12 @@ def test_every_field_is_set_somewhere(kind):
 
 def test_the_answer_to_each_call_is_in_the_sample():
     _, _, calls, responses, _ = every_message_type()
-    assert [c.id for c in calls.tool_calls] == [r.id for r in responses.responses]  # type: ignore[attr-defined]
+    assert isinstance(calls, AssistantMessage) and isinstance(responses, ToolResponseMessage)
+    assert [c.id for c in calls.tool_calls] == [r.id for r in responses.responses]
 
 
-def texts(messages: list[object]) -> list[str]:
-    return [m.text for m in messages if m.text]  # type: ignore[attr-defined]
+def texts(messages: list[Message]) -> list[str]:
+    return [m.text for m in messages if m.text]
 
 
 def test_each_call_builds_it_afresh_and_the_tag_tells_two_apart():
