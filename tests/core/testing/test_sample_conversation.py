@@ -23,7 +23,7 @@ from ostinato.testing import every_message_type, memory_conformance
 NEVER_SET = {(ToolCall, "type"), (ToolCall, "index")}
 
 
-def parts(messages: list[object]) -> list[object]:
+def parts(messages: list[Message]) -> list[object]:
     """The messages and everything they hold: media, tool calls, tool responses."""
     found: list[object] = []
     for message in messages:
