@@ -53,7 +53,7 @@ class Worker:
     Args:
         settings: the plugin's settings (default: read from the environment).
         container: the auto-configuration its turns' client is built from (default:
-            from the environment).
+            from the environment, as every ``ostinato`` command builds it).
         poll_seconds: how often it looks at the queue for new turns and, on a database
             without notifications (SQLite), for the decisions its waiting turns wait for.
         listeners: listeners of every turn's loop events, called in this worker (a
@@ -92,10 +92,14 @@ class Worker:
             ConfigurationError: the client cannot be built (no model, an unknown
                 provider, a missing key...): the worker would fail every turn.
         """
+        from ostinato.cli import command_container
         from ostinato.durable import TurnRunner
         from ostinato_dbos._relay import relay_event
 
-        runner = TurnRunner(self._container, listeners=(*self._listeners, relay_event))
+        # Without a container: the client every `ostinato` command builds (memory in
+        # SQLite unless set otherwise: a turn adopted elsewhere finds its conversation).
+        container = self._container if self._container is not None else command_container()
+        runner = TurnRunner(container, listeners=(*self._listeners, relay_event))
         _ = runner.client  # built now: a bad setting is an error at start, not per turn
         self._launch(runner)
 
