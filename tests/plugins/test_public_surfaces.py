@@ -48,6 +48,8 @@ MEMORY = {
     "RecentConversationsRepository",
     "SQLiteChatMemoryRepository",
     "RemoteStoreSyncFaces",
+    "StoredMessage",
+    "StoredMessagesRepository",
     "UpdatableChatMemoryRepository",
     "__version__",
     "apply_window",
@@ -61,6 +63,7 @@ MEMORY = {
     "load_memory_settings",
     "pair_tool_messages",
     "recent_conversations",
+    "stored_messages",
 }
 MEMORY_POSTGRES = {
     "MIGRATIONS",

@@ -35,9 +35,16 @@ def test_settings_default_to_sqlite_in_the_state_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
-    assert default_sqlite_path() == tmp_path / "ostinato" / "dbos.sqlite3"
+    monkeypatch.delenv("OSTINATO_DBOS_PROJECT", raising=False)
+    monkeypatch.delenv("OSTINATO_DBOS_STATE_DIR", raising=False)
+    monkeypatch.delenv("OSTINATO_DBOS_DATABASE_URL", raising=False)
+    (tmp_path / "app" / ".git").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "app")
+    path = default_sqlite_path()
+    assert path.parent.parent == tmp_path / "ostinato" / "dbos"  # the project's own folder
+    assert path.parent.name.startswith("app-") and path.name == "dbos.sqlite3"
     settings = DbosSettings()
-    assert settings.system_database_url() == f"sqlite:///{tmp_path / 'ostinato' / 'dbos.sqlite3'}"
+    assert settings.system_database_url() == f"sqlite:///{path}"
     monkeypatch.setenv("OSTINATO_DBOS_DATABASE_URL", "postgresql://u:secret@db/x")
     assert "secret" not in repr(DbosSettings())
     assert sqlalchemy_url("postgresql://u@db/x").drivername == "postgresql+psycopg"

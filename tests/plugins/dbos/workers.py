@@ -39,6 +39,8 @@ PLAN_TOOLS = {"tool": f"{TOOLS}:count", "approval": f"{TOOLS}:pay"}
 #: CPU on a loaded machine must not be presumed dead in the middle of a unit, which would
 #: then run twice (on it and on its adopter) and fail the tests' exactly-once counts.
 DEAD_AFTER_SECONDS = 4.0
+#: The project of the tests' workers and submitters.
+PROJECT = "ostinato-tests"
 #: What the program's own work in one wait of these tests may take, even on a loaded
 #: machine: a guard against a hang (the work itself takes well under a second idle).
 PROGRAM_SECONDS = 60.0
@@ -53,6 +55,7 @@ class Workers:
         self.database_path = Path(database_url.removeprefix("sqlite:///"))  # on SQLite
         self.memory_path = tmp_path / "memory.sqlite3"
         self.settings = DbosSettings(
+            project=PROJECT,
             database_url=database_url,  # type: ignore[arg-type]
             heartbeat_seconds=0.2,
             dead_after_seconds=DEAD_AFTER_SECONDS,
@@ -72,6 +75,7 @@ class Workers:
             "OSTINATO_MEMORY_ENABLED": "true",
             "OSTINATO_MEMORY_REPOSITORY": "sqlite",
             "OSTINATO_MEMORY_SQLITE_PATH": str(self.memory_path),
+            "OSTINATO_DBOS_PROJECT": PROJECT,  # the same queue, whatever the test's directory
             "OSTINATO_DBOS_DATABASE_URL": database_url,
             "OSTINATO_DBOS_HEARTBEAT_SECONDS": "0.2",
             "OSTINATO_DBOS_DEAD_AFTER_SECONDS": str(DEAD_AFTER_SECONDS),
@@ -82,11 +86,14 @@ class Workers:
         self.slowest_start = 0.0
         self._by_executor: dict[str, subprocess.Popen[str]] = {}
 
-    def start(self, executor_id: str, *extra: str) -> subprocess.Popen[str]:
+    def start(self, executor_id: str | None, *extra: str) -> subprocess.Popen[str]:
         """A worker taking turns (returns once it said so, however long its start
-        takes: see :attr:`patience`)."""
+        takes: see :attr:`patience`); ``None``: without ``--executor-id``, its default
+        id is what it said (:meth:`executor_of`)."""
         began = time.monotonic()
-        args = ["-m", "ostinato.cli", "worker", "--poll", "0.05", "--executor-id", executor_id]
+        args = ["-m", "ostinato.cli", "worker", "--poll", "0.05"]
+        if executor_id is not None:
+            args += ["--executor-id", executor_id]
         command, argv = guarded_command(sys.executable, [*args, *extra])
         process = subprocess.Popen(
             [command, *argv],
@@ -97,13 +104,14 @@ class Workers:
             text=True,
         )
         self.processes.append(process)
-        self._by_executor[executor_id] = process
         assert process.stdout is not None
         seen = []
         for line in process.stdout:
             seen.append(line)
             if "taking turns" in line:
                 self.slowest_start = max(self.slowest_start, time.monotonic() - began)
+                said = line.removeprefix("ostinato worker ").partition(":")[0]
+                self._by_executor[said] = process
                 return process
         raise AssertionError(f"the worker {executor_id} did not start:\n{''.join(seen)}")
 
@@ -119,6 +127,10 @@ class Workers:
         0.7 of the worker's start); an ``ostinato`` command imports less than a worker.
         """
         return PROGRAM_SECONDS + 2 * self.slowest_start
+
+    def executor_of(self, process: subprocess.Popen[str]) -> str:
+        """The executor id ``process`` said it runs under."""
+        return next(e for e, p in self._by_executor.items() if p is process)
 
     def running(self, engine: DbosEngine, turn_id: str) -> subprocess.Popen[str]:
         """The worker (the last one started under its executor id) running turn ``turn_id``."""

@@ -6,6 +6,8 @@ stores what a called one does."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ostinato import AdvisorParams, Ordered, ToolCallingAdvisor, tool
@@ -14,12 +16,18 @@ from ostinato.memory import CONVERSATION_ID
 from ostinato.messages import (
     AssistantMessage,
     SystemMessage,
+    ToolCall,
     ToolResponse,
     ToolResponseMessage,
     UserMessage,
 )
 from ostinato.model import ChatResponse
-from ostinato.testing import ScriptedChatModel, ScriptedStream, text_response
+from ostinato.testing import (
+    ScriptedChatModel,
+    ScriptedStream,
+    text_response,
+    tool_call_response,
+)
 from ostinato.tools import DefaultToolCallingManager, ToolCallLimits
 from ostinato_memory import (
     InMemoryChatMemoryRepository,
@@ -444,3 +452,43 @@ async def test_inside_with_a_tool_advisor_keeping_its_history_nothing_is_repeate
     await ask(spec.advisors(ToolCallingAdvisor()), mode)
     assert list(model.prompts[1].messages) == [SystemMessage("S"), *older, U, a1(), T1]
     assert await memory.get("c1") == [*older, U, a1(), T1, FINAL]
+
+
+# -- what a stored answer says it cost ----------------------------------------------------
+
+
+def _costly_turn() -> ScriptedChatModel:
+    call = ToolCall("call-Paris", "weather", json.dumps({"city": "Paris"}))
+    return ScriptedChatModel(
+        [
+            tool_call_response(call, text="Let me check", usage=(10, 5, 15)),
+            text_response("Sunny, 25C", usage=(20, 7, 27)),
+        ]
+    )
+
+
+async def test_outside_the_answer_is_stored_with_the_turns_usage(mode):
+    memory = MessageWindowChatMemory()
+    client = client_for(_costly_turn(), MessageChatMemoryAdvisor(memory))
+    await ask(client.prompt(U.text).tools(weather), mode)
+    stored = await memory.get("c1")
+    assert stored == [
+        U,
+        AssistantMessage(
+            "Sunny, 25C",
+            metadata={"usage": {"prompt_tokens": 30, "completion_tokens": 12, "total_tokens": 42}},
+        ),
+    ]
+
+
+async def test_inside_only_the_answer_carries_usage_not_the_tool_round(mode):
+    memory = MessageWindowChatMemory()
+    client = client_for(_costly_turn(), MessageChatMemoryAdvisor(memory, order=INSIDE))
+    await ask(client.prompt(U.text).tools(weather), mode)
+    stored = await memory.get("c1")
+    assert [m.metadata.get("usage") for m in stored] == [
+        None,
+        None,  # the tool-call message as the model sent it: the next round sends it again
+        None,
+        {"prompt_tokens": 20, "completion_tokens": 7, "total_tokens": 27},
+    ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import multiprocessing
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -316,3 +317,51 @@ def test_threads_opening_a_fresh_file_at_once_all_succeed(tmp_path, shared):
         finally:
             for repository in repositories:
                 repository.close()
+
+
+def test_each_message_keeps_when_it_was_first_stored(tmp_path):
+    from ostinato_memory import MessageWindowChatMemory
+
+    with SQLiteChatMemoryRepository(tmp_path / "m.sqlite3") as repository:
+        memory = MessageWindowChatMemory(repository, max_messages=4)
+        memory.add_sync("c", TURN)
+        first = [m.stored_at for m in repository.find_stored_messages_sync("c")]
+        time.sleep(0.01)
+        memory.add_sync("c", [UserMessage("again"), AssistantMessage("still here")])
+        time.sleep(0.01)
+        memory.add_sync("c", [UserMessage("third"), AssistantMessage("the window moves")])
+        stored = repository.find_stored_messages_sync("c")
+    assert [m.message.text for m in stored] == ["again", "still here", "third", "the window moves"]
+    times = [m.stored_at for m in stored]
+    assert all(t is not None and t.tzinfo is not None for t in times)
+    assert times[0] == times[1] > first[0]  # moved to new positions, their time kept
+    assert times[2] == times[3] > times[1]
+
+
+def test_a_version_1_database_is_migrated_and_keeps_its_messages(tmp_path):
+    path = tmp_path / "v1.sqlite3"
+    with raw(path) as old:
+        old.executescript(
+            "CREATE TABLE ostinato_memory_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT"
+            " NULL) WITHOUT ROWID;"
+            "CREATE TABLE ostinato_memory_messages (conversation_id TEXT NOT NULL, position"
+            " INTEGER NOT NULL, type TEXT NOT NULL, message TEXT NOT NULL, PRIMARY KEY"
+            " (conversation_id, position)) WITHOUT ROWID;"
+            "INSERT INTO ostinato_memory_meta VALUES ('application', 'ostinato-memory'),"
+            " ('schema_version', '1');"
+            "INSERT INTO ostinato_memory_messages VALUES ('old', 0, 'user',"
+            ' \'{"type":"user","text":"from before","metadata":{},"media":[]}\');'
+        )
+    with SQLiteChatMemoryRepository(path) as repository:
+        assert [
+            (m.message.text, m.stored_at) for m in repository.find_stored_messages_sync("old")
+        ] == [("from before", None)]
+        repository.save_all_sync("new", TURN)
+        recent = repository.find_recent_conversations_sync(10)
+    assert [(c.conversation_id, c.updated_at is None) for c in recent] == [
+        ("new", False),
+        ("old", True),  # no time recorded: last
+    ]
+    with raw(path) as check:
+        meta = dict(check.execute("SELECT key, value FROM ostinato_memory_meta"))
+    assert meta["schema_version"] == str(SCHEMA_VERSION) == "2"

@@ -1,11 +1,11 @@
 """One ``ostinato chat`` session: the auto-configured client, the tools, the conversation.
 
 :func:`open_session` builds the client through auto-configuration exactly as
-``ostinato.chat_client()`` would, with two things the command line adds: ``--model``
-and ``--conversation``. They are applied to the loaded settings handed to the
-container — core's ``model``; the memory plugin's ``enabled`` and, when it would forget
-between invocations, ``repository = "sqlite"`` — so the process environment is never
-changed.
+``ostinato.chat_client()`` would, from the plugin settings as every command uses them
+(:mod:`ostinato.cli._command_settings`: memory in SQLite unless set otherwise), with two
+things the command line adds: ``--model`` and ``--conversation``. They are applied to the
+loaded settings handed to the container — core's ``model``; the memory plugin's
+``enabled`` — so the process environment is never changed.
 
 :meth:`ChatSession.ask` runs one turn on the caller's event loop, reporting to a
 renderer. Without a memory advisor the session keeps the conversation itself (user
@@ -166,10 +166,7 @@ def _with_memory(registry: Registry, loaded: dict[str, Any]) -> dict[str, Any]:
     memory = loaded.get(_MEMORY_PREFIX)
     if memory is None:
         return loaded
-    changes: dict[str, Any] = {"enabled": True}
-    if str(getattr(memory, "repository", "") or "") in ("", "in-memory"):
-        changes["repository"] = "sqlite"  # in-memory is one process only: it would forget
-    return {**loaded, _MEMORY_PREFIX: memory.model_copy(update=changes)}
+    return {**loaded, _MEMORY_PREFIX: memory.model_copy(update={"enabled": True})}
 
 
 def _with_mcp(
@@ -221,10 +218,11 @@ def open_session(
             ``mcp_config`` is given and no MCP plugin is installed.
         PluginError: a plugin is broken.
     """
-    from ostinato.config import Settings, build_container, load_plugin_settings, load_settings
+    from ostinato.cli._command_settings import command_plugin_settings
+    from ostinato.config import Settings, build_container, load_settings
 
     settings = load_settings(Settings).model_copy(update={"model": choice.model})
-    loaded: dict[str, Any] = load_plugin_settings(registry)
+    loaded: dict[str, Any] = command_plugin_settings(registry)
     if conversation_id is not None:
         loaded = _with_memory(registry, loaded)
     if mcp_config is not None:

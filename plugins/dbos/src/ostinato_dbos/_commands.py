@@ -24,7 +24,11 @@ def run_worker(argv: list[str]) -> int:
 
     parser = argparse.ArgumentParser(prog="ostinato worker", description=WORKER_HELP)
     parser.add_argument("--concurrency", type=int, help="turns run at once (worker)")
-    parser.add_argument("--executor-id", help="this worker's id (default: host-pid)")
+    parser.add_argument(
+        "--executor-id",
+        help="this worker's id (default: HOST-PROJECT-SLOT, the first slot no running "
+        "worker of this project on this host holds)",
+    )
     parser.add_argument(
         "--poll",
         type=float,

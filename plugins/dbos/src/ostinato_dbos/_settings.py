@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Final
 
@@ -10,35 +9,71 @@ from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import SettingsConfigDict
 
 from ostinato.settings import PluginSettings
+from ostinato_dbos._project import (
+    default_queue,
+    default_state_dir,
+    project_directory,
+    project_name,
+)
 
-__all__ = ["ENV_PREFIX", "DbosSettings", "default_sqlite_path"]
+__all__ = ["ENV_PREFIX", "SQLITE_FILE", "DbosSettings", "default_sqlite_path"]
 
 #: The prefix of the plugin's settings.
 ENV_PREFIX: Final = "OSTINATO_DBOS_"
+#: The name of the SQLite system database in a project's state directory.
+SQLITE_FILE: Final = "dbos.sqlite3"
 
 
-def default_sqlite_path() -> Path:
-    """``$XDG_STATE_HOME/ostinato/dbos.sqlite3``, else ``~/.local/state/ostinato/dbos.sqlite3``."""
-    base = os.environ.get("XDG_STATE_HOME", "").strip()
-    root = Path(base) if base else Path.home() / ".local" / "state"
-    return root / "ostinato" / "dbos.sqlite3"
+def _found_project() -> str:
+    return project_name(project_directory())
+
+
+def _state_dir(data: dict[str, Any]) -> Path:
+    directory = project_directory()
+    found = project_name(directory)
+    named = data.get("project", found)
+    return default_state_dir(found, directory) if named == found else default_state_dir(named)
+
+
+def _queue(data: dict[str, Any]) -> str:
+    return default_queue(data.get("project") or _found_project())
+
+
+def default_sqlite_path(state_dir: Path | None = None) -> Path:
+    """The SQLite system database in ``state_dir`` (default: this project's state
+    directory, ``$XDG_STATE_HOME/ostinato/dbos/<project>-<hash>/dbos.sqlite3``, see
+    :class:`DbosSettings`)."""
+    return (state_dir if state_dir is not None else _state_dir({})) / SQLITE_FILE
 
 
 class DbosSettings(PluginSettings):
     """Durable turns on DBOS.
 
+    Durable turns are kept per project (see :mod:`ostinato_dbos._project`): the project
+    is the nearest directory from the working directory up holding ``pyproject.toml`` or
+    ``.git`` (else the working directory), unless ``project`` names one; explicit
+    ``database_url``, ``queue`` and ``executor_id`` win over what the project gives.
+
     Attributes:
+        project: ``OSTINATO_DBOS_PROJECT``: the project's name (default: its directory's
+            name, lower-cased); it names the queue and the workers.
+        state_dir: ``OSTINATO_DBOS_STATE_DIR``: where the project's SQLite system
+            database and its workers' identity locks are kept (default
+            ``$XDG_STATE_HOME/ostinato/dbos/<project>-<hash of its directory>``, else
+            under ``~/.local/state``; ``.../dbos/<project>`` for a named project).
         database_url: ``OSTINATO_DBOS_DATABASE_URL``: the DBOS system database, a
-            ``postgresql://`` URL for many machines (default: SQLite, one machine, in
-            :func:`default_sqlite_path`).
+            ``postgresql://`` URL for many machines (default: SQLite, one machine,
+            ``dbos.sqlite3`` in ``state_dir``).
         queue: ``OSTINATO_DBOS_QUEUE``: the queue turns are submitted to and workers
-            consume (default ``ostinato-turns``).
+            consume (default ``ostinato-turns-<project>``).
         worker_concurrency: ``OSTINATO_DBOS_WORKER_CONCURRENCY``: turns one worker runs
             at once (default 16).
         global_concurrency: ``OSTINATO_DBOS_GLOBAL_CONCURRENCY``: turns all workers run at
             once (default: no limit).
-        executor_id: ``OSTINATO_DBOS_EXECUTOR_ID``: this worker's id (default: host name
-            and process id, unique per worker process).
+        executor_id: ``OSTINATO_DBOS_EXECUTOR_ID``: this worker's id (default
+            ``<host>-<project>-<slot>``, the first slot no running worker of this
+            project on this host holds: a restarted worker gets its id back and resumes
+            its turns at once).
         heartbeat_seconds: ``OSTINATO_DBOS_HEARTBEAT_SECONDS``: how often a worker says it
             is alive (default 5).
         dead_after_seconds: ``OSTINATO_DBOS_DEAD_AFTER_SECONDS``: a worker silent for that
@@ -52,19 +87,30 @@ class DbosSettings(PluginSettings):
             ``ostinato-dbos-1``).
     """
 
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX)
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_ignore_empty=True)
 
+    project: str = Field(
+        default_factory=_found_project,
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$",
+        description="The project (default: the name of its directory).",
+    )
+    state_dir: Path = Field(
+        default_factory=_state_dir,
+        description="The project's SQLite database and worker locks (default: per project).",
+    )
     database_url: SecretStr | None = Field(
         default=None,
         description="DBOS system database: postgresql://... (default: SQLite in the state dir).",
     )
-    queue: str = Field(default="ostinato-turns", min_length=1, description="The turns' queue.")
+    queue: str = Field(
+        default_factory=_queue, min_length=1, description="The turns' queue (default: per project)."
+    )
     worker_concurrency: int = Field(default=16, gt=0, description="Turns one worker runs at once.")
     global_concurrency: int | None = Field(
         default=None, gt=0, description="Turns all workers run at once (default: no limit)."
     )
     executor_id: str | None = Field(
-        default=None, description="This worker's id (default: host name and process id)."
+        default=None, description="This worker's id (default: host, project and a free slot)."
     )
     heartbeat_seconds: float = Field(default=5.0, gt=0, description="Worker heartbeat period.")
     dead_after_seconds: float = Field(
@@ -91,6 +137,6 @@ class DbosSettings(PluginSettings):
         """The DBOS system database URL (the SQLite file's folder is created)."""
         if self.database_url is not None:
             return self.database_url.get_secret_value()
-        path = default_sqlite_path()
+        path = default_sqlite_path(self.state_dir)
         path.parent.mkdir(parents=True, exist_ok=True)
         return f"sqlite:///{path}"

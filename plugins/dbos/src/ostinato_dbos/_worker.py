@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
-import socket
 import threading
 import time
 from os import _exit as exit_at_once  # no cleanup, no flush: like a crash
@@ -33,8 +31,10 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ostinato.config import AutoConfiguration
+    from ostinato.durable import TurnRunner
     from ostinato.events import EventListener
     from ostinato_dbos._heartbeats import Heartbeats
+    from ostinato_dbos._identity import WorkerIdentity
 
 __all__ = ["APP_NAME", "FENCED_EXIT_STATUS", "Worker"]
 
@@ -53,7 +53,7 @@ class Worker:
     Args:
         settings: the plugin's settings (default: read from the environment).
         container: the auto-configuration its turns' client is built from (default:
-            from the environment).
+            from the environment, as every ``ostinato`` command builds it).
         poll_seconds: how often it looks at the queue for new turns and, on a database
             without notifications (SQLite), for the decisions its waiting turns wait for.
         listeners: listeners of every turn's loop events, called in this worker (a
@@ -69,7 +69,10 @@ class Worker:
         listeners: Sequence[EventListener] = (),
     ) -> None:
         self.settings = settings if settings is not None else DbosSettings()
-        self.executor_id = self.settings.executor_id or f"{socket.gethostname()}-{os.getpid()}"
+        #: This worker's executor id: the setting's, else (once started) the stable id of
+        #: :mod:`ostinato_dbos._identity`, ``<host>-<project>-<slot>``.
+        self.executor_id = self.settings.executor_id or ""
+        self._identity: WorkerIdentity | None = None
         self._container = container
         self._listeners = tuple(listeners)
         self._poll_seconds = poll_seconds
@@ -81,23 +84,43 @@ class Worker:
         self._uninstall: Any = None
 
     def start(self) -> None:
-        """Launch DBOS with this worker's executor id, register the queue, and start the
-        heartbeat (which also adopts dead workers' turns)."""
+        """Build the turns' client (so that a worker without a usable model refuses to
+        start), take an executor id, launch DBOS with it, register the queue, and start
+        the heartbeat (which also adopts dead workers' turns).
+
+        Raises:
+            ConfigurationError: the client cannot be built (no model, an unknown
+                provider, a missing key...): the worker would fail every turn.
+        """
+        from ostinato.cli import command_container
+        from ostinato.durable import TurnRunner
+        from ostinato_dbos._relay import relay_event
+
+        # Without a container: the client every `ostinato` command builds (memory in
+        # SQLite unless set otherwise: a turn adopted elsewhere finds its conversation).
+        container = self._container if self._container is not None else command_container()
+        runner = TurnRunner(container, listeners=(*self._listeners, relay_event))
+        _ = runner.client  # built now: a bad setting is an error at start, not per turn
+        self._launch(runner)
+
+    def _launch(self, runner: TurnRunner) -> None:
         from dbos import DBOS
 
-        from ostinato.durable import TurnRunner, set_unit_interceptor
+        from ostinato.durable import set_unit_interceptor
         from ostinato_dbos._heartbeats import Heartbeats
-        from ostinato_dbos._relay import relay_event
+        from ostinato_dbos._identity import claim_identity
         from ostinato_dbos._workflow import configure_worker, dbos_unit
 
         settings = self.settings
+        if not self.executor_id:
+            self._identity = claim_identity(settings.state_dir, settings.project)
+            self.executor_id = self._identity.executor_id
         self._url = settings.system_database_url()
         DBOS.migrate(self._url)
         self._heartbeats = Heartbeats(self._url, self.executor_id)
         began = time.monotonic()
         self._heartbeats.register()
         self._lease_until = began + settings.dead_after_seconds
-        runner = TurnRunner(self._container, listeners=(*self._listeners, relay_event))
         configure_worker(runner, settings.approval_timeout_seconds, self.check_lease)
         self._uninstall = set_unit_interceptor(dbos_unit)
         DBOS(
@@ -242,4 +265,6 @@ class Worker:
         if self._heartbeats is not None:
             self._heartbeats.forget()
             self._heartbeats.close()
+        if self._identity is not None:
+            self._identity.release()
         return handed

@@ -30,7 +30,10 @@ from ostinato_memory._in_memory import InMemoryChatMemoryRepository
 from ostinato_memory._listing import (
     ConversationSummary,
     RecentConversationsRepository,
+    StoredMessage,
+    StoredMessagesRepository,
     recent_conversations,
+    stored_messages,
 )
 from ostinato_memory._message_advisor import MessageChatMemoryAdvisor
 from ostinato_memory._prompt_advisor import DEFAULT_SYSTEM_PROMPT_TEMPLATE, PromptChatMemoryAdvisor
@@ -75,6 +78,8 @@ __all__ = [
     "RecentConversationsRepository",
     "RemoteStoreSyncFaces",
     "SQLiteChatMemoryRepository",
+    "StoredMessage",
+    "StoredMessagesRepository",
     "UpdatableChatMemoryRepository",
     "__version__",
     "apply_window",
@@ -88,6 +93,7 @@ __all__ = [
     "load_memory_settings",
     "pair_tool_messages",
     "recent_conversations",
+    "stored_messages",
 ]
 
 __getattr__, __dir__ = lazy_exports(

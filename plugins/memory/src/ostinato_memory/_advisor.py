@@ -41,7 +41,8 @@ from ostinato.advisors import (
 from ostinato.durable import read_memory, write_memory
 from ostinato.memory import ChatMemory, ChatMemoryRepository
 from ostinato.messages import AssistantMessage, Message
-from ostinato_memory._answer import StreamedAnswer, outputs_of
+from ostinato.model import Usage
+from ostinato_memory._answer import StreamedAnswer, outputs_of, usage_of, with_usage
 from ostinato_memory._history import resolve_conversation_id
 from ostinato_memory._open_rounds import OpenRounds
 from ostinato_memory._resumed import is_pending, resumed_of, stopped_round, turn_input
@@ -200,16 +201,21 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
             inputs = ()
         return _Run(conversation_id, prepared, inputs, outside)
 
-    async def _end(self, run: _Run, outputs: Sequence[AssistantMessage]) -> None:
+    async def _end(
+        self, run: _Run, outputs: list[AssistantMessage], usage: Usage | None = None
+    ) -> None:
         if not outputs:
             return  # no answer (a response without generations): not a turn to remember
-        messages = [*run.inputs, *outputs]
         asking = next((o for o in outputs if o.has_tool_calls), None)
         if asking is not None and not run.outside:
             call_ids = (call.id for call in asking.tool_calls)
-            self._open_rounds.open(run.conversation_id, messages, call_ids)
-        elif messages:
-            await write_memory(self._chat_memory, run.conversation_id, messages)
+            self._open_rounds.open(run.conversation_id, [*run.inputs, *outputs], call_ids)
+            return
+        if asking is None:
+            # The answer: stored with what it cost. (A tool-call message is stored as the
+            # model sent it: the next round's request carries it again, and must match.)
+            outputs = with_usage(outputs, usage)
+        await write_memory(self._chat_memory, run.conversation_id, [*run.inputs, *outputs])
 
     async def on_tool_loop_exit(self, ending: ToolLoopExit) -> None:
         """Inside the loop: store the open round with the answer the tool advisor made.
@@ -251,7 +257,8 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
         run = await self._begin(request, chain)
         response = await chain.next_call(run.request)
         if not is_pending(response.context):
-            await self._end(run, outputs_of(response.chat_response))
+            answer = response.chat_response
+            await self._end(run, outputs_of(answer), usage_of(answer))
         return response
 
     async def advise_stream(
@@ -273,7 +280,8 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
             if aclose is not None:
                 await aclose()
         if not pending:  # a turn stopped for approvals is stored when it is resumed
-            await self._end(run, answer.outputs())
+            final = answer.response()
+            await self._end(run, outputs_of(final), usage_of(final))
 
     def __repr__(self) -> str:
         return f"<{self.name} order={self._order} memory={self._chat_memory!r}>"

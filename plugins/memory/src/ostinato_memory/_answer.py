@@ -7,15 +7,23 @@ core's :class:`~ostinato.advisors.ChatClientMessageAggregator`, which keeps the 
 round of a tool loop only. One case needs more than the aggregator: a turn that ends with one
 whole response of several generations (return-direct over several tools) — the
 aggregator keeps the first generation only, ``call()`` returns them all.
+
+A final answer is stored with the usage its response reported (:func:`with_usage`,
+metadata key ``usage``), so a stored conversation says what each turn cost.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 from ostinato.advisors import TOOL_LOOP_ROUND, ChatClientMessageAggregator, ChatClientResponse
 from ostinato.messages import AssistantMessage
-from ostinato.model import ChatResponse
+from ostinato.model import ChatResponse, Usage
 
-__all__ = ["StreamedAnswer", "outputs_of"]
+__all__ = ["USAGE", "StreamedAnswer", "outputs_of", "usage_of", "with_usage"]
+
+#: The metadata key of the usage recorded on a stored answer.
+USAGE = "usage"
 
 _NO_ROUND = object()
 
@@ -25,6 +33,25 @@ def outputs_of(response: ChatResponse | None) -> list[AssistantMessage]:
     if response is None:
         return []
     return [generation.output for generation in response.generations]
+
+
+def usage_of(response: ChatResponse | None) -> Usage | None:
+    """The usage ``response`` reported (``None`` without a response)."""
+    return None if response is None else response.metadata.usage
+
+
+def with_usage(outputs: list[AssistantMessage], usage: Usage | None) -> list[AssistantMessage]:
+    """``outputs`` with ``usage`` (its counts that were reported) in the metadata of each
+    message that carries none; unchanged when nothing was counted."""
+    if usage is None or usage.is_empty:
+        return outputs
+    counts = {key: value for key, value in usage.to_dict().items() if value is not None}
+    return [
+        output
+        if USAGE in output.metadata
+        else dataclasses.replace(output, metadata={**output.metadata, USAGE: counts})
+        for output in outputs
+    ]
 
 
 class StreamedAnswer:
@@ -48,10 +75,14 @@ class StreamedAnswer:
             self._round_chunks = []
         self._round_chunks.append(chunk.chat_response)
 
-    def outputs(self) -> list[AssistantMessage]:
-        """The assistant messages of the final answer."""
+    def response(self) -> ChatResponse | None:
+        """The final answer's response, as ``call()`` would have returned it."""
         chunks = self._round_chunks
         if len(chunks) == 1 and len(chunks[0].generations) > 1:
-            return outputs_of(chunks[0])
+            return chunks[0]
         result = self._aggregator.result()
-        return outputs_of(result.chat_response) if result is not None else []
+        return result.chat_response if result is not None else None
+
+    def outputs(self) -> list[AssistantMessage]:
+        """The assistant messages of the final answer."""
+        return outputs_of(self.response())

@@ -1,8 +1,12 @@
-"""Recent conversations: what ``ostinato logs`` lists, for repositories that know it.
+"""Recent conversations and when messages were stored: what ``ostinato logs`` shows, for
+repositories that know it.
 
-:class:`RecentConversationsRepository` is optional: a repository that records when each
-conversation last changed offers :meth:`~RecentConversationsRepository.find_recent_conversations`;
-for the others, :func:`recent_conversations` lists every conversation by id.
+Both protocols are optional. A repository that records when each conversation last
+changed offers :meth:`~RecentConversationsRepository.find_recent_conversations`; for the
+others, :func:`recent_conversations` lists every conversation by id. One that records
+when each message was stored offers
+:meth:`~StoredMessagesRepository.find_stored_messages`; for the others,
+:func:`stored_messages` gives the messages without times.
 """
 
 from __future__ import annotations
@@ -12,8 +16,16 @@ from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 from ostinato.memory import ChatMemoryRepository
+from ostinato.messages import Message
 
-__all__ = ["ConversationSummary", "RecentConversationsRepository", "recent_conversations"]
+__all__ = [
+    "ConversationSummary",
+    "RecentConversationsRepository",
+    "StoredMessage",
+    "StoredMessagesRepository",
+    "recent_conversations",
+    "stored_messages",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +41,20 @@ class ConversationSummary:
     conversation_id: str
     message_count: int
     updated_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMessage:
+    """One stored message, and when it was first stored.
+
+    Attributes:
+        message: the message.
+        stored_at: when it was first stored (``None`` where the repository does not
+            record it).
+    """
+
+    message: Message
+    stored_at: datetime | None = None
 
 
 @runtime_checkable
@@ -52,3 +78,22 @@ async def recent_conversations(
         messages = await repository.find_by_conversation_id(conversation_id)
         summaries.append(ConversationSummary(conversation_id, len(messages)))
     return summaries
+
+
+@runtime_checkable
+class StoredMessagesRepository(ChatMemoryRepository, Protocol):
+    """A repository that knows when each message was stored."""
+
+    async def find_stored_messages(self, conversation_id: str) -> list[StoredMessage]:
+        """The messages of ``conversation_id``, oldest first, with their times."""
+        ...
+
+
+async def stored_messages(
+    repository: ChatMemoryRepository, conversation_id: str
+) -> list[StoredMessage]:
+    """The messages of ``conversation_id`` in ``repository``, with when each was stored
+    where it records that."""
+    if isinstance(repository, StoredMessagesRepository):
+        return await repository.find_stored_messages(conversation_id)
+    return [StoredMessage(m) for m in await repository.find_by_conversation_id(conversation_id)]

@@ -2,10 +2,13 @@
 
 ``ostinato logs`` lists recent conversations (most recently changed first where the
 repository records it, else by id); ``ostinato logs show ID`` prints one, message by
-message, with tool calls, tool results and usage when recorded; ``--json`` prints the
-same as JSON (messages in their ``to_dict`` form). The repository is the one
-``OSTINATO_MEMORY_REPOSITORY`` names (or ``--repository``), found among every installed
-plugin's, so it works on SQLite, PostgreSQL and Redis alike.
+message, with when each was stored, tool calls, tool results and usage when recorded;
+``--json`` prints the same as JSON (messages in their ``to_dict`` form, and
+``stored_at``, one time or ``null`` per message). A conversation that is not stored is
+an error (exit status 1), with ``--json`` too. The repository is the one every
+``ostinato`` command uses (``MemorySettings.for_commands``: the one
+``OSTINATO_MEMORY_REPOSITORY`` names, else SQLite), or ``--repository``, found among every
+installed plugin's, so it works on SQLite, PostgreSQL and Redis alike.
 """
 
 from __future__ import annotations
@@ -16,15 +19,23 @@ import inspect
 import json
 import sys
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any, Final, TextIO
 
 from ostinato.errors import ConfigurationError, OstinatoError
 from ostinato.memory import ChatMemoryRepository
 from ostinato.messages import AssistantMessage, Message, ToolResponseMessage, UserMessage
-from ostinato_memory._listing import ConversationSummary, recent_conversations
+from ostinato_memory._listing import (
+    ConversationSummary,
+    StoredMessage,
+    recent_conversations,
+    stored_messages,
+)
 
 __all__ = ["DEFAULT_COUNT", "run_logs_command"]
 
+#: How times are shown.
+TIME_FORMAT: Final = "%Y-%m-%d %H:%M:%S %Z"
 #: Conversations listed when ``--count`` is not given.
 DEFAULT_COUNT: Final = 20
 EXIT_ERROR: Final = 1
@@ -55,7 +66,7 @@ def _repository(name: str | None) -> ChatMemoryRepository:
     from ostinato.settings import Settings, load_settings
     from ostinato_memory._factories import create_chat_memory_repository, load_memory_settings
 
-    settings = load_memory_settings()
+    settings = load_memory_settings().for_commands()  # the store `ostinato chat` writes
     registry = create_registry(create_plugin_manager(load_settings(Settings)))
     return create_chat_memory_repository(name or settings.repository, settings, registry)
 
@@ -70,12 +81,15 @@ async def _close(repository: ChatMemoryRepository) -> None:
             return
 
 
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
 def _summary_json(summary: ConversationSummary) -> dict[str, Any]:
-    updated = summary.updated_at.isoformat() if summary.updated_at is not None else None
     return {
         "conversation_id": summary.conversation_id,
         "message_count": summary.message_count,
-        "updated_at": updated,
+        "updated_at": _iso(summary.updated_at),
     }
 
 
@@ -85,7 +99,7 @@ def _print_list(summaries: Sequence[ConversationSummary], out: TextIO) -> None:
         return
     rows = [("conversation", "messages", "last change")]
     for s in summaries:
-        when = s.updated_at.strftime("%Y-%m-%d %H:%M:%S %Z") if s.updated_at else "-"
+        when = s.updated_at.strftime(TIME_FORMAT) if s.updated_at else "-"
         rows.append((s.conversation_id, str(s.message_count), when))
     widths = [max(len(row[i]) for row in rows) for i in range(2)]
     for row in rows:
@@ -99,8 +113,10 @@ def _usage(message: Message) -> str | None:
     return ", ".join(f"{key} {value}" for key, value in usage.items())
 
 
-def _print_message(message: Message, out: TextIO) -> None:
-    print(f"## {message.message_type.value}", file=out)
+def _print_message(stored: StoredMessage, out: TextIO) -> None:
+    message = stored.message
+    when = f"  {stored.stored_at.strftime(TIME_FORMAT)}" if stored.stored_at else ""
+    print(f"## {message.message_type.value}{when}", file=out)
     if isinstance(message, ToolResponseMessage):
         for response in message.responses:
             print(f"{response.name} [{response.id}] -> {response.response_data}", file=out)
@@ -128,20 +144,23 @@ async def _logs(args: argparse.Namespace, out: TextIO) -> int:
     repository = _repository(args.repository)
     try:
         if args.action == "show":
-            messages = await repository.find_by_conversation_id(args.conversation_id)
-            if args.json or args.show_json:
-                document = {
-                    "conversation_id": args.conversation_id,
-                    "messages": [m.to_dict() for m in messages],
-                }
-                print(json.dumps(document, ensure_ascii=False, indent=2), file=out)
-                return 0
-            if not messages:
+            messages = await stored_messages(repository, args.conversation_id)
+            if not messages:  # also with --json: a script must not take it for an answer
                 print(
-                    f"ostinato: error: no conversation {args.conversation_id!r} is stored",
+                    f"ostinato: error: no conversation {args.conversation_id!r} is stored; "
+                    "fix: `ostinato logs` lists the stored ones (`-r NAME` reads another "
+                    "repository)",
                     file=sys.stderr,
                 )
                 return EXIT_ERROR
+            if args.json or args.show_json:
+                document = {
+                    "conversation_id": args.conversation_id,
+                    "messages": [m.message.to_dict() for m in messages],
+                    "stored_at": [_iso(m.stored_at) for m in messages],
+                }
+                print(json.dumps(document, ensure_ascii=False, indent=2), file=out)
+                return 0
             for message in messages:
                 _print_message(message, out)
             return 0

@@ -14,10 +14,12 @@ from pydantic_settings import SettingsConfigDict
 
 from ostinato.settings import PluginSettings
 
-__all__ = ["ENV_PREFIX", "MemorySettings"]
+__all__ = ["COMMAND_REPOSITORY", "ENV_PREFIX", "MemorySettings"]
 
 #: The prefix of every variable of this plugin.
 ENV_PREFIX: Final = "OSTINATO_MEMORY_"
+#: The repository of ``ostinato`` commands when ``OSTINATO_MEMORY_REPOSITORY`` is not set.
+COMMAND_REPOSITORY: Final = "sqlite"
 
 
 class MemorySettings(PluginSettings):
@@ -27,8 +29,9 @@ class MemorySettings(PluginSettings):
         enabled: ``OSTINATO_MEMORY_ENABLED``: add a ``MessageChatMemoryAdvisor`` (outside
             the tool loop) to every auto-configured client (default ``false``).
         repository: ``OSTINATO_MEMORY_REPOSITORY``: the registered repository to keep
-            conversations in: ``in-memory`` (default), ``sqlite``, or one registered by
-            another plugin.
+            conversations in: ``in-memory`` (the default of clients a program
+            configures), ``sqlite`` (the default of ``ostinato`` commands, see
+            :meth:`for_commands`), or one registered by another plugin.
         sqlite_path: ``OSTINATO_MEMORY_SQLITE_PATH``: the file of the ``sqlite``
             repository (default ``$XDG_DATA_HOME/ostinato/memory.sqlite3``, else
             ``~/.local/share/ostinato/memory.sqlite3``).
@@ -73,3 +76,13 @@ class MemorySettings(PluginSettings):
         if isinstance(value, str) and not value.strip():
             return None
         return value.strip() if isinstance(value, str) else value
+
+    def for_commands(self) -> MemorySettings:
+        """These settings as every ``ostinato`` command uses them (``chat``, ``logs``,
+        ``serve``, ``worker``): the repository is :data:`COMMAND_REPOSITORY` (``sqlite``)
+        unless ``OSTINATO_MEMORY_REPOSITORY`` is set. A command's conversations outlive
+        its process: ``ostinato chat -c ID`` continues them, ``ostinato logs`` shows
+        them, and each command finds the others' in the same store."""
+        if "repository" in self.model_fields_set:
+            return self
+        return self.model_copy(update={"repository": COMMAND_REPOSITORY})

@@ -5,9 +5,11 @@ Built on the standard library's ``sqlite3``: WAL mode, one transaction per write
 timeout for concurrent writers, a versioned schema created on first use (see
 :mod:`ostinato_memory._sqlite_schema`). Each message is stored in its JSON form
 (``Message.to_dict``), so it comes back equal: text, tool calls, tool responses, media,
-metadata. The async methods run the blocking work on a small thread pool of their own
-(``ostinato-memory-sqlite``), never on the event loop — and not on the tool thread pool:
-sync tools that hang there must not stall every conversation's memory.
+metadata. Each row also records when its message was first stored, so the conversations
+list by recency and ``ostinato logs show`` says when each message came. The async methods
+run the blocking work on a small thread pool of their own (``ostinato-memory-sqlite``),
+never on the event loop — and not on the tool thread pool: sync tools that hang there
+must not stall every conversation's memory.
 """
 
 from __future__ import annotations
@@ -17,14 +19,18 @@ import functools
 import os
 import sqlite3
 import threading
+import time
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar, Final, TypeVar
 
 from ostinato.messages import Message
 from ostinato_memory._codec import decode_message, encode_message
+from ostinato_memory._listing import ConversationSummary, StoredMessage
 from ostinato_memory._repository import ConversationChange
 from ostinato_memory._sqlite_schema import (
     MESSAGES_TABLE,
@@ -78,11 +84,28 @@ async def _in_pool(func: Callable[..., T], /, *args: object) -> T:
 _SELECT = (
     f"SELECT position, message FROM {MESSAGES_TABLE} WHERE conversation_id = ? ORDER BY position"
 )
+_SELECT_TIMED = (
+    f"SELECT position, message, stored_at FROM {MESSAGES_TABLE} WHERE conversation_id = ?"
+    " ORDER BY position"
+)
 _DELETE = f"DELETE FROM {MESSAGES_TABLE} WHERE conversation_id = ?"
 _INSERT = (
-    f"INSERT INTO {MESSAGES_TABLE} (conversation_id, position, type, message) VALUES (?, ?, ?, ?)"
+    f"INSERT INTO {MESSAGES_TABLE} (conversation_id, position, type, message, stored_at)"
+    " VALUES (?, ?, ?, ?, ?)"
 )
 _IDS = f"SELECT DISTINCT conversation_id FROM {MESSAGES_TABLE} ORDER BY conversation_id"
+_RECENT = (
+    f"SELECT conversation_id, COUNT(*), MAX(stored_at) AS changed FROM {MESSAGES_TABLE}"
+    " GROUP BY conversation_id ORDER BY changed IS NULL, changed DESC, conversation_id LIMIT ?"
+)
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _moment(stored_at: int | None) -> datetime | None:
+    return None if stored_at is None else datetime.fromtimestamp(stored_at / 1000, UTC)
 
 
 def _encode(conversation_id: str, messages: Sequence[Message]) -> list[tuple[str, int, str, str]]:
@@ -227,8 +250,15 @@ class SQLiteChatMemoryRepository:
     def _write(
         connection: sqlite3.Connection, conversation_id: str, rows: list[tuple[str, int, str, str]]
     ) -> None:
+        # A message already stored keeps when it was first stored (a window that drops
+        # the oldest messages moves the others to new positions); a new one gets now.
+        stored: defaultdict[str, deque[int | None]] = defaultdict(deque)
+        for _, text, stored_at in connection.execute(_SELECT_TIMED, (conversation_id,)):
+            stored[text].append(stored_at)
+        now = _now_ms()
+        timed = [(*row, stored[row[3]].popleft() if stored[row[3]] else now) for row in rows]
         connection.execute(_DELETE, (conversation_id,))
-        connection.executemany(_INSERT, rows)
+        connection.executemany(_INSERT, timed)
 
     # -- blocking faces -----------------------------------------------------------------
 
@@ -244,6 +274,28 @@ class SQLiteChatMemoryRepository:
         connection = self._connection()
         with translate_errors(self._path, "read", self._busy_timeout):
             return self._read(conversation_id, connection)
+
+    def find_stored_messages_sync(self, conversation_id: str) -> list[StoredMessage]:
+        """The messages of ``conversation_id``, oldest first, each with when it was first
+        stored (``None`` for messages stored before schema version 2)."""
+        check_conversation_id(conversation_id)
+        connection = self._connection()
+        with translate_errors(self._path, "read", self._busy_timeout):
+            rows = connection.execute(_SELECT_TIMED, (conversation_id,)).fetchall()
+        return [
+            StoredMessage(
+                decode_message(conversation_id, position, text, str(self._path)), _moment(at)
+            )
+            for position, text, at in rows
+        ]
+
+    def find_recent_conversations_sync(self, limit: int) -> list[ConversationSummary]:
+        """At most ``limit`` conversations, the most recently changed first (those with no
+        recorded time last, by id)."""
+        connection = self._connection()
+        with translate_errors(self._path, "list conversations in", self._busy_timeout):
+            rows = connection.execute(_RECENT, (max(limit, 0),)).fetchall()
+        return [ConversationSummary(str(cid), int(count), _moment(at)) for cid, count, at in rows]
 
     def save_all_sync(self, conversation_id: str, messages: Sequence[Message]) -> None:
         """Replace the messages of ``conversation_id`` in one transaction (empty: remove)."""
@@ -277,6 +329,15 @@ class SQLiteChatMemoryRepository:
         """The messages of ``conversation_id``, oldest first (empty when unknown)."""
         check_conversation_id(conversation_id)
         return await _in_pool(self.find_by_conversation_id_sync, conversation_id)
+
+    async def find_stored_messages(self, conversation_id: str) -> list[StoredMessage]:
+        """The messages of ``conversation_id`` with when each was first stored."""
+        check_conversation_id(conversation_id)
+        return await _in_pool(self.find_stored_messages_sync, conversation_id)
+
+    async def find_recent_conversations(self, limit: int) -> list[ConversationSummary]:
+        """At most ``limit`` conversations, the most recently changed first."""
+        return await _in_pool(self.find_recent_conversations_sync, limit)
 
     async def save_all(self, conversation_id: str, messages: Sequence[Message]) -> None:
         """Replace the messages of ``conversation_id`` in one transaction (empty: remove)."""

@@ -2,11 +2,13 @@
 
 A database is ours when it holds the meta table with ``application = ostinato-memory``;
 its ``schema_version`` says which schema it has. A new (empty) file gets the current
-schema on first use. Anything else — a file that is not SQLite, a corrupt one, another
+schema on first use; an older one is migrated in one transaction (version 2 adds each
+message's ``stored_at``, when it was first stored; rows of version 1 have none). Anything
+else — a file that is not SQLite, a corrupt one, another
 application's database, a newer schema — raises before a single byte is written. SQLite
 errors are turned into the plugin's exceptions here, with what to do about them.
 
-This module only opens and checks; reading and writing conversations is
+This module only opens, checks and migrates; reading and writing conversations is
 :mod:`ostinato_memory._sqlite`'s.
 """
 
@@ -39,12 +41,13 @@ __all__ = [
 ]
 
 #: The schema version this ostinato-memory writes.
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 #: The ``application`` value of the meta table: how a database is recognised as ours.
 APPLICATION: Final = "ostinato-memory"
 #: The meta table: ``key -> value`` (``application``, ``schema_version``).
 META_TABLE: Final = "ostinato_memory_meta"
-#: One row per message: ``(conversation_id, position, type, message JSON)``.
+#: One row per message: ``(conversation_id, position, type, message JSON, stored_at)``,
+#: ``stored_at`` in milliseconds since the epoch (``NULL`` for rows older than version 2).
 MESSAGES_TABLE: Final = "ostinato_memory_messages"
 
 _SCHEMA: Final = (
@@ -55,8 +58,11 @@ _SCHEMA: Final = (
     " position INTEGER NOT NULL,"
     " type TEXT NOT NULL,"
     " message TEXT NOT NULL,"
+    " stored_at INTEGER,"
     " PRIMARY KEY (conversation_id, position)) WITHOUT ROWID",
 )
+#: ``(version, statements)``: what brings a database of the version before to it.
+_MIGRATIONS: Final = ((2, (f"ALTER TABLE {MESSAGES_TABLE} ADD COLUMN stored_at INTEGER",)),)
 
 _LOCKED = ("SQLITE_BUSY", "SQLITE_LOCKED")
 _NOT_OURS = ("SQLITE_NOTADB", "SQLITE_CORRUPT")
@@ -162,7 +168,8 @@ def _prepare(connection: sqlite3.Connection, path: Path, busy_timeout: float) ->
         if tables:
             raise _foreign(path, f"it holds other tables ({', '.join(sorted(tables))})")
         _create(connection, path)  # an empty file: ours to set up
-    _check(connection, path)
+    if _check(connection, path) < SCHEMA_VERSION:
+        _migrate(connection, path)
     _use_wal(connection, busy_timeout)
     # WAL + NORMAL: durable across application crashes, a little faster than FULL.
     connection.execute("PRAGMA synchronous = NORMAL")
@@ -214,7 +221,27 @@ def _create(connection: sqlite3.Connection, path: Path) -> None:
         raise
 
 
-def _check(connection: sqlite3.Connection, path: Path) -> None:
+def _migrate(connection: sqlite3.Connection, path: Path) -> None:
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        found = _check(connection, path)  # another process may have migrated meanwhile
+        for version, statements in _MIGRATIONS:
+            if version <= found:
+                continue
+            for statement in statements:
+                connection.execute(statement)
+            connection.execute(
+                f"UPDATE {META_TABLE} SET value = ? WHERE key = 'schema_version'", (str(version),)
+            )
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.rollback()
+        raise
+
+
+def _check(connection: sqlite3.Connection, path: Path) -> int:
+    """The schema version of our database (raises when it is not ours, or newer)."""
     meta = {
         str(key): str(value)
         for key, value in connection.execute(f"SELECT key, value FROM {META_TABLE}")
@@ -234,6 +261,7 @@ def _check(connection: sqlite3.Connection, path: Path) -> None:
         )
     if version < 1 or MESSAGES_TABLE not in _tables(connection):
         raise _foreign(path, f"schema version {version} without the {MESSAGES_TABLE} table")
+    return version
 
 
 def _foreign(path: Path, why: str) -> NotAMemoryDatabaseError:
