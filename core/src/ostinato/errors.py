@@ -225,6 +225,15 @@ class ToolError(OstinatoError):
         super().__init__(message)
         self.tool_name = tool_name
 
+    @property
+    def error_type(self) -> str:
+        """The qualified class name of what went wrong: for a tool that raised (the
+        original exception is ``__cause__``), the class it raised (``ValueError``); else
+        this error's own class (``ToolTimeoutError``, ``ToolNotFoundError``...). Loop
+        events (``ToolFinished.error``) and telemetry (``error.type``) both report it."""
+        cause = self.__cause__
+        return type(self if cause is None else cause).__qualname__
+
 
 class ToolNotFoundError(ToolError):
     """The model asked for a tool that is neither attached to the request nor resolvable."""

@@ -5,7 +5,7 @@
 the call and the stream path. Every event is a frozen value with a versioned JSON form
 (:data:`EVENT_SCHEMA_VERSION`, :meth:`LoopEvent.to_dict`, :func:`event_from_dict`).
 
-The reason enum and the sink are imported eagerly (the loop needs them on every turn);
+The reason and failure enums and the sink are imported eagerly (the loop needs them on every turn);
 the event classes and their JSON form lazily (PEP 562), on first use.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ostinato.events._failure import ToolFailureKind
 from ostinato.events._reason import LoopExitReason
 from ostinato.events._sink import (
     EventListener,
@@ -56,6 +57,7 @@ __all__ = [
     "TextDelta",
     "ToolCallDelta",
     "ToolCallRequested",
+    "ToolFailureKind",
     "ToolFinished",
     "ToolStarted",
     "current_event_sink",

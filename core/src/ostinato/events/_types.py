@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ostinato._frozen import EMPTY, freeze
+from ostinato.events._failure import ToolFailureKind
 from ostinato.events._reason import LoopExitReason
 from ostinato.messages import Message, ToolCall
 from ostinato.model import ChatResponse, Usage
@@ -37,6 +38,7 @@ __all__ = [
     "TextDelta",
     "ToolCallDelta",
     "ToolCallRequested",
+    "ToolFailureKind",
     "ToolFinished",
     "ToolStarted",
 ]
@@ -156,17 +158,27 @@ class ToolStarted(LoopEvent):
 @dataclass(frozen=True, slots=True)
 class ToolFinished(LoopEvent):
     """A tool call ended (after its :class:`ToolStarted`), or was answered without running
-    a tool — an unknown tool, a limit answered as text — with no ``ToolStarted``,
-    duration 0 and its error class.
+    a tool — an unknown tool, a limit answered as text, a turn cancelled before the call
+    started — with no ``ToolStarted``, duration 0 and its error class.
+
+    Every call a turn asked for and started gets one, however the turn ends: when a turn
+    is cancelled, each call that had not finished gets one with ``failure`` ``cancelled``
+    before the turn's :class:`LoopEnded`.
 
     Attributes:
         round: the round number.
         call: the call.
         result: the text the model reads (on failure, the error text it reads).
         duration: seconds the tool ran.
-        error: the class name of the error when the call failed (``ToolTimeoutError``,
-            ``ToolExecutionError``...), else ``None``.
+        error: when the call failed, the qualified class name of what was raised: the
+            tool's own exception class when the tool raised (``ValueError``, ``KeyError``),
+            else ostinato's (``ToolTimeoutError``, ``ToolNotFoundError``,
+            ``ToolArgumentsError``, ``ToolCallLimitExceeded``, ``CancelledError``); the
+            same name telemetry records as ``error.type``. ``None`` on success.
         return_direct: whether the tool's result is returned directly.
+        failure: the kind of failure (:class:`~ostinato.events.ToolFailureKind`:
+            ``raised``, ``timed_out``, ``bad_arguments``, ``unknown_tool``, ``limit``,
+            ``cancelled``), ``None`` on success.
     """
 
     kind: ClassVar[str] = "tool_finished"
@@ -176,6 +188,7 @@ class ToolFinished(LoopEvent):
     duration: float
     error: str | None = None
     return_direct: bool = False
+    failure: ToolFailureKind | None = None
 
 
 @dataclass(frozen=True, slots=True)
