@@ -7,7 +7,9 @@ A turn emits, in order: per model round a :class:`RoundStarted`, on the stream p
 pair per call that runs and a lone ``ToolFinished`` per call answered without running;
 an :class:`ApprovalRequired` when calls wait for a decision; and last a
 :class:`LoopEnded` (on the stream path, an answer the loop built itself — return-direct,
-a limit — comes as one :class:`TextDelta` just before it). Every event is a frozen,
+a limit — comes as one :class:`TextDelta` just before it). A cancelled turn ends with a
+``ToolFinished`` (failure ``cancelled``) for each call that had not finished, then its
+``LoopEnded``, whichever way it was cancelled. Every event is a frozen,
 slotted value; every one but the deltas is emitted the same way on the call and the
 stream path.
 
@@ -232,15 +234,17 @@ class ApprovalRequired(LoopEvent):
 
 @dataclass(frozen=True, slots=True)
 class LoopEnded(LoopEvent):
-    """The turn's tool loop ended (always the last event of a turn that did not raise).
+    """The turn's tool loop ended: always the last event of a turn that did not raise,
+    and of a turn cancelled any way (its task cancelled, ``KeyboardInterrupt``, its stream
+    closed early, a cancel scope), emitted before the cancellation goes on.
 
     Attributes:
         reason: why.
         response: the turn's answer as the tool advisor returns it (before
             ``do_finalize_loop`` and the advisors outside the loop); ``None`` when
-            there is none.
+            there is none (a turn cancelled by raising has none).
         usage: the usage of every round, summed.
-        rounds: how many model rounds the turn took.
+        rounds: how many model rounds the turn took (a round cancelled midway counts).
     """
 
     kind: ClassVar[str] = "loop_ended"
