@@ -221,9 +221,25 @@ class ToolError(OstinatoError):
         tool_name: the tool as the model named it (``None`` when no single tool is meant).
     """
 
+    #: The qualified class name of what the tool raised, kept where the exception itself
+    #: is gone (a failure read back from a durable turn's record); see :attr:`error_type`.
+    raised_type: str | None = None
+
     def __init__(self, message: str, *, tool_name: str | None = None) -> None:
         super().__init__(message)
         self.tool_name = tool_name
+
+    @property
+    def error_type(self) -> str:
+        """The qualified class name of what went wrong: for a tool that raised (the
+        original exception is ``__cause__``, or only its name is known:
+        :attr:`raised_type`), the class it raised (``ValueError``); else this error's own
+        class (``ToolTimeoutError``, ``ToolNotFoundError``...). Loop events
+        (``ToolFinished.error``) and telemetry (``error.type``) both report it."""
+        cause = self.__cause__
+        if cause is not None:
+            return type(cause).__qualname__
+        return self.raised_type or type(self).__qualname__
 
 
 class ToolNotFoundError(ToolError):

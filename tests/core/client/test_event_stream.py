@@ -10,7 +10,7 @@ import pytest
 from ostinato import ChatClient
 from ostinato.client._event_stream import EVENT_BUFFER
 from ostinato.errors import ServerError
-from ostinato.events import LoopEnded, RoundStarted, TextDelta
+from ostinato.events import LoopEnded, LoopExitReason, RoundStarted, TextDelta
 from ostinato.model import ChatResponse
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 from ostinato.testing import ScriptedChatModel, ScriptedStream, text_response
@@ -98,3 +98,40 @@ async def test_the_requests_listeners_hear_the_events_too():
     read = [event async for event in spec.stream().aevents()]
     assert heard == read
     assert isinstance(read[-1], LoopEnded)
+
+
+async def test_a_reader_leaving_a_full_buffer_still_lets_the_turn_end_for_listeners():
+    model = EndlessModel()
+    heard = []
+    full = asyncio.Event()
+
+    def listen(event):
+        heard.append(event)
+        if len(heard) >= EVENT_BUFFER + 2:  # the buffer is full: the loop waits for us
+            full.set()
+
+    events = ChatClient.create(model).prompt("go").listener(listen).stream().aevents()
+    await anext(events)
+    await full.wait()
+    async with asyncio.timeout(5):  # the cancelled turn's ending must not wait for a reader
+        await events.aclose()  # type: ignore[attr-defined]
+    assert model.closed.is_set()
+    ended = heard[-1]
+    assert isinstance(ended, LoopEnded)
+    assert ended.reason is LoopExitReason.CANCELLED
+
+
+@pytest.mark.parametrize("face", ["content", "chat_client_responses"])
+async def test_leaving_a_stream_early_ends_the_turn_for_listeners(face: str):
+    # The stream is read in the reader's own task: leaving closes the loop's generator.
+    model = EndlessModel()
+    heard = []
+    stream = ChatClient.create(model).prompt("go").listener(heard.append).stream()
+    chunks = stream.acontent() if face == "content" else stream.achat_client_responses()
+    async for _ in chunks:
+        break
+    await chunks.aclose()  # type: ignore[attr-defined]
+    assert model.closed.is_set()
+    ended = heard[-1]
+    assert isinstance(ended, LoopEnded)
+    assert (ended.reason, ended.rounds, ended.response) == (LoopExitReason.CANCELLED, 1, None)

@@ -20,6 +20,7 @@ from ostinato.events import (
     TextDelta,
     ToolCallDelta,
     ToolCallRequested,
+    ToolFailureKind,
     ToolFinished,
     ToolStarted,
     event_from_dict,
@@ -56,6 +57,17 @@ EVERY_KIND: list[LoopEvent] = [
     ToolStarted(1, CALL),
     ToolFinished(1, CALL, "sunny", 0.25),
     ToolFinished(1, CALL, "Error: tool 'weather' failed", 0.5, "ToolExecutionError", True),
+    ToolFinished(
+        1,
+        CALL,
+        "Error: tool 'weather' failed: ValueError: no",
+        0.5,
+        "ValueError",
+        failure=ToolFailureKind.RAISED,
+    ),
+    ToolFinished(
+        1, CALL, "Cancelled: ...", 0.0, "CancelledError", failure=ToolFailureKind.CANCELLED
+    ),
     RoundFinished(1, RESPONSE, Usage(3, 4)),
     ApprovalRequired(1, (CALL,)),
     ApprovalRequired(1, (CALL,), {"schema_version": 1, "calls": [CALL.to_dict()]}),
@@ -134,3 +146,36 @@ def test_reading_an_event_through_another_class_is_refused():
 
 def test_the_schema_error_is_a_value_error_too():
     assert issubclass(EventSchemaError, ValueError)
+
+
+def test_the_failure_is_its_string_value_and_comes_back_as_the_enum():
+    event = ToolFinished(2, CALL, "Error: ...", 1.0, "KeyError", failure=ToolFailureKind.RAISED)
+    data = event.to_dict()
+    assert (data["error"], data["failure"]) == ("KeyError", "raised")
+    assert LoopEvent.from_dict(data).failure is ToolFailureKind.RAISED  # type: ignore[attr-defined]
+
+
+def test_a_tool_finished_written_before_the_failure_field_still_reads():
+    # Schema version 1 as first written: no "failure" key. The field is new, with a
+    # default, so the version stays 1 and such events read with failure None.
+    older = {
+        "schema_version": 1,
+        "kind": "tool_finished",
+        "round": 1,
+        "call": CALL.to_dict(),
+        "result": "Error: tool 'weather' failed: ValueError: no",
+        "duration": 0.5,
+        "error": "ToolExecutionError",
+        "return_direct": False,
+    }
+    event = LoopEvent.from_dict(older)
+    assert isinstance(event, ToolFinished)
+    assert event.failure is None
+    assert EVENT_SCHEMA_VERSION == 1
+
+
+def test_an_unknown_failure_kind_is_a_schema_error():
+    data = ToolFinished(1, CALL, "x", 0.0, "E", failure=ToolFailureKind.RAISED).to_dict()
+    data["failure"] = "exploded"
+    with pytest.raises(EventSchemaError, match="malformed 'tool_finished' event"):
+        LoopEvent.from_dict(data)

@@ -89,3 +89,26 @@ def test_the_current_sink_is_set_and_reset():
     assert current_event_sink() is sink
     reset_event_sink(token)
     assert current_event_sink() is None
+
+
+async def test_the_sink_follows_the_calls_of_the_round_from_what_it_emits():
+    from ostinato.events import RoundStarted, ToolCallRequested, ToolFailureKind
+
+    sink = EventSink([])
+    first, second, third = (ToolCall(f"c{n}", "weather", "{}") for n in range(1, 4))
+    await sink.emit(RoundStarted(1, ()))
+    for call in (first, second, third):
+        await sink.emit(ToolCallRequested(1, call))
+    await sink.tool_started(first)
+    await sink.tool_started(second)
+    await sink.tool_finished(second, "sunny", 0.1)
+    assert sink.batch.finished == {"c2": "sunny"}
+    unfinished = sink.batch.unfinished()
+    assert [call.id for call, _ in unfinished] == ["c1", "c3"]  # in the order asked for
+    assert unfinished[0][1] >= 0.0  # started: it has run a while
+    assert unfinished[1][1] == 0.0  # never started
+    await sink.tool_finished(first, "x", 0.2, "CancelledError", False, ToolFailureKind.CANCELLED)
+    assert [call.id for call, _ in sink.batch.unfinished()] == ["c3"]
+    await sink.emit(RoundStarted(2, ()))  # a new round: a new batch
+    assert sink.batch.finished == {}
+    assert sink.batch.unfinished() == []

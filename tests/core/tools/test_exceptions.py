@@ -174,3 +174,28 @@ def test_repr() -> None:
     assert repr(DefaultToolExecutionExceptionProcessor(rethrow=(KeyError,))) == (
         "DefaultToolExecutionExceptionProcessor(always_throw=False, rethrow=(KeyError,))"
     )
+
+
+class _Outer:
+    class Inner(LookupError):
+        pass
+
+
+@pytest.mark.parametrize(
+    ("error", "expected"),
+    [
+        (failed(ValueError("boom")), "ValueError"),
+        (failed(_Outer.Inner("gone")), "_Outer.Inner"),  # the qualified name
+        (failed(None, "no cause"), "ToolExecutionError"),
+        (ToolTimeoutError("slow", tool_name="t", timeout=1.0), "ToolTimeoutError"),
+        (ToolNotFoundError("unknown tool 'x'", tool_name="x"), "ToolNotFoundError"),
+    ],
+)
+def test_the_error_type_names_what_the_tool_raised(error: ToolError, expected: str) -> None:
+    assert error.error_type == expected
+
+
+def test_a_failure_read_back_without_its_exception_keeps_the_raised_name() -> None:
+    error = ToolExecutionError("ValueError: boom", tool_name="t")
+    error.raised_type = "ValueError"
+    assert error.error_type == "ValueError"

@@ -16,7 +16,7 @@ from typing import Any
 
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
 from ostinato.context_keys import EVENT_SINK
-from ostinato.events import EventSink, LoopExitReason
+from ostinato.events import EventSink, LoopExitReason, ToolFailureKind
 from ostinato.events._types import (
     ApprovalRequired,
     LoopEnded,
@@ -32,6 +32,8 @@ from ostinato.prompt import ChatOptions, ToolCallingChatOptions
 __all__ = ["TurnEvents", "turn_events"]
 
 _NOT_PLAIN = frozenset({"tool_callbacks", "tool_context"})
+# What a cancelled call's task is stopped with, whichever way the turn was cancelled.
+_CANCELLED_ERROR = "CancelledError"
 
 
 def turn_events(request: ChatClientRequest) -> TurnEvents | None:
@@ -57,12 +59,18 @@ def plain_options(options: ChatOptions | None) -> dict[str, Any]:
 
 
 class TurnEvents:
-    """Emits one turn's loop events into its sink."""
+    """Emits one turn's loop events into its sink.
 
-    __slots__ = ("sink",)
+    Attributes:
+        sink: where the events go.
+        has_ended: whether :class:`LoopEnded` was emitted (it comes once).
+    """
+
+    __slots__ = ("has_ended", "sink")
 
     def __init__(self, sink: EventSink) -> None:
         self.sink = sink
+        self.has_ended = False
 
     async def round_started(self, round_number: int, request: ChatClientRequest) -> None:
         """A round is sent: its number and the request as the loop sends it."""
@@ -130,4 +138,13 @@ class TurnEvents:
         rounds: int,
     ) -> None:
         """The loop ended (always the last event)."""
+        self.has_ended = True
         await self.sink.emit(LoopEnded(reason, response, usage or Usage(), rounds))
+
+    async def cancel_unfinished(self, text: str) -> None:
+        """A cancelled :class:`~ostinato.events.ToolFinished` (reading ``text``) for each
+        call of the round that was asked for or started and has not finished."""
+        for call, seconds in self.sink.batch.unfinished():
+            await self.sink.tool_finished(
+                call, text, seconds, _CANCELLED_ERROR, False, ToolFailureKind.CANCELLED
+            )

@@ -1,5 +1,6 @@
 """How the tool loop runs a round's tools: directly, through approvals, or (on resume)
-the calls a person decided; and how the calls of a cancelled batch are answered.
+the calls a person decided; and how the calls of a cancelled batch are answered (those
+that finished keep their results).
 
 The :class:`~ostinato.advisors._tool_loop.ToolLoopTurn` decides what to do with the
 result; this module only runs the tools and builds the messages. The approval machinery
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from ostinato.tools._pending import ResumedTurn
 
 __all__ = [
+    "CANCELLED_CALL_TEXT",
     "answer_cancelled_calls",
     "checked_resumed_turn",
     "run_decided_calls",
@@ -98,13 +100,22 @@ async def run_decided_calls(
     )
 
 
-def answer_cancelled_calls(asked: ChatResponse) -> tuple[AssistantMessage, ToolResponseMessage]:
-    """The tool-call message of ``asked`` and a response to each of its calls saying it
-    was cancelled, so the kept conversation has no call without its response (providers
-    refuse those)."""
+CANCELLED_CALL_TEXT = "Cancelled: the turn was cancelled before this call finished."
+"""What the model reads for a call its turn cancelled before the call finished."""
+
+
+def answer_cancelled_calls(
+    asked: ChatResponse, finished: Mapping[str, str]
+) -> tuple[AssistantMessage, ToolResponseMessage]:
+    """The tool-call message of ``asked`` and a response to each of its calls: its result
+    for a call that finished (``finished``: the text by call id), else that it was
+    cancelled; so the kept conversation has no call without its response (providers
+    refuse those) and loses no result a tool gave."""
     assistant = next(g.output for g in asked.generations if g.output.has_tool_calls)
-    text = "Cancelled: the turn was cancelled before this call finished."
     answered = ToolResponseMessage(
-        tuple(ToolResponse(c.id, c.name, text) for c in assistant.tool_calls)
+        tuple(
+            ToolResponse(c.id, c.name, finished.get(c.id, CANCELLED_CALL_TEXT))
+            for c in assistant.tool_calls
+        )
     )
     return assistant, answered

@@ -314,14 +314,15 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         if not isinstance(options, ToolCallingChatOptions):
             return await chain.next_call(request)
         turn = await ToolLoopTurn.start(self, request, chain, options, stream=False)
-        step = await turn.resume()
-        while not isinstance(step, LoopExit):
-            round_request = await turn.begin_round()
-            response = await turn.guard(turn.inner_chain().next_call(round_request))
-            if isinstance(response, RoundCancelled):
-                step = await turn.cancelled(round_request)
-            else:
-                step = await turn.decide(round_request, response)
+        async with turn.telling_cancellation():
+            step = await turn.resume()
+            while not isinstance(step, LoopExit):
+                round_request = await turn.begin_round()
+                response = await turn.guard(turn.inner_chain().next_call(round_request))
+                if isinstance(response, RoundCancelled):
+                    step = await turn.cancelled(round_request)
+                else:
+                    step = await turn.decide(round_request, response)
         return await self.do_finalize_loop(step.response, chain)
 
     def advise_stream(
@@ -346,27 +347,30 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         # Chunks of tool rounds are hidden; the others are shown as they arrive (see
         # _stream_round). A round cancelled midway ends the turn with its own answer.
         turn = await ToolLoopTurn.start(self, request, chain, options, stream=True)
-        step = await turn.resume()
-        while not isinstance(step, LoopExit):
-            round_request = await turn.begin_round()
-            aggregator = ChatClientMessageAggregator()
-            cancelled = False
-            async with closing_stream(self._stream_round(turn, round_request, aggregator)) as shown:
-                async for chunk in shown:
-                    if isinstance(chunk, RoundCancelled):
-                        cancelled = True
-                    else:
-                        yield chunk
-            aggregate = aggregator.result()
-            if cancelled:
-                step = await turn.cancelled(round_request)
-            elif aggregate is None:
-                return
-            else:
-                step = await turn.decide(round_request, aggregate)
-        tail = turn.stream_tail(step)
-        if tail is not None:
-            yield tail
+        # A reader who stops early closes this generator (GeneratorExit): a cancellation too.
+        async with turn.telling_cancellation():
+            step = await turn.resume()
+            while not isinstance(step, LoopExit):
+                round_request = await turn.begin_round()
+                aggregator = ChatClientMessageAggregator()
+                cancelled = False
+                round_chunks = self._stream_round(turn, round_request, aggregator)
+                async with closing_stream(round_chunks) as shown:
+                    async for chunk in shown:
+                        if isinstance(chunk, RoundCancelled):
+                            cancelled = True
+                        else:
+                            yield chunk
+                aggregate = aggregator.result()
+                if cancelled:
+                    step = await turn.cancelled(round_request)
+                elif aggregate is None:
+                    return
+                else:
+                    step = await turn.decide(round_request, aggregate)
+            tail = turn.stream_tail(step)
+            if tail is not None:
+                yield tail
 
     async def _stream_round(
         self,

@@ -32,6 +32,7 @@ from ostinato.advisors._loop_cancel import RoundCancelled
 from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit, notify_loop_exit
 from ostinato.advisors._loop_steps import LoopExit, NextRound
 from ostinato.advisors._loop_tools import (
+    CANCELLED_CALL_TEXT,
     answer_cancelled_calls,
     checked_resumed_turn,
     run_decided_calls,
@@ -59,9 +60,9 @@ from ostinato.prompt import Prompt, ToolCallingChatOptions
 from ostinato.tools import ToolExecutionResult, tool_call_limit_generation
 
 if TYPE_CHECKING:
-    pass
+    from types import TracebackType
 
-__all__ = ["LoopExit", "NextRound", "ToolLoopTurn"]
+__all__ = ["CancellationTold", "LoopExit", "NextRound", "ToolLoopTurn"]
 
 
 class ToolLoopTurn(TurnState):
@@ -197,22 +198,49 @@ class ToolLoopTurn(TurnState):
 
     async def cancelled(self, request: ChatClientRequest) -> LoopExit:
         """The ending of a turn cancelled during a model round (nothing is asked of the
-        tools, so no listener is told: no round of this turn is open)."""
+        tools, so no listener is told: no round of this turn is open). The cancelled
+        round counts in ``LoopEnded.rounds``: it was started."""
         answer = ChatResponse([cancelled_generation(self._scope)])
         final = self.usage.apply(answer)
         response = ChatClientResponse(final, self.request.context)
         if self.events is not None:
+            started = self.rounds + 1
             if self.stream:
-                await self.events.text(self.rounds, final)
-            await self.events.ended(LoopExitReason.CANCELLED, final, self.usage.total, self.rounds)
+                await self.events.text(started, final)
+            await self.events.ended(LoopExitReason.CANCELLED, final, self.usage.total, started)
         if self.stream:
             response = mark_round(response, self.rounds + 1)
         return LoopExit(LoopExitReason.CANCELLED, request, response, None)
 
+    async def interrupted(self) -> None:
+        """Tell the listeners that the turn is being cancelled from outside — its task
+        cancelled, a ``KeyboardInterrupt``, its stream closed, an engine cancelling a
+        durable turn — before the cancellation goes on: a cancelled ``ToolFinished`` for
+        each call of the round that has not finished, then ``LoopEnded(cancelled)`` with
+        no answer. Nothing when the loop had already ended."""
+        events = self.events
+        if events is None or events.has_ended:
+            return
+        await events.cancel_unfinished(CANCELLED_CALL_TEXT)
+        started = max(self.rounds, events.sink.round)
+        await events.ended(LoopExitReason.CANCELLED, None, self.usage.total, started)
+
+    def telling_cancellation(self) -> CancellationTold:
+        """A context for the drivers' loop: a cancellation leaving it (any exception that
+        is not an ``Exception``) is told to the listeners first (:meth:`interrupted`)."""
+        return CancellationTold(self)
+
     async def _cancelled_tools(
         self, request: ChatClientRequest, response: ChatClientResponse, asked: ChatResponse
     ) -> LoopExit:
-        assistant, answered = answer_cancelled_calls(asked)
+        # Calls that finished keep their results; the others are answered as cancelled
+        # (and each gets its ToolFinished). The sink followed the batch: a turn with a
+        # cancel scope always has one.
+        events = self.events
+        finished = events.sink.batch.finished if events is not None else {}
+        assistant, answered = answer_cancelled_calls(asked, finished)
+        if events is not None:
+            await events.cancel_unfinished(CANCELLED_CALL_TEXT)
         self.history = (*self.history, assistant, answered)
         ending = asked.copy(generations=[cancelled_generation(self._scope)])
         return await self._exit(
@@ -326,3 +354,27 @@ class ToolLoopTurn(TurnState):
         ending = ToolLoopExit(reason, request, asked, tool_responses, response)
         await notify_loop_exit(self.inner_chain().advisors, ending)
         return LoopExit(reason, request, response, asked, tool_responses)
+
+
+class CancellationTold:
+    """What :meth:`ToolLoopTurn.telling_cancellation` gives: on the way out of its block,
+    a ``BaseException`` that is not an ``Exception`` (``asyncio.CancelledError``,
+    ``KeyboardInterrupt``, ``GeneratorExit``, an engine's own cancellation) makes the turn
+    tell its listeners it ended cancelled; errors (``Exception``) go on untold, as before."""
+
+    __slots__ = ("_turn",)
+
+    def __init__(self, turn: ToolLoopTurn) -> None:
+        self._turn = turn
+
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if error is not None and not isinstance(error, Exception):
+            await self._turn.interrupted()

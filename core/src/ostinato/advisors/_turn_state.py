@@ -94,6 +94,10 @@ class TurnState:
         self.tool_calls = 0
         sink = request.context.get(EVENT_SINK)
         self.events: TurnEvents | None = None
+        if not isinstance(sink, EventSink) and self._scope is not None:
+            # Nobody listens, but a cancelled batch keeps the results of the calls that
+            # finished: the sink's record of the batch says which.
+            sink = EventSink(())
         if isinstance(sink, EventSink):  # somebody listens: the event classes load now
             from ostinato.advisors._loop_events import TurnEvents
 

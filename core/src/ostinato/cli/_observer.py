@@ -20,6 +20,7 @@ from ostinato.events import (
     LoopExitReason,
     RoundStarted,
     ToolCallRequested,
+    ToolFailureKind,
     ToolFinished,
     ToolStarted,
 )
@@ -65,8 +66,10 @@ class ChatEvents(Protocol):
 
 
 def _error_text(event: ToolFinished) -> str:
+    if event.failure is ToolFailureKind.CANCELLED:
+        return "cancelled"
     text = event.result.removeprefix(_ERROR_PREFIX)
-    if event.error == "ToolTimeoutError":  # "tool 'x' timed out after ..." -> "timed out ..."
+    if event.failure is ToolFailureKind.TIMED_OUT:  # "tool 'x' timed out ..." -> "timed out ..."
         return text.removeprefix(f"tool '{event.call.name}' ")
     return text
 
@@ -116,7 +119,7 @@ class ToolCallListener:
     def _finished(self, event: ToolFinished) -> None:
         call = event.call
         ran = self._running.pop(call.id, None) is not None
-        if not ran and event.error == "ToolCallLimitExceeded":
+        if not ran and event.failure is ToolFailureKind.LIMIT:
             return
         duration = event.duration if ran else None
         if event.error is None:
@@ -126,7 +129,9 @@ class ToolCallListener:
         self._events.tool_finished(report)
 
     def cancel_running(self) -> None:
-        """Report the tools still running as cancelled (the turn was cancelled)."""
+        """Report the tools still running as cancelled (the turn was cancelled); the loop
+        tells of each with a cancelled ``ToolFinished``, so this reports only what a tool
+        advisor that does not left running."""
         running, self._running = self._running, {}
         for call, started in running.values():
             elapsed = time.perf_counter() - started

@@ -4,9 +4,10 @@ The chain's stream runs as a task of its own that emits into a bounded queue; th
 caller's iterator reads the queue. So the events come out as the loop emits them, the
 loop pauses when the reader lags (at most :data:`EVENT_BUFFER` events wait), and a long
 turn never sits in memory whole. Closing the iterator early cancels the task (and with
-it the model request and running tools) before the iterator's ``aclose`` returns; an
-error of the turn is raised from the iterator. This module must not decide anything
-about the loop.
+it the model request and running tools) before the iterator's ``aclose`` returns, and
+the listeners hear the cancelled turn's last events (``ToolFinished`` and ``LoopEnded``,
+reason ``cancelled``) before it does; an error of the turn is raised from the iterator.
+This module must not decide anything about the loop.
 """
 
 from __future__ import annotations
@@ -42,7 +43,15 @@ async def run_events(
     """The events of one streamed run of ``request`` through ``chain`` (``listeners``
     hear them too, first)."""
     queue: asyncio.Queue[LoopEvent | _Ended] = asyncio.Queue(EVENT_BUFFER)
-    sink = EventSink([*listeners, queue.put])
+    reading = True
+
+    async def hand_over(event: LoopEvent) -> None:
+        # Once the reader has left, the turn's last events (a cancelled turn's ending)
+        # still reach the listeners, and must not wait for a reader that never comes.
+        if reading:
+            await queue.put(event)
+
+    sink = EventSink([*listeners, hand_over])
     request = request.copy(context={**request.context, EVENT_SINK: sink})
 
     async def produce() -> None:
@@ -66,6 +75,7 @@ async def run_events(
             yield item
         await task
     finally:
+        reading = False
         if not task.done():
             task.cancel()
             await asyncio.wait({task})

@@ -78,7 +78,8 @@ def decode_response(data: Any) -> ChatResponse:
 
 def encode_tool_outcome(outcome: str | ToolError) -> dict[str, Any]:
     """``{"text": ...}``, or ``{"error": class name, "message": ..., "tool_name": ...}``
-    (plus ``timeout`` or ``available`` for the failures carrying them)."""
+    (plus ``raised``, the class the tool raised, and ``timeout`` or ``available`` for the
+    failures carrying them)."""
     if isinstance(outcome, str):
         return {"text": outcome}
     data: dict[str, Any] = {
@@ -86,6 +87,8 @@ def encode_tool_outcome(outcome: str | ToolError) -> dict[str, Any]:
         "message": str(outcome),
         "tool_name": outcome.tool_name,
     }
+    if outcome.error_type != type(outcome).__qualname__:
+        data["raised"] = outcome.error_type  # a replay's events name it as the first run's
     if isinstance(outcome, ToolTimeoutError):
         data["timeout"] = outcome.timeout
     if isinstance(outcome, ToolNotFoundError):
@@ -99,11 +102,17 @@ def decode_tool_outcome(data: Any) -> str | ToolError:
     if "text" in data:
         return str(data["text"])
     name, message, tool = data["error"], data["message"], data.get("tool_name")
+    error: ToolError
     if name == "ToolTimeoutError":
-        return ToolTimeoutError(message, tool_name=tool, timeout=float(data["timeout"]))
-    if name == "ToolNotFoundError":
-        return ToolNotFoundError(message, tool_name=tool, available=tuple(data["available"]))
-    return _TOOL_ERRORS.get(name, ToolExecutionError)(message, tool_name=tool)
+        error = ToolTimeoutError(message, tool_name=tool, timeout=float(data["timeout"]))
+    elif name == "ToolNotFoundError":
+        error = ToolNotFoundError(message, tool_name=tool, available=tuple(data["available"]))
+    else:
+        error = _TOOL_ERRORS.get(name, ToolExecutionError)(message, tool_name=tool)
+    raised = data.get("raised")
+    if isinstance(raised, str):
+        error.raised_type = raised
+    return error
 
 
 def encode_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ the call and the stream path. Every event is a frozen value with a versioned JSO
 (:data:`EVENT_SCHEMA_VERSION`, :meth:`LoopEvent.to_dict`, :func:`event_from_dict`).
 
 The reason enum and the sink are imported eagerly (the loop needs them on every turn);
-the event classes and their JSON form lazily (PEP 562), on first use.
+the event classes, the failure kinds and the JSON form lazily (PEP 562), on first use.
 """
 
 from __future__ import annotations
@@ -17,12 +17,14 @@ from ostinato.events._reason import LoopExitReason
 from ostinato.events._sink import (
     EventListener,
     EventSink,
+    ToolBatch,
     current_event_sink,
     reset_event_sink,
     set_event_sink,
 )
 
 if TYPE_CHECKING:
+    from ostinato.events._failure import ToolFailureKind
     from ostinato.events._schema import (
         EVENT_KINDS,
         EVENT_SCHEMA_VERSION,
@@ -54,8 +56,10 @@ __all__ = [
     "RoundFinished",
     "RoundStarted",
     "TextDelta",
+    "ToolBatch",
     "ToolCallDelta",
     "ToolCallRequested",
+    "ToolFailureKind",
     "ToolFinished",
     "ToolStarted",
     "current_event_sink",
@@ -70,6 +74,7 @@ _LAZY = {
     "EVENT_SCHEMA_VERSION": "ostinato.events._schema",
     "event_from_dict": "ostinato.events._schema",
     "event_to_dict": "ostinato.events._schema",
+    "ToolFailureKind": "ostinato.events._failure",
     **dict.fromkeys(
         (
             "ApprovalRequired",

@@ -8,9 +8,11 @@ Every event becomes one JSON object::
 ``tool_call_requested``, ``tool_started``, ``tool_finished``, ``round_finished``,
 ``approval_required``, ``loop_ended``); the other keys are the event's fields. Messages,
 tool calls, responses and usage take their own JSON forms (``to_dict``); the reason of
-``loop_ended`` is its string value. In-process objects (``RoundStarted.prompt``) are left
-out. A reader refuses another ``schema_version``: a new field with a default keeps the
-version, anything else raises it.
+``loop_ended`` and the failure of ``tool_finished`` are their string values. In-process
+objects (``RoundStarted.prompt``) are left out. A reader refuses another
+``schema_version``: a new field with a default keeps the version, anything else raises
+it (``tool_finished``'s ``failure`` came that way, in version 1: a reader of older
+events gets ``None`` for it).
 
 This module must not emit events nor know the loop.
 """
@@ -32,6 +34,7 @@ from ostinato.events._types import (
     TextDelta,
     ToolCallDelta,
     ToolCallRequested,
+    ToolFailureKind,
     ToolFinished,
     ToolStarted,
 )
@@ -63,7 +66,7 @@ _IN_PROCESS: Final = frozenset({"prompt"})
 
 
 def _encode(value: Any) -> Any:
-    if isinstance(value, LoopExitReason):
+    if isinstance(value, LoopExitReason | ToolFailureKind):
         return value.value
     if isinstance(value, tuple):
         return [_encode(v) for v in value]
@@ -96,6 +99,7 @@ _DECODERS: Final[Mapping[str, Any]] = {
     "response": lambda d: None if d is None else ChatResponse.from_dict(d),
     "usage": _usage,
     "reason": LoopExitReason,
+    "failure": lambda value: None if value is None else ToolFailureKind(value),
 }
 
 

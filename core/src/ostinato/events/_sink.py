@@ -17,17 +17,20 @@ This module must not import asyncio (``import ostinato`` stays light).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from contextvars import ContextVar, Token
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
+    from ostinato.events._failure import ToolFailureKind
     from ostinato.events._types import LoopEvent
     from ostinato.messages import ToolCall
 
 __all__ = [
     "EventListener",
     "EventSink",
+    "ToolBatch",
     "current_event_sink",
     "reset_event_sink",
     "set_event_sink",
@@ -47,7 +50,7 @@ class EventSink:
             events of a round carry its number).
     """
 
-    __slots__ = ("_failed", "_listeners", "round")
+    __slots__ = ("_batch", "_failed", "_listeners", "round")
 
     def __init__(self, listeners: Iterable[EventListener]) -> None:
         self._listeners = tuple(listeners)
@@ -58,6 +61,7 @@ class EventSink:
                     f"{type(listener).__name__}: {listener!r}"
                 )
         self._failed: set[int] = set()
+        self._batch = ToolBatch()
         self.round = 0
 
     @property
@@ -65,8 +69,14 @@ class EventSink:
         """The listeners, in the order they are called."""
         return self._listeners
 
+    @property
+    def batch(self) -> ToolBatch:
+        """The tool calls of the current round as the emitted events tell them."""
+        return self._batch
+
     async def emit(self, event: LoopEvent) -> None:
         """Hand ``event`` to every listener (failures are reported, never raised)."""
+        self._batch.record(event)
         for listener in self._listeners:
             try:
                 result = listener(event)
@@ -88,11 +98,14 @@ class EventSink:
         duration: float,
         error: str | None = None,
         return_direct: bool = False,
+        failure: ToolFailureKind | None = None,
     ) -> None:
         """Emit :class:`ToolFinished` for ``call`` in the current round."""
         from ostinato.events._types import ToolFinished
 
-        await self.emit(ToolFinished(self.round, call, result, duration, error, return_direct))
+        await self.emit(
+            ToolFinished(self.round, call, result, duration, error, return_direct, failure)
+        )
 
     def _report(self, listener: EventListener, event: LoopEvent, error: Exception) -> None:
         key = id(listener)
@@ -110,6 +123,53 @@ class EventSink:
             event.kind,
             exc_info=error,
         )
+
+
+class ToolBatch:
+    """The tool calls of the round in progress, as its events tell them: which were
+    asked for, which started (and when), which finished (and what the model reads).
+
+    The sink keeps it from what it emits (a ``RoundStarted`` begins a new one), so a
+    manager that emits the tool events is followed whatever it is; the tool loop reads it
+    when a turn is cancelled amid a batch, to keep the results of the calls that finished
+    and to give each of the others its ``ToolFinished``.
+    """
+
+    __slots__ = ("_finished", "_open")
+
+    def __init__(self) -> None:
+        self._open: dict[str, tuple[ToolCall, float | None]] = {}
+        self._finished: dict[str, str] = {}
+
+    def record(self, event: LoopEvent) -> None:
+        """Follow ``event`` (called by the sink for each event it emits)."""
+        kind = event.kind
+        if kind == "round_started":
+            self._open.clear()
+            self._finished.clear()
+        elif kind == "tool_call_requested":
+            call: ToolCall = event.call  # type: ignore[attr-defined]  # by its kind
+            self._open[call.id] = (call, None)
+        elif kind == "tool_started":
+            call = event.call  # type: ignore[attr-defined]
+            self._open[call.id] = (call, time.perf_counter())
+        elif kind == "tool_finished":
+            call = event.call  # type: ignore[attr-defined]
+            self._open.pop(call.id, None)
+            self._finished[call.id] = event.result  # type: ignore[attr-defined]
+
+    @property
+    def finished(self) -> dict[str, str]:
+        """The text the model reads for each call that finished, by call id."""
+        return dict(self._finished)
+
+    def unfinished(self) -> list[tuple[ToolCall, float]]:
+        """Each call asked for or started that has not finished, in the order it was
+        asked for, with the seconds it has run (0 for a call that never started)."""
+        now = time.perf_counter()
+        return [
+            (call, 0.0 if began is None else now - began) for call, began in self._open.values()
+        ]
 
 
 def current_event_sink() -> EventSink | None:

@@ -7,7 +7,9 @@ A turn emits, in order: per model round a :class:`RoundStarted`, on the stream p
 pair per call that runs and a lone ``ToolFinished`` per call answered without running;
 an :class:`ApprovalRequired` when calls wait for a decision; and last a
 :class:`LoopEnded` (on the stream path, an answer the loop built itself — return-direct,
-a limit — comes as one :class:`TextDelta` just before it). Every event is a frozen,
+a limit — comes as one :class:`TextDelta` just before it). A cancelled turn ends with a
+``ToolFinished`` (failure ``cancelled``) for each call that had not finished, then its
+``LoopEnded``, whichever way it was cancelled. Every event is a frozen,
 slotted value; every one but the deltas is emitted the same way on the call and the
 stream path.
 
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ostinato._frozen import EMPTY, freeze
+from ostinato.events._failure import ToolFailureKind
 from ostinato.events._reason import LoopExitReason
 from ostinato.messages import Message, ToolCall
 from ostinato.model import ChatResponse, Usage
@@ -37,6 +40,7 @@ __all__ = [
     "TextDelta",
     "ToolCallDelta",
     "ToolCallRequested",
+    "ToolFailureKind",
     "ToolFinished",
     "ToolStarted",
 ]
@@ -156,17 +160,27 @@ class ToolStarted(LoopEvent):
 @dataclass(frozen=True, slots=True)
 class ToolFinished(LoopEvent):
     """A tool call ended (after its :class:`ToolStarted`), or was answered without running
-    a tool — an unknown tool, a limit answered as text — with no ``ToolStarted``,
-    duration 0 and its error class.
+    a tool — an unknown tool, a limit answered as text, a turn cancelled before the call
+    started — with no ``ToolStarted``, duration 0 and its error class.
+
+    Every call a turn asked for and started gets one, however the turn ends: when a turn
+    is cancelled, each call that had not finished gets one with ``failure`` ``cancelled``
+    before the turn's :class:`LoopEnded`.
 
     Attributes:
         round: the round number.
         call: the call.
         result: the text the model reads (on failure, the error text it reads).
         duration: seconds the tool ran.
-        error: the class name of the error when the call failed (``ToolTimeoutError``,
-            ``ToolExecutionError``...), else ``None``.
+        error: when the call failed, the qualified class name of what was raised: the
+            tool's own exception class when the tool raised (``ValueError``, ``KeyError``),
+            else ostinato's (``ToolTimeoutError``, ``ToolNotFoundError``,
+            ``ToolArgumentsError``, ``ToolCallLimitExceeded``, ``CancelledError``); the
+            same name telemetry records as ``error.type``. ``None`` on success.
         return_direct: whether the tool's result is returned directly.
+        failure: the kind of failure (:class:`~ostinato.events.ToolFailureKind`:
+            ``raised``, ``timed_out``, ``bad_arguments``, ``unknown_tool``, ``limit``,
+            ``cancelled``), ``None`` on success.
     """
 
     kind: ClassVar[str] = "tool_finished"
@@ -176,6 +190,7 @@ class ToolFinished(LoopEvent):
     duration: float
     error: str | None = None
     return_direct: bool = False
+    failure: ToolFailureKind | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,15 +234,17 @@ class ApprovalRequired(LoopEvent):
 
 @dataclass(frozen=True, slots=True)
 class LoopEnded(LoopEvent):
-    """The turn's tool loop ended (always the last event of a turn that did not raise).
+    """The turn's tool loop ended: always the last event of a turn that did not raise,
+    and of a turn cancelled any way (its task cancelled, ``KeyboardInterrupt``, its stream
+    closed early, a cancel scope), emitted before the cancellation goes on.
 
     Attributes:
         reason: why.
         response: the turn's answer as the tool advisor returns it (before
             ``do_finalize_loop`` and the advisors outside the loop); ``None`` when
-            there is none.
+            there is none (a turn cancelled by raising has none).
         usage: the usage of every round, summed.
-        rounds: how many model rounds the turn took.
+        rounds: how many model rounds the turn took (a round cancelled midway counts).
     """
 
     kind: ClassVar[str] = "loop_ended"

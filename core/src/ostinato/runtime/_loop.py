@@ -21,7 +21,7 @@ import os
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar, cast
 
 from ostinato.errors import SyncFromLoopError
 
@@ -41,6 +41,9 @@ LOOP_THREAD_NAME = "ostinato-loop"
 # Windows cannot interrupt a blocking lock wait with Ctrl-C; waiting in slices lets the
 # KeyboardInterrupt through. POSIX waits are interruptible, so they block outright.
 _WAIT_SLICE: float | None = 0.1 if sys.platform == "win32" else None
+
+#: How long an interrupted sync call waits for its cancelled task to end, in seconds.
+CANCEL_TIMEOUT: Final = 5.0
 
 _lock = threading.Lock()
 _loop: asyncio.AbstractEventLoop | None = None
@@ -253,7 +256,8 @@ def run_sync(
     one (called on the private loop). The caller's context variables are visible to it.
     Its exception propagates unchanged (the same object). If the waiting thread is
     interrupted (``KeyboardInterrupt`` or any other exception while waiting), the task is
-    cancelled on the loop and the interruption propagates.
+    cancelled on the loop, its cleanup is awaited (at most :data:`CANCEL_TIMEOUT`
+    seconds; a second interruption stops the wait) and the interruption propagates.
 
     Raises:
         SyncFromLoopError: when called on the private loop's own thread, where waiting
@@ -271,4 +275,7 @@ def run_sync(
     except BaseException:
         if not handle.wait(0):  # interrupted while waiting, not failed on the loop
             handle.cancel()
+            # Bounded: the task's cleanup (a cancelled turn telling its listeners how it
+            # ended) runs before the interruption reaches the caller.
+            handle.wait(CANCEL_TIMEOUT)
         raise

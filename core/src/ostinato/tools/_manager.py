@@ -225,10 +225,11 @@ class DefaultToolCallingManager:
             callback = self._find(call.name, callbacks)
             if callback is None:
                 names = [cb.tool_definition.name for cb in callbacks]
-                text = self._exception_processor.process(_unknown_tool(call.name, names))
+                unknown = _unknown_tool(call.name, names)
+                text = self._exception_processor.process(unknown)
                 texts[index] = text
                 if events is not None:
-                    await events.answered(call, text, ToolNotFoundError.__name__)
+                    await events.answered(call, text, unknown)
                 continue
             metadata = callback.tool_metadata
             arguments = call.arguments if call.arguments and call.arguments.strip() else "{}"

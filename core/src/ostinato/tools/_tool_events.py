@@ -4,25 +4,33 @@ A call that runs gets a :class:`~ostinato.events.ToolStarted` when it starts (af
 waiting for the concurrency cap) and a :class:`~ostinato.events.ToolFinished` as soon as
 it ends, with the seconds it ran; a call answered without running a tool (an unknown
 tool, a limit answered as text) gets only a ``ToolFinished``, at once, with duration 0
-and its error class. The text of a failure is what the exception
-processor makes of it; the processor runs once per failure, here, and the manager reuses
-its text (or re-raises what it raised) in call order afterwards, as it would without
-events. Imported by the manager only when somebody listens; must not decide anything.
+and its error class. A failure's ``error`` is what was raised (the tool's own exception
+class, see ``ToolError.error_type``) and its ``failure`` the kind (:func:`failure_kind`).
+The text of a failure is what the exception processor makes of it; the processor runs
+once per failure, here, and the manager reuses its text (or re-raises what it raised) in
+call order afterwards, as it would without events. Imported by the manager only when
+somebody listens; must not decide anything.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ostinato.errors import ToolError
-from ostinato.events import EventSink
+from ostinato.errors import (
+    ToolArgumentsError,
+    ToolCallLimitExceeded,
+    ToolError,
+    ToolNotFoundError,
+    ToolTimeoutError,
+)
+from ostinato.events import EventSink, ToolFailureKind
 from ostinato.messages import ToolCall
 from ostinato.tools._exceptions import ToolExecutionExceptionProcessor, tool_error_text
 
 if TYPE_CHECKING:
     from ostinato.tools._execution import ToolJob, ToolJobWatcher
 
-__all__ = ["ToolEvents"]
+__all__ = ["ToolEvents", "failure_kind"]
 
 
 class ToolEvents:
@@ -35,9 +43,15 @@ class ToolEvents:
         self._processor = processor
         self._processed: dict[int, str | Exception] = {}
 
-    async def answered(self, call: ToolCall, text: str, error: str) -> None:
-        """A call answered without running a tool (``error``: the error class name)."""
-        await self._sink.tool_finished(call, text, 0.0, error)
+    async def answered(self, call: ToolCall, text: str, error: ToolError | str) -> None:
+        """A call answered without running a tool (``error``: why; the class name of a
+        limit, which has no error object)."""
+        if isinstance(error, str):
+            await self._sink.tool_finished(call, text, 0.0, error, False, ToolFailureKind.LIMIT)
+            return
+        await self._sink.tool_finished(
+            call, text, 0.0, error.error_type, False, failure_kind(error)
+        )
 
     def watcher(self) -> ToolJobWatcher:
         """The watcher :func:`~ostinato.tools._execution.run_group` tells of each job."""
@@ -70,5 +84,19 @@ class ToolEvents:
         else:
             self._processed[job.index] = text
         await self._sink.tool_finished(
-            job.call, text, seconds, type(outcome).__name__, job.return_direct
+            job.call, text, seconds, outcome.error_type, job.return_direct, failure_kind(outcome)
         )
+
+
+def failure_kind(error: ToolError) -> ToolFailureKind:
+    """The kind of failure ``error`` reports (a tool's own error of an unknown kind, and
+    any error it raised, is ``raised``)."""
+    if isinstance(error, ToolTimeoutError):
+        return ToolFailureKind.TIMED_OUT
+    if isinstance(error, ToolArgumentsError):
+        return ToolFailureKind.BAD_ARGUMENTS
+    if isinstance(error, ToolNotFoundError):
+        return ToolFailureKind.UNKNOWN_TOOL
+    if isinstance(error, ToolCallLimitExceeded):
+        return ToolFailureKind.LIMIT
+    return ToolFailureKind.RAISED

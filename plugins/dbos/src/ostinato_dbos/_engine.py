@@ -131,7 +131,9 @@ class DbosTurnHandle:
 
     def events(self, timeout: float | None = None) -> Iterator[LoopEvent]:
         """The turn's loop events, each once, in order, until the turn ends (read from
-        its stream ``ostinato.events``, polled every ``poll_seconds`` on SQLite)."""
+        its stream ``ostinato.events``, polled every ``poll_seconds`` on SQLite); a turn
+        cancelled through DBOS ends with a cancelled ``ToolFinished`` for each call left
+        unfinished and ``LoopEnded(cancelled)``."""
         from dbos._error import DBOSNonExistentWorkflowError, DBOSStreamTimeoutError
 
         from ostinato_dbos._relay import EVENTS_STREAM, EventBatches
@@ -146,6 +148,8 @@ class DbosTurnHandle:
         try:
             for value in values:
                 yield from batches.events(value)
+            if self._raw_status() == "CANCELLED":
+                yield from batches.cancelled_ending()
         except DBOSStreamTimeoutError as error:
             raise TimeoutError(
                 f"no event of the durable turn {self._id!r} within {timeout} s"
@@ -168,6 +172,9 @@ class DbosTurnHandle:
         try:
             async for value in values:
                 for event in batches.events(value):
+                    yield event
+            if await asyncio.to_thread(self._raw_status) == "CANCELLED":
+                for event in batches.cancelled_ending():
                     yield event
         except DBOSNonExistentWorkflowError as error:
             raise self._unknown(error) from error

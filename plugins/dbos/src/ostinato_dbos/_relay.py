@@ -14,7 +14,9 @@ it ends (from the workflow). Each batch is one stream value, JSON text
 Writing from inside a step, rather than as an operation of the workflow, keeps the
 workflow's operation sequence independent of how many events a unit emitted (a replayed
 streamed round emits one delta, not many) and of the order concurrent tool calls end in.
-:class:`EventBatches` turns the stream back into events, each once, in order.
+:class:`EventBatches` turns the stream back into events, each once, in order, and ends
+the events of a turn cancelled through DBOS the way its worker's listeners heard them
+end (a cancelled workflow can write no more to its stream).
 """
 
 from __future__ import annotations
@@ -86,12 +88,20 @@ async def write_batch(batch: str | None, *, always: bool = False) -> None:
 
 
 class EventBatches:
-    """Reads a turn's batches back into events, each once, in order."""
+    """Reads a turn's batches back into events, each once, in order; and, for a turn
+    cancelled through DBOS, the ending its stream lacks (:meth:`cancelled_ending`)."""
 
-    __slots__ = ("_units",)
+    __slots__ = ("_batch", "_ended", "_rounds", "_units", "_usage")
 
     def __init__(self) -> None:
+        from ostinato.events import ToolBatch
+        from ostinato.model import Usage
+
         self._units: set[int] = set()
+        self._batch = ToolBatch()
+        self._ended = False
+        self._rounds = 0
+        self._usage = Usage()
 
     def events(self, value: Any) -> Iterable[LoopEvent]:
         """The events of one stream value (none for a unit's batch seen before)."""
@@ -103,4 +113,40 @@ class EventBatches:
             if unit in self._units:
                 return ()
             self._units.add(unit)
-        return [LoopEvent.from_dict(e) for e in batch["events"]]
+        events = [LoopEvent.from_dict(e) for e in batch["events"]]
+        for event in events:
+            self._follow(event)
+        return events
+
+    def _follow(self, event: LoopEvent) -> None:
+        from ostinato.events import LoopEnded, RoundFinished, RoundStarted
+
+        self._batch.record(event)
+        if isinstance(event, RoundStarted):
+            self._rounds, self._ended = event.round, False  # a resumed loop goes on
+        elif isinstance(event, RoundFinished):
+            self._usage = self._usage + event.usage
+        elif isinstance(event, LoopEnded):
+            self._ended = True
+
+    def cancelled_ending(self) -> list[LoopEvent]:
+        """What a turn cancelled through DBOS (its workflow cancelled) still owes its
+        readers once its stream ended: a cancelled ``ToolFinished`` for each call read
+        as asked for or started and not finished, then ``LoopEnded(cancelled)``, as the
+        worker's own listeners heard them. (A cancelled workflow can write no more, so
+        its last events never reach the stream.) Nothing when the loop had ended, or
+        before any round."""
+        from ostinato.events import LoopEnded, LoopExitReason, ToolFailureKind, ToolFinished
+
+        if self._ended or self._rounds == 0:
+            return []
+        self._ended = True
+        text = "Cancelled: the turn was cancelled before this call finished."
+        ending: list[LoopEvent] = [
+            ToolFinished(
+                self._rounds, call, text, 0.0, "CancelledError", False, ToolFailureKind.CANCELLED
+            )
+            for call, _ in self._batch.unfinished()
+        ]
+        ending.append(LoopEnded(LoopExitReason.CANCELLED, None, self._usage, self._rounds))
+        return ending

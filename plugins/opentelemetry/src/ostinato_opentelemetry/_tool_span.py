@@ -62,8 +62,8 @@ def tool_scope(
         def report(outcome: str | ToolError) -> None:
             try:
                 if isinstance(outcome, ToolError):
-                    cause = outcome.__cause__ or outcome
-                    mark_failed(telemetry, span, outcome, type(cause).__qualname__)
+                    # The class the tool raised, as its ToolFinished event names it.
+                    mark_failed(telemetry, span, outcome, outcome.error_type)
                 elif telemetry.settings.capture_content:
                     span.set_attribute("gen_ai.tool.call.result", telemetry.captured(outcome))
             except Exception as failure:

@@ -305,6 +305,50 @@ def test_a_stream_dropped_while_a_call_waits_leaves_no_decision_offered(page_on:
     expect(tool_call.get_by_test_id("approve")).to_have_count(0)
 
 
+def test_a_failed_call_shows_the_class_raised_and_a_cancelled_call_says_so(
+    page_on: Any,
+) -> None:
+    page = page_on().page
+    _idle(page)
+    broken = {"id": "b", "type": "function", "name": "broken", "arguments": "{}"}
+    slow = {"id": "s", "type": "function", "name": "slow", "arguments": "{}"}
+    finished = {**_EVENT, "kind": "tool_finished", "duration": 0.1, "return_direct": False}
+    _stream_then_drop(
+        page,
+        ("turn", {"conversation_id": "c1"}),
+        ("tool_started", {**_EVENT, "kind": "tool_started", "call": broken}),
+        ("tool_started", {**_EVENT, "kind": "tool_started", "call": slow}),
+        (
+            "tool_finished",
+            {
+                **finished,
+                "call": broken,
+                "result": "Error: tool 'broken' failed: ValueError: no",
+                "error": "ValueError",
+                "failure": "raised",
+            },
+        ),
+        (
+            "tool_finished",
+            {
+                **finished,
+                "call": slow,
+                "result": "Cancelled: the turn was cancelled",
+                "error": "CancelledError",
+                "failure": "cancelled",
+            },
+        ),
+    )
+    _ask(page, "go")
+
+    calls = page.get_by_test_id("tool-call")
+    expect(calls).to_have_count(2)
+    expect(calls.nth(0)).to_have_attribute("data-state", "failed")
+    expect(calls.nth(0)).to_contain_text("failed: ValueError")
+    expect(calls.nth(1)).to_have_attribute("data-state", "failed")
+    expect(calls.nth(1).locator(".tool-state")).to_have_text("cancelled")
+
+
 def test_an_unreachable_server_is_an_error(page_on: Any) -> None:
     page = page_on().page
     _idle(page)

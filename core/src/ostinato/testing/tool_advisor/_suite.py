@@ -5,8 +5,10 @@ async) and checks the events contract (:func:`check_turn`), call/stream parity, 
 deltas against ``content()``, and every ending: answered, return-direct, tool-call
 limit, iteration cap, one last round without tools at the cap, no progress (told and
 ended), usage limits (requests, tokens, tool calls, raising), a failing tool and a
-raising listener; approvals, resume and cancellation are checked by its base,
-:class:`~ostinato.testing.tool_advisor._approvals.ApprovalConformance`.
+raising listener; approvals, resume and cancellation are checked by its bases,
+:class:`~ostinato.testing.tool_advisor._approvals.ApprovalConformance` and
+:class:`~ostinato.testing.tool_advisor._cancellation.CancellationConformance` (what a
+failed call reports, and the ending every way of cancelling gives the listeners).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from ostinato.events import (
     RoundStarted,
     TextDelta,
     ToolCallDelta,
+    ToolFailureKind,
     ToolFinished,
 )
 from ostinato.messages import UserMessage
@@ -36,6 +39,7 @@ from ostinato.testing._scripted import (
     tool_call_response,
 )
 from ostinato.testing.tool_advisor._approvals import ApprovalConformance
+from ostinato.testing.tool_advisor._cancellation import CancellationConformance
 from ostinato.testing.tool_advisor._checks import check_turn
 from ostinato.testing.tool_advisor._harness import PATHS, WAYS, Run, comparable, run_way
 from ostinato.tools import DefaultToolCallingManager, ToolCallLimits, tool
@@ -76,7 +80,7 @@ def _weather(city: str, n: int, usage: tuple[int, int, int] | None = (1, 2, 3)) 
     return tool_call_response(tool_call("weather", {"city": city}, id=f"w{n}"), usage=usage)
 
 
-class ToolAdvisorConformance(ApprovalConformance):
+class ToolAdvisorConformance(ApprovalConformance, CancellationConformance):
     """Subclass it in a tool advisor's tests and implement :meth:`make_advisor` (and
     :meth:`discovery` when the model must find tools before it can call them)::
 
@@ -188,13 +192,15 @@ class ToolAdvisorConformance(ApprovalConformance):
     def test_a_failing_tool_is_a_tool_finished_with_its_error_class(
         self, path: str, face: str
     ) -> None:
-        """A tool that raises finishes with its error class and the error text."""
+        """A tool that raises finishes with the class it raised (not ostinato's wrapper),
+        the failure kind ``raised`` and the error text."""
         script = [tool_call_response(tool_call("fails", {}, id="f1")), "It broke."]
         run, _ = self.turn(path, face, script)
         assert run.error is None, run.error
         check_turn(run)
         [finished] = [e for e in run.of(ToolFinished) if e.call.name == "fails"]
-        assert finished.error == "ToolExecutionError"
+        assert finished.error == "RuntimeError"
+        assert finished.failure is ToolFailureKind.RAISED
         assert finished.result.startswith("Error:")
         assert "broken tool" in finished.result
 
