@@ -97,6 +97,11 @@ def test_short_values_are_masked_only_where_they_stand_as_credentials() -> None:
         ("x-api-key: abc def", f"x-api-key: {MASK} def"),
         ("Authorization: Bearer sk-123", f"Authorization: Bearer {MASK}"),
         ("sent Bearer sk-abcdefgh here", f"sent Bearer {MASK} here"),
+        # a scheme word with no token after it hides nothing: it stays
+        ("expected 'Authorization: Bearer <token>'", "expected 'Authorization: Bearer <token>'"),
+        ("Authorization: Basic", "Authorization: Basic"),
+        ("authorization=Bearer", "authorization=Bearer"),
+        ("Authorization: Token", f"Authorization: {MASK}"),
         ("GET /v1?api_key=abc&n=2", f"GET /v1?api_key={MASK}&n=2"),
         ("https://user:pw@host/v1", f"https://user:{MASK}@host/v1"),
         ('{"error": "bad token=abc"}', f'{{"error": "bad token={MASK}"}}'),

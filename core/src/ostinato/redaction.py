@@ -79,6 +79,8 @@ _PAIR: Final = re.compile(
     r"""(?P<value>"(?:[^"\\]|\\.)*(?:"|\Z)|'[^']*(?:'|\Z)"""
     r"""|(?:(?i:bearer|basic|token)\s+)?[^\s"',;&}<>)\]@?]+)"""
 )
+#: Authentication schemes that are never a credential themselves (``Token`` may be one).
+_SCHEME_WORDS: Final = frozenset({"bearer", "basic"})
 #: A bare ``Bearer``/``Basic`` token, long enough not to be a word.
 _SCHEME_TOKEN: Final = re.compile(
     r"\b(?P<scheme>(?i:bearer|basic))\s+(?P<token>[A-Za-z0-9\-._~+/]{8,}=*)"
@@ -112,6 +114,8 @@ def _mask_value(value: str) -> str:
     scheme, _, token = value.partition(" ")
     if token.strip() and scheme.lower() in ("bearer", "basic", "token"):
         return f"{scheme} {MASK}"
+    if value.lower() in _SCHEME_WORDS:  # a scheme with no token (``Bearer <token>``)
+        return value
     return MASK
 
 
@@ -128,7 +132,8 @@ def mask_credentials(text: str) -> str:
     """``text`` with whatever looks like a credential masked (``***``).
 
     Masked: the value after a credential-like name (``"api-key": "…"``,
-    ``x-api-key: …``, ``api_key=…``, ``Authorization: Bearer …`` keeps ``Bearer``), a
+    ``x-api-key: …``, ``api_key=…``, ``Authorization: Bearer …`` keeps ``Bearer``, and
+    a ``Bearer`` or ``Basic`` with no token after it is left as it is), a
     bare ``Bearer``/``Basic`` token, and the password of a URL's userinfo. Values a
     :class:`Redactor` knows are masked wherever they are; this catches the rest.
     """

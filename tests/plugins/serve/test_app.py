@@ -96,6 +96,8 @@ async def test_with_a_token_the_api_needs_it(method: str, path: str) -> None:
         assert refused.json()["error"]["type"] == "unauthorized"
         assert refused.headers["www-authenticate"] == "Bearer"
         assert TOKEN not in refused.text
+        # the hint names the header as it is written: the scheme word is no secret
+        assert "'Authorization: Bearer <token>'" in refused.json()["error"]["message"]
     assert right.status_code != 401
 
 

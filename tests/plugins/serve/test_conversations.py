@@ -54,11 +54,26 @@ async def test_a_turn_without_a_conversation_id_gets_a_new_one_in_memory() -> No
     assert [m.text for m in await memory.get(conversation)] == ["hi", "one"]
 
 
-async def test_without_memory_conversations_are_404() -> None:
+async def test_without_memory_the_list_is_404() -> None:
     async with asgi_client(create_app(agent())) as http:
         listed = await http.get("/api/conversations")
-        shown = await http.get("/api/conversations/x")
-    for response in (listed, shown):
-        assert response.status_code == 404
-        assert response.json()["error"]["type"] == "memory_not_configured"
-        assert "OSTINATO_MEMORY_ENABLED" in response.json()["error"]["message"]
+    assert listed.status_code == 404
+    assert listed.json()["error"]["type"] == "memory_not_configured"
+    assert "OSTINATO_MEMORY_ENABLED" in listed.json()["error"]["message"]
+
+
+async def test_without_memory_a_conversation_is_shown_from_what_the_server_keeps() -> None:
+    model = ScriptedChatModel(["first answer", "second answer"])
+    async with asgi_client(create_app(ChatClient.create(model))) as http:
+        await http.post("/api/turns", json={"message": "one", "conversation_id": "c-1"})
+        await http.post("/api/turns", json={"message": "two", "conversation_id": "c-1"})
+        shown = await http.get("/api/conversations/c-1")
+        unknown = await http.get("/api/conversations/x")
+    assert shown.status_code == 200
+    body = shown.json()
+    assert body["id"] == "c-1"
+    texts = [message_from_dict(m).text for m in body["messages"]]
+    assert texts == ["one", "first answer", "two", "second answer"]
+    assert unknown.status_code == 404
+    assert unknown.json()["error"]["type"] == "unknown_conversation"
+    assert "'x'" in unknown.json()["error"]["message"]

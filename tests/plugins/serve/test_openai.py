@@ -15,7 +15,7 @@ from ostinato.messages import AssistantMessage, SystemMessage, ToolResponseMessa
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
 from ostinato_memory import MessageChatMemoryAdvisor, MessageWindowChatMemory
 from ostinato_serve import create_app
-from tests.plugins.serve.served import agent, asgi_client, sse_messages, weather
+from tests.plugins.serve.served import agent, asgi_client, pay, sse_messages, weather
 
 ASK = {"model": "anything", "messages": [{"role": "user", "content": "weather in Paris?"}]}
 
@@ -151,6 +151,27 @@ async def test_caller_declared_tools_are_returned_to_the_caller(stream: bool) ->
     assert isinstance(sent, ToolResponseMessage)
     assert sent.responses[0].name == "lookup"
     assert sent.responses[0].response_data == "a repeated phrase"
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_call_needing_approval_says_where_it_can_be_approved(stream: bool) -> None:
+    body = {"messages": [{"role": "user", "content": "pay Ann"}], "stream": stream}
+    async with asgi_client(create_app(agent(), tools=[pay])) as http:
+        response = await http.post("/v1/chat/completions", json=body)
+    assert response.status_code == 200, response.text
+    if stream:
+        chunks = [json.loads(d) for _, d in sse_messages(response.text)[:-1]]
+        deltas = [c["choices"][0] for c in chunks if c["choices"]]
+        text = "".join(d["delta"].get("content") or "" for d in deltas)
+        finish = deltas[-1]["finish_reason"]
+    else:
+        choice = response.json()["choices"][0]
+        text = choice["message"]["content"]
+        finish = choice["finish_reason"]
+    assert "Waiting" not in text  # nothing waits: no OpenAI client can approve
+    assert text.startswith("Not run: the tool call pay needs approval")
+    assert "http://testserver/" in text and "/api/approvals/" in text
+    assert finish == "stop"
 
 
 @pytest.mark.parametrize(

@@ -116,6 +116,18 @@ async def test_approve_runs_the_call_and_the_turn_goes_on() -> None:
     assert resumed[-1][1]["response"]["generations"][0]["output"]["text"] == "Done: paid 5 to Ann."
 
 
+async def test_an_approved_turn_reports_the_usage_of_every_round() -> None:
+    async with asgi_client(create_app(agent(), tools=[pay])) as http:
+        stopped, resumed = await approve_flow(http, {"decision": "approve"})
+    required = next(data for kind, data in stopped if kind == "approval_required")
+    assert required["pending"]["usage"]["total_tokens"] == 10  # the round that asked
+    assert stopped[-1][1]["usage"]["total_tokens"] == 10
+    # the resumed turn counts on from the stop: the asking round and the answering one
+    usage = resumed[-1][1]["usage"]
+    counts = ("prompt_tokens", "completion_tokens", "total_tokens")
+    assert [usage[count] for count in counts] == [18, 7, 25]
+
+
 async def test_deny_and_edit_reach_the_model() -> None:
     async with asgi_client(create_app(agent(), tools=[pay])) as http:
         _, denied = await approve_flow(http, {"decision": "deny", "reason": "too much"})

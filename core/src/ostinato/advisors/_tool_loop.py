@@ -154,10 +154,11 @@ class ToolLoopTurn(TurnState):
         if isinstance(result, RoundCancelled):
             return await self._cancelled_tools(request, response, asked)
         if not isinstance(result, ToolExecutionResult):  # stopped for approvals
+            # The pending turn carries what was spent so far: resumed, it counts on from
+            # there (also when resumed from the event's JSON form, as a server does).
+            result = dataclasses.replace(result, usage=self.usage.total, tool_calls=self.tool_calls)
             if events is not None:
                 await events.approval_required(self.rounds, result)
-            # The pending turn carries what was spent so far: resumed, it counts on from there.
-            result = dataclasses.replace(result, usage=self.usage.total, tool_calls=self.tool_calls)
             waiting = asked.copy(generations=[approval_required_generation(result)])
             held = response.copy(chat_response=waiting).with_context({PENDING_TOOL_CALLS: result})
             return await self._exit(LoopExitReason.APPROVAL_REQUIRED, request, held, asked)

@@ -7,13 +7,24 @@ socket has something to read while idle (the server said goodbye, or closed it) 
 checked with a round trip and replaced if dead, so one the server dropped does not fail
 the next operation; a healthy idle connection costs no round trip. That check, like
 every statement of the repository, waits at most the pool's timeout for the server to
-answer (:func:`~ostinato_memory_postgres._deadline.answer_within`). This module imports
-psycopg; only the repository imports it.
+answer (:func:`~ostinato_memory_postgres._deadline.answer_within`).
+
+A pool opens on its first use and waits (at most the timeout) for its connections, so no
+connection attempt is still under way when a loop ends: psycopg's pool retries an
+attempt that was cancelled, and ``asyncio.run`` would wait for it forever at exit. A pool
+that cannot open is closed at once (nothing keeps retrying behind the error), and the
+next use opens a new one. psycopg's pool logs each failed attempt; for these pools the
+attempts are not logged, the last one's reason goes into the repository's error instead
+(:attr:`LoopPool.last_connect_error`). This module imports psycopg; only the repository
+imports it.
 """
 
 from __future__ import annotations
 
+import itertools
+import logging
 import select
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -24,6 +35,31 @@ from psycopg_pool import AsyncConnectionPool
 from ostinato_memory_postgres._deadline import answer_within
 
 __all__ = ["LoopPool", "check_if_suspect"]
+
+_NAME = "ostinato-memory-postgres"
+_numbers = itertools.count(1)
+#: Each live pool by its name, for the filter of psycopg's log.
+_pools: weakref.WeakValueDictionary[str, LoopPool] = weakref.WeakValueDictionary()
+
+
+class _ConnectFailures(logging.Filter):
+    """Takes psycopg's "error connecting in <pool>" records of these pools out of the log,
+    keeping each one's reason on its pool."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if not (isinstance(args, tuple) and len(args) == 2 and isinstance(args[0], str)):
+            return True
+        pool = _pools.get(args[0]) if str(record.msg).startswith("error connecting in") else None
+        if pool is None:
+            return True
+        lines = [line.strip() for line in str(args[1]).splitlines() if line.strip()]
+        pool.last_connect_error = "; ".join(lines) or None
+        return False
+
+
+_FILTER = _ConnectFailures()
+logging.getLogger("psycopg.pool").addFilter(_FILTER)
 
 
 async def check_if_suspect(connection: AsyncConnection[Any], seconds: float = 10.0) -> None:
@@ -52,11 +88,18 @@ def _readable(fd: int) -> bool:
 
 
 class LoopPool:
-    """A pool of autocommit connections, opened lazily on the running loop."""
+    """A pool of autocommit connections, opened lazily on the running loop.
 
-    __slots__ = ("_closed", "_opened", "pool")
+    Attributes:
+        pool: psycopg's pool.
+        last_connect_error: why the latest failed connection attempt failed (``None``
+            when none failed since the last success).
+    """
+
+    __slots__ = ("__weakref__", "_closed", "_opened", "_timeout", "last_connect_error", "pool")
 
     def __init__(self, url: str, *, min_size: int, max_size: int, timeout: float) -> None:
+        name = f"{_NAME}-{next(_numbers)}"
         self.pool: AsyncConnectionPool[AsyncConnection[Any]] = AsyncConnectionPool(
             url,
             min_size=min(min_size, max_size),
@@ -65,10 +108,13 @@ class LoopPool:
             open=False,
             check=_checker(timeout),
             kwargs={"autocommit": True, "connect_timeout": max(1, round(timeout))},
-            name="ostinato-memory-postgres",
+            name=name,
         )
         self._opened = False
         self._closed = False
+        self._timeout = timeout
+        self.last_connect_error: str | None = None
+        _pools[name] = self
 
     @property
     def is_closed(self) -> bool:
@@ -80,7 +126,12 @@ class LoopPool:
         """A checked connection, returned to the pool on the way out."""
         if not self._opened:
             self._opened = True
-            await self.pool.open(wait=False)
+            try:
+                await self.pool.open(wait=True, timeout=self._timeout)
+            except BaseException:
+                await self.aclose()  # nothing goes on connecting behind the error
+                raise
+            self.last_connect_error = None
         async with self.pool.connection() as connection:
             yield connection
 

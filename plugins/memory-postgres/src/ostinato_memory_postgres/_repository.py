@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 import psycopg
+from psycopg_pool import PoolTimeout
 from pydantic import SecretStr
 
 from ostinato.messages import Message
@@ -124,8 +125,9 @@ class PostgresChatMemoryRepository(RemoteStoreSyncFaces):
     async def _run(self, action: str, work: Callable[[Connection], Awaitable[T]]) -> T:
         timeout = self._settings[2]
         deadline = AnswerDeadline()
+        pool = self._pools.get()
         try:
-            async with self._pools.get().connection() as connection:
+            async with pool.connection() as connection:
                 with answer_within(connection, timeout) as deadline:
                     if not self._schema_ready:
                         await ensure_schema(connection, self.url)
@@ -142,9 +144,12 @@ class PostgresChatMemoryRepository(RemoteStoreSyncFaces):
                     f"above {timeout:g}",
                     path=self.url,
                 ) from None
+            reason = str(exc) or type(exc).__name__
+            if isinstance(exc, PoolTimeout) and pool.last_connect_error:
+                reason = f"{pool.last_connect_error} (no connection within {timeout:g} s)"
             raise ChatMemoryStoreUnavailableError(
                 f"the PostgreSQL memory store {self.url} could not {action}: "
-                f"{mask_credentials(str(exc)) or type(exc).__name__}; nothing was changed\n"
+                f"{mask_credentials(reason)}; nothing was changed\n"
                 "fix: check that the server runs and is reachable at "
                 "OSTINATO_MEMORY_POSTGRES_URL, or raise OSTINATO_MEMORY_POSTGRES_TIMEOUT",
                 path=self.url,

@@ -1,6 +1,9 @@
 """``GET /api/conversations`` and ``GET /api/conversations/<id>``: what memory holds.
 
-Both answer ``404`` when the client has no memory that can list its conversations.
+The list answers ``404`` when the client has no memory that can list its conversations.
+One conversation is shown from that memory, or, when the client has no memory advisor,
+from the conversations the server keeps itself (so a reloaded page shows its
+conversation again either way).
 """
 
 from __future__ import annotations
@@ -37,13 +40,21 @@ async def list_conversations(request: Request) -> Response:
     return JSONResponse({"conversations": listed})
 
 
+def _unknown(conversation_id: str, where: str) -> ApiError:
+    return ApiError(404, "unknown_conversation", f"no conversation {conversation_id!r} {where}")
+
+
 async def show_conversation(request: Request) -> Response:
     """``{"id", "messages": [<message JSON>...]}``."""
-    repository = _repository(request)
+    state: ServeState = request.app.state.ostinato
     conversation_id = request.path_params["conversation_id"]
+    if not state.has_memory:
+        messages = state.histories.get(conversation_id)
+        if not messages:
+            raise _unknown(conversation_id, "kept by this server (since it started)")
+        return JSONResponse({"id": conversation_id, "messages": [m.to_dict() for m in messages]})
+    repository = _repository(request)
     messages = await repository.find_by_conversation_id(conversation_id)
     if not messages and conversation_id not in await repository.find_conversation_ids():
-        raise ApiError(
-            404, "unknown_conversation", f"no conversation {conversation_id!r} in memory"
-        )
+        raise _unknown(conversation_id, "in memory")
     return JSONResponse({"id": conversation_id, "messages": [m.to_dict() for m in messages]})

@@ -6,7 +6,9 @@ remembered history and stores nothing (its memory advisors are left out of these
 requests). The server runs its own tools and the caller sees the answer. A request that
 declares ``tools`` of its own is passed through instead: the server runs no tool, and the
 model's tool calls go back to the caller (``finish_reason: "tool_calls"``), as OpenAI
-does. Closing a stream cancels the turn.
+does. A server tool that needs approval is not run: no OpenAI client can approve, so the
+answer says so and where approval is possible (the page, ``/api/turns``). Closing a
+stream cancels the turn.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from starlette.responses import JSONResponse, Response
 from ostinato.advisors import ChatClientMessageAggregator
 from ostinato.client import AdvisorParams, ChatClientRequestSpec
 from ostinato.errors import OstinatoError
-from ostinato.events import LoopEnded, LoopEvent
+from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent
 from ostinato.messages import ToolCall
 from ostinato.model import ChatResponse, Usage
 from ostinato_serve._openai_wire import (
@@ -42,17 +44,33 @@ __all__ = ["chat_completions", "list_models"]
 
 
 class _Usage:
-    """The turn's usage, every round summed (from ``LoopEnded``; without a tool loop,
-    the response's own)."""
+    """What the turn's events tell: its usage, every round summed (from ``LoopEnded``;
+    without a tool loop, the response's own), and the calls it stopped on for approval."""
 
-    __slots__ = ("usage",)
+    __slots__ = ("usage", "waiting")
 
     def __init__(self) -> None:
         self.usage: Usage | None = None
+        self.waiting: tuple[ToolCall, ...] = ()
 
     def __call__(self, event: LoopEvent) -> None:
         if isinstance(event, LoopEnded):
             self.usage = event.usage
+        elif isinstance(event, ApprovalRequired) and event.pending is not None:
+            self.waiting = event.calls  # the turn stops (an approver deciding inline: not)
+
+
+def _not_approvable(calls: tuple[ToolCall, ...], base_url: str) -> str:
+    """The answer of a turn that stopped for approval: nothing waits, since no OpenAI
+    client can approve; where approval is possible instead."""
+    names = ", ".join(dict.fromkeys(call.name for call in calls))
+    one = len(calls) == 1
+    return (
+        f"Not run: the tool call{'' if one else 's'} {names} need{'s' if one else ''} "
+        "approval, which this OpenAI-compatible endpoint cannot ask for (nothing waits "
+        f"for a decision). Ask on the server's page, {base_url}, or through its "
+        "event-stream API (POST /api/turns, then POST /api/approvals/<pending_id>)."
+    )
 
 
 def _state(request: Request) -> ServeState:
@@ -89,7 +107,9 @@ def _outcome(response: ChatResponse | None) -> tuple[str | None, tuple[ToolCall,
     return generation.output.text, calls, finish_reason(raw, bool(calls))
 
 
-async def _call(state: ServeState, spec: ChatClientRequestSpec, usage: _Usage) -> Response:
+async def _call(
+    state: ServeState, spec: ChatClientRequestSpec, usage: _Usage, base_url: str
+) -> Response:
     try:
         response = await spec.call().achat_response()
     except OstinatoError as exc:
@@ -98,13 +118,19 @@ async def _call(state: ServeState, spec: ChatClientRequestSpec, usage: _Usage) -
     finally:
         state.slots.release()
     text, calls, finish = _outcome(response)
+    if usage.waiting:
+        text = _not_approvable(usage.waiting, base_url)
     spent = usage.usage or (response.metadata.usage if response is not None else None)
     completion_id = f"chatcmpl-{uuid.uuid4().hex}"
     return JSONResponse(completion(completion_id, state.model_name, text, calls, finish, spent))
 
 
 async def _stream(
-    state: ServeState, spec: ChatClientRequestSpec, usage: _Usage, include_usage: bool
+    state: ServeState,
+    spec: ChatClientRequestSpec,
+    usage: _Usage,
+    include_usage: bool,
+    base_url: str,
 ) -> AsyncIterator[bytes]:
     completion_id = f"chatcmpl-{uuid.uuid4().hex}"
     model = state.model_name
@@ -115,11 +141,14 @@ async def _stream(
             async for piece in pieces:
                 aggregator.add(piece)
                 text = piece.chat_response.text if piece.chat_response is not None else None
-                if text:
+                if text and not usage.waiting:  # the loop's own "waiting" text is not sent
                     yield sse(chunk(completion_id, model, {"content": text}))
     except Exception as exc:  # the stream has started: the failure is an error event
         yield sse(failure_body(exc), event="error")
         return
+    if usage.waiting:
+        text = _not_approvable(usage.waiting, base_url)
+        yield sse(chunk(completion_id, model, {"content": text}))
     final = aggregator.result()
     _, calls, finish = _outcome(final.chat_response if final is not None else None)
     if calls:
@@ -145,8 +174,8 @@ async def chat_completions(request: Request) -> Response:
     spec = _spec(state, body, usage)
     state.slots.acquire()
     if not stream:
-        return await _call(state, spec, usage)
+        return await _call(state, spec, usage, str(request.base_url))
     options = body.get("stream_options")
     include_usage = isinstance(options, dict) and options.get("include_usage") is True
-    events = _stream(state, spec, usage, include_usage)
+    events = _stream(state, spec, usage, include_usage, str(request.base_url))
     return event_stream_response(events, on_close=state.slots.release)

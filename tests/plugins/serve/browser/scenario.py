@@ -6,6 +6,7 @@ question mentions the weather (in one round, or "one by one" in two rounds whose
 have the same id), for ``send_money`` when it says "pay" (twice for "pay both"), for ``wait`` when it
 says "slow", counts the user's messages for "count", answers with markup for "markup",
 fails for "explode", and otherwise says hello; after tool results it answers with them.
+Payments report usage: 317 tokens for the round asking, 381 for the round answering.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import threading
 from typing import Any
 
 from ostinato import ChatClient, ToolResponseMessage, UserMessage, tool
-from ostinato.testing import ScriptedChatModel, tool_call, tool_call_response
+from ostinato.testing import ScriptedChatModel, text_response, tool_call, tool_call_response
 
 __all__ = ["RELEASE", "build_app", "send_money", "temperature", "wait"]
 
@@ -44,7 +45,8 @@ def _answer(prompt: Any) -> Any:
         if "one by one" in user.text and len(prompt.messages) < 5:
             # a second round asking again, with the same made-up call id
             return tool_call_response(tool_call("temperature", {"city": "Paris"}))
-        return "Results: " + "; ".join(r.response_data for r in last.responses)
+        results = "Results: " + "; ".join(r.response_data for r in last.responses)
+        return text_response(results, usage=(300, 81, 381)) if "pay" in user.text else results
     text = last.text if isinstance(last, UserMessage) else ""
     if "one by one" in text:
         return tool_call_response(tool_call("temperature", {"city": "Lisbon"}))
@@ -59,7 +61,8 @@ def _answer(prompt: Any) -> Any:
             tool_call("send_money", {"amount": 70, "to": "Bob"}, id="bob"),
         )
     if "pay" in text:
-        return tool_call_response(tool_call("send_money", {"amount": 50, "to": "Ann"}, id="pay"))
+        call = tool_call("send_money", {"amount": 50, "to": "Ann"}, id="pay")
+        return tool_call_response(call, usage=(290, 27, 317))
     if "slow" in text:
         return tool_call_response(tool_call("wait", {}, id="wait"))
     if "count" in text:

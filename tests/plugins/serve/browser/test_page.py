@@ -121,6 +121,8 @@ def test_a_pending_call_waits_for_approval_then_runs(page_on: Any) -> None:
     expect(call.get_by_test_id("approve")).to_have_count(0)
     _idle(page)
     expect(page.get_by_test_id("send")).to_be_enabled()
+    # the turn's tokens are both rounds', before and after the approval (317 + 381)
+    expect(page.locator(".turn-meta")).to_contain_text("answered · 2 rounds · 698 tokens")
 
 
 def test_a_denied_call_does_not_run_and_the_model_reads_why(page_on: Any) -> None:

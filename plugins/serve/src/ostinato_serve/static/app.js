@@ -2,10 +2,11 @@
 //
 // This module holds the page's state (the conversation, the turn running, the decisions
 // waiting) and wires the composer, the buttons and the token prompt to the server
-// (server.js); each assistant message is a TurnView (turn.js). Untrusted text (answers,
-// tool arguments and results, error messages) only ever reaches the page as text.
+// (server.js); each assistant message is a TurnView (turn.js). A reload shows the tab's
+// conversation again (tab.js keeps its id). Untrusted text (answers, tool arguments and
+// results, error messages) only ever reaches the page as text.
 
-import { el, formatArguments, scrollToEnd } from "./dom.js";
+import { el, scrollToEnd } from "./dom.js";
 import {
   failure,
   forgetToken,
@@ -16,6 +17,13 @@ import {
   serverSentEvents,
   token,
 } from "./server.js";
+import { offerAgain, showStoredMessages } from "./replay.js";
+import {
+  rememberConversation,
+  rememberedConversation,
+  rememberedPending,
+  rememberPending,
+} from "./tab.js";
 import { TurnView } from "./turn.js";
 
 const STATUS_TEXT = { idle: "Idle", running: "Running…", waiting: "Waiting for approval" };
@@ -69,18 +77,26 @@ function addUserMessage(text) {
 const viewHooks = {
   conversation(id) {
     state.conversationId = id;
+    rememberConversation(id);
   },
-  offered(view, pendingId, callIds) {
+  offered(view, pendingId, callIds, calls) {
     state.pending = { id: pendingId, view, decisions: {}, callIds };
+    const round = view.current ? view.current.number : 1;
+    const { question } = view;
+    rememberPending({ id: pendingId, conversationId: state.conversationId, question, round, calls });
   },
   decide,
 };
 
-function addTurnView() {
+function addTurnView(question) {
   const view = new TurnView(viewHooks);
+  view.question = question;
   ui.transcript.append(view.node);
   return view;
 }
+
+// What replay.js builds a transcript with.
+const transcript = { addUserMessage, addTurnView, node: ui.transcript };
 
 function setBusy(busy) {
   ui.send.disabled = busy || Boolean(state.pending);
@@ -127,6 +143,7 @@ async function runStream(path, body, view) {
     // a turn that failed or stopped leaves no decision waiting
     if (state.pending && state.pending.view === view && (errorMessage !== null || !ended)) {
       state.pending = null;
+      rememberPending(null);
     }
     setBusy(false);
   }
@@ -153,6 +170,7 @@ function decide(view, card, callId, decision) {
     return;
   }
   state.pending = null;
+  rememberPending(null); // the resumed turn takes it: the server keeps it no longer
   pending.view.answer.textContent = "";
   pending.view.answer.classList.remove("note");
   const path = `api/approvals/${encodeURIComponent(pending.id)}`;
@@ -169,7 +187,7 @@ function send() {
   ui.question.value = "";
   resizeQuestion();
   addUserMessage(text);
-  const view = addTurnView();
+  const view = addTurnView(text);
   scrollToEnd();
   runStream("api/turns", { message: text, conversation_id: state.conversationId }, view);
 }
@@ -179,6 +197,8 @@ function newConversation() {
   state.abort = null;
   state.pending = null;
   state.conversationId = null;
+  rememberConversation(null);
+  rememberPending(null);
   for (const node of [...ui.transcript.children]) {
     if (node !== ui.empty) node.remove();
   }
@@ -216,8 +236,9 @@ async function openConversation(id) {
     const body = await getJson(`api/conversations/${encodeURIComponent(id)}`);
     newConversation();
     state.conversationId = body.id;
+    rememberConversation(body.id);
     ui.conversationSelect.value = body.id;
-    showStoredMessages(body.messages || []);
+    showStoredMessages(body.messages || [], transcript);
     setStatus("idle");
   } catch (error) {
     if (error.status === 401) askForToken(error.message);
@@ -225,32 +246,35 @@ async function openConversation(id) {
   }
 }
 
-function showStoredMessages(messages) {
-  let view = null;
-  let round = 0;
-  for (const message of messages) {
-    if (message.type === "user") {
-      addUserMessage(message.text || "");
-      view = null;
-    } else if (message.type === "assistant") {
-      if (!view) {
-        view = addTurnView();
-        round = 0;
-      }
-      round += 1;
-      const calls = message.tool_calls || [];
-      calls.forEach((call) => {
-        const card = view.card(round, call);
-        card.rawArguments = call.arguments || "";
-        card.args.textContent = formatArguments(card.rawArguments);
-        view.setCardState(card, "done");
-      });
-      if (calls.length) view.round(round).text.textContent = message.text || "";
-      else view.answer.textContent = message.text || "";
-    } else if (message.type === "tool" && view) {
-      view.fillResultsFrom([message]);
+// The tab's conversation, shown again after a reload, with the decision still waiting.
+async function restoreConversation() {
+  const id = rememberedConversation();
+  if (!id || state.conversationId) return;
+  const pending = rememberedPending();
+  let messages = [];
+  try {
+    messages = (await getJson(`api/conversations/${encodeURIComponent(id)}`)).messages || [];
+  } catch (error) {
+    if (error.status === 401) {
+      askForToken(error.message);
+      return;
+    }
+    // a first turn waiting for approval is not kept yet: its pending call is all there is
+    if (error.status !== 404 || !pending || pending.conversationId !== id) {
+      rememberConversation(null);
+      rememberPending(null);
+      const gone = error.status === 404 ? " is no longer on the server" : " could not be read";
+      setStatus("error", `Error: this tab's conversation${gone} (${error.message}); a new one starts`);
+      return;
     }
   }
+  state.conversationId = id;
+  showStoredMessages(messages, transcript);
+  if (pending && pending.conversationId === id) {
+    offerAgain(pending, transcript);
+    setBusy(false);
+  }
+  return true;
 }
 
 // ---- the token ----
@@ -280,6 +304,7 @@ async function submitToken(event) {
   ui.token.value = "";
   ui.auth.hidden = true;
   setStatus("idle");
+  if (await restoreConversation()) setStatus(state.pending ? "waiting" : "idle");
   refreshConversations();
   ui.question.focus();
 }
@@ -330,6 +355,10 @@ async function start() {
   ui.newConversation.addEventListener("click", newConversation);
   ui.auth.addEventListener("submit", submitToken);
   ui.conversationSelect.addEventListener("change", () => openConversation(ui.conversationSelect.value));
+  // leaving cancels a running turn (its connection closes): the browser asks first
+  window.addEventListener("beforeunload", (event) => {
+    if (state.abort) event.preventDefault();
+  });
   try {
     showInfo(await getJson("api/info"));
   } catch (error) {
@@ -343,6 +372,7 @@ async function start() {
     return;
   }
   setStatus("idle");
+  if (await restoreConversation()) setStatus(state.pending ? "waiting" : "idle");
   refreshConversations();
   ui.question.focus();
 }

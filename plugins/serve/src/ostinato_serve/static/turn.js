@@ -7,7 +7,7 @@ import { answerText, button, el, formatArguments, formatMs, scrollToEnd } from "
 
 export class TurnView {
   // hooks: conversation(id) when the server names the conversation; offered(view,
-  // pendingId, callIds) when calls wait for decisions; decide(view, card, callId,
+  // pendingId, callIds, calls) when calls wait for decisions; decide(view, card, callId,
   // decision) when the user decides one.
   constructor(hooks) {
     this.hooks = hooks;
@@ -233,7 +233,7 @@ export class TurnView {
       card.node.append(card.decision);
     }
     this.waiting = callIds.length;
-    this.hooks.offered(this, event.pending_id, callIds);
+    this.hooks.offered(this, event.pending_id, callIds, event.calls || []);
     const first = this.node.querySelector('[data-testid="approve"]');
     if (first) first.focus({ preventScroll: true });
   }
