@@ -24,6 +24,7 @@ __all__ = [
     "VERSION_FILE",
     "Distribution",
     "distributions",
+    "readme_example",
     "the_version",
 ]
 
@@ -102,3 +103,17 @@ def distributions() -> list[Distribution]:
     """``core`` first, then every plugin, in folder order."""
     plugins = sorted(p.parent for p in (ROOT / "plugins").glob("*/pyproject.toml"))
     return [Distribution(ROOT / "core"), *(Distribution(p) for p in plugins)]
+
+
+_BLOCK = re.compile(r"^```(?P<lang>[^\n]*)\n(?P<body>.*?)^```\s*$", re.DOTALL | re.MULTILINE)
+
+
+def readme_example() -> tuple[str, str]:
+    """The README's "Twenty lines" script and the output it shows, as a new user copies
+    them (the script's python block and the plain block right after it)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Twenty lines\n", 1)[1].split("\n## ", 1)[0]
+    blocks = list(_BLOCK.finditer(section))
+    assert len(blocks) >= 2 and blocks[0].group("lang").strip() == "python", section
+    assert blocks[1].group("lang").strip() == "", "the script's output follows it"
+    return blocks[0].group("body"), blocks[1].group("body")
