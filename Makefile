@@ -16,7 +16,8 @@ DEMO_QUESTION ?= What is the weather in Paris and in Tokyo?
 help:
 	@echo "make demo    run the main job: a local model asks for the weather tool, on your machine"
 	@echo "make test    run the whole test suite"
-	@echo "make demo-check  run the main job non-interactively and check both cities' tool calls"
+	@echo "make demo-check  run the main job non-interactively and check both cities' tool calls,"
+	@echo "                 then a new user's first steps (README script, chat -c and logs, worker)"
 	@echo "make wheels-check  build every wheel, install them into a clean environment, run the demo there"
 	@echo "make run     the tool loop on a scripted model (no model needed: examples/demo.py)"
 	@echo "make lint    ruff check, ruff format --check, mypy --strict core/src"
@@ -39,6 +40,7 @@ demo: setup
 local-model: setup
 	$(RUN) ostinato local setup
 
+# The main job on the local model, and a new user's first steps (tests/e2e/test_first_day.py).
 demo-check: local-model
 	E2E_MAIN_JOB=1 $(RUN) pytest tests/e2e
 
