@@ -11,12 +11,14 @@ RUN := $(UV) run --locked --all-packages --group docs
 DEMO_MODEL ?= llamacpp:default
 DEMO_QUESTION ?= What is the weather in Paris and in Tokyo?
 
-.PHONY: help setup local-model browser demo demo-check run test lint docs format clean bench-setup bench bench-quick
+.PHONY: help setup local-model browser demo demo-check wheels-check run test lint docs format clean bench-setup bench bench-quick
 
 help:
 	@echo "make demo    run the main job: a local model asks for the weather tool, on your machine"
 	@echo "make test    run the whole test suite"
-	@echo "make demo-check  run the main job non-interactively and check both cities' tool calls"
+	@echo "make demo-check  run the main job non-interactively and check both cities' tool calls,"
+	@echo "                 then a new user's first steps (README script, chat -c and logs, worker)"
+	@echo "make wheels-check  build every wheel, install them into a clean environment, run the demo there"
 	@echo "make run     the tool loop on a scripted model (no model needed: examples/demo.py)"
 	@echo "make lint    ruff check, ruff format --check, mypy --strict core/src"
 	@echo "make docs    build the documentation site (mkdocs, strict) into site/"
@@ -38,8 +40,15 @@ demo: setup
 local-model: setup
 	$(RUN) ostinato local setup
 
+# The main job on the local model, and a new user's first steps (tests/e2e/test_first_day.py).
 demo-check: local-model
 	E2E_MAIN_JOB=1 $(RUN) pytest tests/e2e
+
+# Every distribution built (sdist, then the wheel from it) into a temporary folder, its
+# metadata checked, and the wheels installed into a fresh virtual environment (not .venv)
+# where the scripted demo, the README's script and `ostinato plugins` run: ~40 s.
+wheels-check: setup
+	WHEELS_CHECK=1 $(RUN) pytest tests/packaging
 
 run: setup
 	$(RUN) python examples/demo.py

@@ -99,6 +99,8 @@ if TYPE_CHECKING:
         PendingToolCalls,
     )
 
+#: The version of ostinato and of every plugin distribution released with it: the one
+#: place it is written (each pyproject.toml reads it from here).
 __version__ = "0.1.0"
 
 __all__ = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import ostinato
 from ostinato.plugins import lazy_exports
 from ostinato_anthropic._normalise import FINISH_REASON_RAW, STOP_SEQUENCE, THINKING_BLOCKS
 from ostinato_anthropic._options import (
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
         AnthropicSettings,
     )
 
-__version__ = "0.1.0"
-
 __all__ = [
     "CACHE_CONTROL",
     "DEFAULT_API_VERSION",
@@ -45,6 +44,9 @@ __all__ = [
     "create_chat_model",
     "json_schema_output_config",
 ]
+
+#: Every distribution of ostinato is released at one version: core's.
+__version__: str = ostinato.__version__
 
 __getattr__, __dir__ = lazy_exports(
     __name__,

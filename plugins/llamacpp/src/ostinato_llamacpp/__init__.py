@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import ostinato
 from ostinato.plugins import lazy_exports
 from ostinato_llamacpp._artifacts import (
     DEFAULT_MODEL,
@@ -37,8 +38,6 @@ if TYPE_CHECKING:
     from ostinato_llamacpp._settings import LlamaCppSettings
     from ostinato_llamacpp._setup import SetupOptions, SetupResult, run_setup
     from ostinato_llamacpp._shared import acquire_server, release_server
-
-__version__ = "0.1.0"
 
 __all__ = [
     "BUNDLED_TEMPLATE",
@@ -67,6 +66,9 @@ __all__ = [
     "run_setup",
     "small_model_hint",
 ]
+
+#: Every distribution of ostinato is released at one version: core's.
+__version__: str = ostinato.__version__
 
 __getattr__, __dir__ = lazy_exports(
     __name__,

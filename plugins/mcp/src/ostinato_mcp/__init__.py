@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import ostinato
 from ostinato.plugins import lazy_exports
 
 if TYPE_CHECKING:
@@ -30,8 +31,6 @@ if TYPE_CHECKING:
     from ostinato_mcp._tool import McpTool, McpToolMetadata
     from ostinato_mcp._toolset import McpToolset
 
-__version__ = "0.1.0"
-
 __all__ = [
     "DEFAULT_MAX_RESULT_CHARS",
     "McpConfig",
@@ -46,6 +45,9 @@ __all__ = [
     "load_mcp_config",
     "parse_mcp_config",
 ]
+
+#: Every distribution of ostinato is released at one version: core's.
+__version__: str = ostinato.__version__
 
 __getattr__, __dir__ = lazy_exports(
     __name__,

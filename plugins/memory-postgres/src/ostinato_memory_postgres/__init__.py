@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import ostinato
 from ostinato.plugins import lazy_exports
 
 if TYPE_CHECKING:
@@ -19,8 +20,6 @@ if TYPE_CHECKING:
     from ostinato_memory_postgres._schema import MIGRATIONS, SCHEMA_VERSION
     from ostinato_memory_postgres._settings import PostgresMemorySettings
     from ostinato_memory_postgres.plugin import create_postgres_repository
-
-__version__ = "0.1.0"
 
 __all__ = [
     "MIGRATIONS",
@@ -30,6 +29,9 @@ __all__ = [
     "__version__",
     "create_postgres_repository",
 ]
+
+#: Every distribution of ostinato is released at one version: core's.
+__version__: str = ostinato.__version__
 
 __getattr__, __dir__ = lazy_exports(
     __name__,

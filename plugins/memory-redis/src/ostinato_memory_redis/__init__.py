@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import ostinato
 from ostinato.plugins import lazy_exports
 
 if TYPE_CHECKING:
     from ostinato_memory_redis._repository import DEFAULT_KEY_PREFIX, RedisChatMemoryRepository
     from ostinato_memory_redis._settings import RedisMemorySettings
     from ostinato_memory_redis.plugin import create_redis_repository
-
-__version__ = "0.1.0"
 
 __all__ = [
     "DEFAULT_KEY_PREFIX",
@@ -28,6 +27,9 @@ __all__ = [
     "__version__",
     "create_redis_repository",
 ]
+
+#: Every distribution of ostinato is released at one version: core's.
+__version__: str = ostinato.__version__
 
 __getattr__, __dir__ = lazy_exports(
     __name__,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import ostinato
 from ostinato.plugins import lazy_exports
 from ostinato_memory._advisor import ChatMemoryAdvisor, ChatMemoryAdvisorBuilder
 from ostinato_memory._codec import decode_message, encode_message
@@ -55,8 +56,6 @@ if TYPE_CHECKING:
     from ostinato_memory._sqlite import SQLiteChatMemoryRepository
     from ostinato_memory._sqlite_schema import SCHEMA_VERSION, default_sqlite_path
 
-__version__ = "0.1.0"
-
 __all__ = [
     "DEFAULT_SYSTEM_PROMPT_TEMPLATE",
     "SCHEMA_VERSION",
@@ -95,6 +94,9 @@ __all__ = [
     "recent_conversations",
     "stored_messages",
 ]
+
+#: Every distribution of ostinato is released at one version: core's.
+__version__: str = ostinato.__version__
 
 __getattr__, __dir__ = lazy_exports(
     __name__,

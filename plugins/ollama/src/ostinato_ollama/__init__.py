@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import ostinato
 from ostinato.plugins import lazy_exports
 from ostinato_ollama._normalise import CREATED_AT, FINISH_REASON_RAW
 from ostinato_ollama._options import OllamaChatOptions
@@ -17,8 +18,6 @@ if TYPE_CHECKING:
     from ostinato_ollama._factory import create_chat_model
     from ostinato_ollama._model import OllamaChatModel
     from ostinato_ollama._settings import DEFAULT_BASE_URL, OllamaSettings, ollama_base_url
-
-__version__ = "0.1.0"
 
 __all__ = [
     "CREATED_AT",
@@ -31,6 +30,9 @@ __all__ = [
     "create_chat_model",
     "ollama_base_url",
 ]
+
+#: Every distribution of ostinato is released at one version: core's.
+__version__: str = ostinato.__version__
 
 __getattr__, __dir__ = lazy_exports(
     __name__,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import ostinato
 from ostinato.plugins import lazy_exports
 from ostinato_openai._options import OpenAIChatOptions, SystemRole, json_schema_response_format
 
@@ -17,8 +18,6 @@ if TYPE_CHECKING:
     from ostinato_openai._factory import create_chat_model
     from ostinato_openai._model import DEFAULT_BASE_URL, OpenAIChatModel
     from ostinato_openai._settings import OpenAISettings
-
-__version__ = "0.1.0"
 
 __all__ = [
     "DEFAULT_BASE_URL",
@@ -31,6 +30,9 @@ __all__ = [
     "create_chat_model",
     "json_schema_response_format",
 ]
+
+#: Every distribution of ostinato is released at one version: core's.
+__version__: str = ostinato.__version__
 
 __getattr__, __dir__ = lazy_exports(
     __name__,

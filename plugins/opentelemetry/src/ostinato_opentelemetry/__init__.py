@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import ostinato
+
 if TYPE_CHECKING:
     from ostinato_opentelemetry._instrument import (
         instrument,
@@ -32,8 +34,9 @@ __all__ = [
     "uninstrument_tools",
 ]
 
-#: The distribution's version.
-__version__ = "0.1.0"
+#: Every distribution of ostinato is released at one version: core's.
+__version__: str = ostinato.__version__
+
 
 _LAZY = {
     "instrument": "ostinato_opentelemetry._instrument",

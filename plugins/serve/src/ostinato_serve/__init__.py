@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import ostinato
 from ostinato.plugins import lazy_exports
 
 if TYPE_CHECKING:
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
         is_loopback,
     )
 
-__version__ = "0.1.0"
-
 __all__ = [
     "DEFAULT_HOST",
     "DEFAULT_PORT",
@@ -37,6 +36,9 @@ __all__ = [
     "is_loopback",
     "model_name_of",
 ]
+
+#: Every distribution of ostinato is released at one version: core's.
+__version__: str = ostinato.__version__
 
 __getattr__, __dir__ = lazy_exports(
     __name__,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import ostinato
 from ostinato.plugins import lazy_exports
 
 if TYPE_CHECKING:
@@ -45,8 +46,6 @@ if TYPE_CHECKING:
     from ostinato_tool_search._tokens import tokenize
     from ostinato_tool_search._turn import TURN_CONTEXT_KEY, ToolSearchTurn
 
-__version__ = "0.1.0"
-
 __all__ = [
     "DEFAULT_MAX_RESULTS",
     "DEFAULT_SYSTEM_MESSAGE_SUFFIX",
@@ -77,6 +76,9 @@ __all__ = [
     "tokenize",
     "tool_set_fingerprint",
 ]
+
+#: Every distribution of ostinato is released at one version: core's.
+__version__: str = ostinato.__version__
 
 __getattr__, __dir__ = lazy_exports(
     __name__,
