@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import io
+import json
 import stat
 import tarfile
 import zipfile
@@ -246,3 +247,39 @@ def test_progress_lines_stay_short_in_logs() -> None:
     lines = out.getvalue().splitlines()
     assert lines[0] == "[1/2] download" and len(lines) == 13  # header, 0%..100% by tenths, done
     assert format_size(1_117_320_768) == "1.1 GB" and format_size(12) == "12 B"
+
+
+@pytest.mark.parametrize(
+    ("machine", "os_name", "amx_off"),
+    [
+        ("x86_64", "posix", True),
+        ("AMD64", "posix", True),
+        ("aarch64", "posix", False),
+        ("arm64", "posix", False),
+        ("AMD64", "nt", False),
+    ],
+)
+def test_x86_64_builds_leave_out_the_amx_kernels(machine: str, os_name: str, amx_off: bool) -> None:
+    # ggml's AMX matrix kernels crash (SIGSEGV in ggml_backend_amx_mul_mat) while the bundled
+    # Q4_K_M model warms up on AMX CPUs; the flags keep them out of the build.
+    from ostinato_llamacpp._build import _cpu_options
+
+    options = _cpu_options(machine, os_name)
+    assert bool(options) is amx_off
+    for option in options:
+        assert option.startswith(("-DCMAKE_C_FLAGS=", "-DCMAKE_CXX_FLAGS="))
+        assert {"-mno-amx-tile", "-mno-amx-int8", "-mno-amx-bf16"} <= set(
+            option.split("=", 1)[1].split()
+        )
+
+
+def test_a_binary_built_with_other_options_is_built_again(tmp_path: Path) -> None:
+    server = tmp_path / "llama-server"
+    server.write_text("#!/bin/sh\nexit 0\n")
+    server.chmod(0o755)
+    stamp = setup_steps.build_stamp()
+    old = {**stamp, "cmake_options": [o for o in stamp["cmake_options"] if "amx" not in o]}  # type: ignore[union-attr]
+    (tmp_path / "llama-server.json").write_text(json.dumps(old))
+    assert setup_steps.server_is_built(server) is (old == stamp)
+    (tmp_path / "llama-server.json").write_text(json.dumps(stamp))
+    assert setup_steps.server_is_built(server)

@@ -1,7 +1,10 @@
 """Building ``llama-server`` from the llama.cpp sources inside the llama-cpp-python sdist.
 
 cmake configures ``vendor/llama.cpp`` for a CPU-only, static ``llama-server`` (no web UI
-download, no tests, no examples, no OpenSSL) and builds only that target. The build tree
+download, no tests, no examples, no OpenSSL) and builds only that target. On x86-64 the
+build leaves out ggml's AMX matrix kernels: on CPUs that have AMX (Sapphire Rapids and
+later) they crash while the bundled quantised model warms up, and the AVX-512 kernels
+serve the same models. The build tree
 is kept, so an interrupted build resumes where it stopped. Missing tools are reported
 with how to install them before anything is downloaded.
 """
@@ -9,6 +12,7 @@ with how to install them before anything is downloaded.
 from __future__ import annotations
 
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -29,8 +33,8 @@ __all__ = [
     "find_toolchain",
 ]
 
-#: The cmake cache entries of the build (the web UI would otherwise be downloaded).
-CMAKE_OPTIONS: Final[tuple[str, ...]] = (
+#: The cmake cache entries of every build (the web UI would otherwise be downloaded).
+_BASE_CMAKE_OPTIONS: Final[tuple[str, ...]] = (
     "-DCMAKE_BUILD_TYPE=Release",
     "-DLLAMA_USE_PREBUILT_UI=OFF",
     "-DLLAMA_BUILD_SERVER=ON",
@@ -39,6 +43,25 @@ CMAKE_OPTIONS: Final[tuple[str, ...]] = (
     "-DLLAMA_BUILD_EXAMPLES=OFF",
     "-DLLAMA_OPENSSL=OFF",
     "-DBUILD_SHARED_LIBS=OFF",
+)
+
+
+def _cpu_options(machine: str, os_name: str) -> tuple[str, ...]:
+    """Compiler flags for this CPU family: no AMX kernels on x86-64 (see the module doc).
+
+    GCC and Clang let an explicit ``-mno-…`` win over the ``-march=native`` that ggml adds,
+    whatever their order on the command line.
+    """
+    if os_name == "nt" or machine.lower() not in {"x86_64", "amd64"}:
+        return ()
+    flags = "-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+    return (f"-DCMAKE_C_FLAGS={flags}", f"-DCMAKE_CXX_FLAGS={flags}")
+
+
+#: Every cmake cache entry of this machine's build (also the built binary's stamp).
+CMAKE_OPTIONS: Final[tuple[str, ...]] = (
+    *_BASE_CMAKE_OPTIONS,
+    *_cpu_options(platform.machine(), os.name),
 )
 
 _INSTALL_HINT: Final = (
