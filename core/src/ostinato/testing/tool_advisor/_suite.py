@@ -3,9 +3,10 @@
 Each test runs a scripted turn on the ways it concerns (call and stream, sync and
 async) and checks the events contract (:func:`check_turn`), call/stream parity, text
 deltas against ``content()``, and every ending: answered, return-direct, tool-call
-limit, iteration cap, one last round without tools at the cap, no progress (told and
-ended), usage limits (requests, tokens, tool calls, raising), a failing tool and a
-raising listener; approvals, resume and cancellation are checked by its base,
+limit, iteration cap, one last round without tools at the cap, every repeated call run
+by default, no progress (told and ended) when asked for, usage limits (requests,
+tokens, tool calls, raising), a failing tool and a raising listener; approvals, resume
+and cancellation are checked by its base,
 :class:`~ostinato.testing.tool_advisor._approvals.ApprovalConformance`.
 """
 
@@ -256,10 +257,23 @@ class ToolAdvisorConformance(ApprovalConformance):
         assert "Do not call any more tools" in note.text
 
     @_ways
-    def test_no_progress_is_told_to_the_model(self, path: str, face: str) -> None:
-        """A call repeated three times in a row is answered with its earlier result."""
+    def test_every_repeated_call_runs_by_default(self, path: str, face: str) -> None:
+        """No-progress detection is off unless asked for: three identical calls all run."""
         script = [_weather("Paris", 1), _weather("Paris", 2), _weather("Paris", 3), "Sunny."]
         run, tools = self.turn(path, face, script)
+        assert run.error is None, run.error
+        check_turn(run)
+        assert run.ended.reason is LoopExitReason.ANSWERED
+        assert tools.ran["weather"] == 3
+        results = [e.result for e in run.of(ToolFinished) if e.call.name == "weather"]
+        assert results == ["sunny in Paris"] * 3
+
+    @_ways
+    def test_no_progress_is_told_to_the_model(self, path: str, face: str) -> None:
+        """With ``no_progress_repeats=3`` a call repeated three times in a row is answered
+        with its earlier result."""
+        script = [_weather("Paris", 1), _weather("Paris", 2), _weather("Paris", 3), "Sunny."]
+        run, tools = self.turn(path, face, script, no_progress_repeats=3)
         assert run.error is None, run.error
         check_turn(run)
         assert run.ended.reason is LoopExitReason.ANSWERED
@@ -271,7 +285,8 @@ class ToolAdvisorConformance(ApprovalConformance):
 
     @_ways
     def test_no_progress_ends_the_turn_when_asked(self, path: str, face: str) -> None:
-        """With ``no_progress_action='end'`` a repeated call ends the loop."""
+        """With ``no_progress_action='end'`` (detecting from 3) a repeated call ends the
+        loop."""
         script = [_weather("Paris", 1), _weather("Paris", 2), _weather("Paris", 3)]
         run, tools = self.turn(path, face, script, no_progress_action="end")
         assert run.error is None, run.error
