@@ -128,6 +128,7 @@ class TurnEvents:
         response: ChatResponse | None,
         usage: Usage | None,
         rounds: int,
+        limit: str | None = None,
     ) -> None:
-        """The loop ended (always the last event)."""
-        await self.sink.emit(LoopEnded(reason, response, usage or Usage(), rounds))
+        """The loop ended (always the last event); ``limit`` names a usage limit reached."""
+        await self.sink.emit(LoopEnded(reason, response, usage or Usage(), rounds, limit))

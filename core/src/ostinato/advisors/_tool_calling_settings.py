@@ -44,10 +44,11 @@ class ToolCallingAdvisorSettings:
         conversation_history_enabled: forward the whole turn each round; when ``False``
             only ``[system message, last tool response]``.
         max_iterations: the most model rounds one turn may take (at least 1).
-        final_answer_on_limit: at the iteration cap, a tool-call limit breach or a turn
-            ended for no progress, ask the model once more, without tools, to answer with
-            what it has (instead of ending with a text saying which limit stopped it).
-            Default ``False``: the turn ends with that text.
+        final_answer_on_limit: at the iteration cap, a tool-call limit breach, a usage
+            limit reached (unless it raises) or a turn ended for no progress, ask the model
+            once more, without tools, to answer with what it has (instead of ending with
+            a text saying which limit stopped it); the turn still ends with that limit's
+            reason. Default ``False``: the turn ends with that text.
         no_progress_repeats: the same tool with the same arguments asked for this many
             rounds in a row is no progress (at least 2). Default ``None``: detection is
             off and every call the model asks for runs (a polling tool asked for the same

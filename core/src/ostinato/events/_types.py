@@ -228,6 +228,8 @@ class LoopEnded(LoopEvent):
             there is none.
         usage: the usage of every round, summed.
         rounds: how many model rounds the turn took.
+        limit: with reason ``budget``, the usage limit reached (``model_requests``,
+            ``total_tokens`` or ``tool_calls``); otherwise ``None``.
     """
 
     kind: ClassVar[str] = "loop_ended"
@@ -235,3 +237,4 @@ class LoopEnded(LoopEvent):
     response: ChatResponse | None
     usage: Usage
     rounds: int
+    limit: str | None = None

@@ -69,8 +69,8 @@ class ToolsSettings(BaseModel):
     enabled: CommaSeparated = []
     """Named tool sets (from plugins) every auto-configured client gets."""
     final_answer_on_limit: bool = False
-    """At the iteration cap or a tool-call limit, ask the model once more, without tools,
-    to answer with what it has."""
+    """At the iteration cap, a tool-call limit, a usage limit or a no-progress end, ask the
+    model once more, without tools, to answer with what it has."""
     no_progress_repeats: Annotated[int | None, Field(ge=2)] = None
     """The same tool call this many rounds in a row is no progress (empty: detection off,
     the default, unless ``no_progress_action`` is set, which detects from 3)."""

@@ -3,11 +3,11 @@
 Each test runs a scripted turn on the ways it concerns (call and stream, sync and
 async) and checks the events contract (:func:`check_turn`), call/stream parity, text
 deltas against ``content()``, and every ending: answered, return-direct, tool-call
-limit, iteration cap, one last round without tools at the cap, every repeated call run
-by default, no progress (told and ended) when asked for, usage limits (requests,
-tokens, tool calls, raising), a failing tool and a raising listener; approvals, resume
-and cancellation are checked by its base,
-:class:`~ostinato.testing.tool_advisor._approvals.ApprovalConformance`.
+limit, iteration cap, one last round without tools at the cap and at a usage limit,
+every repeated call run by default, no progress (told and ended) when asked for, usage
+limits (requests, tokens, tool calls, raising; ``LoopEnded.limit`` naming each), a
+failing tool and a raising listener; approvals, resume and cancellation are checked by
+its base, :class:`~ostinato.testing.tool_advisor._approvals.ApprovalConformance`.
 """
 
 from __future__ import annotations
@@ -313,6 +313,7 @@ class ToolAdvisorConformance(ApprovalConformance):
         assert run.error is None, run.error
         check_turn(run)
         assert run.ended.reason is LoopExitReason.BUDGET
+        assert run.ended.limit == "model_requests"
         assert f"model_requests={self.offset + 1}" in (run.text or "")
         assert tools.ran["weather"] == 0
 
@@ -326,6 +327,7 @@ class ToolAdvisorConformance(ApprovalConformance):
         check_turn(run)
         assert run.ended.reason is LoopExitReason.BUDGET
         assert run.ended.usage.total_tokens >= 11
+        assert run.ended.limit == "total_tokens"
         assert "total_tokens=10" in (run.text or "")
         assert tools.ran["weather"] == 1
 
@@ -338,7 +340,35 @@ class ToolAdvisorConformance(ApprovalConformance):
         assert run.error is None, run.error
         check_turn(run)
         assert run.ended.reason is LoopExitReason.BUDGET
+        assert run.ended.limit == "tool_calls"
         assert tools.ran["weather"] == 1
+
+    @pytest.mark.parametrize("limit", ["model_requests", "total_tokens", "tool_calls"])
+    @_ways
+    def test_one_last_round_without_tools_at_a_usage_limit(
+        self, path: str, face: str, limit: str
+    ) -> None:
+        """With ``final_answer_on_limit`` a usage limit, like the cap, ends with one last
+        answer without tools; ``LoopEnded`` says the reason (``budget``) and which limit."""
+        value = 10 if limit == "total_tokens" else self.offset + 1
+        rounds = [_weather("Paris", 1, (2, 3, 5)), _weather("Rome", 2, (3, 3, 6))]
+        reached = 1 if limit == "model_requests" else 2  # the round reaching the limit
+        script = [*rounds[:reached], text_response("Probably sunny.")]
+        limits = UsageLimits(
+            model_requests=value if limit == "model_requests" else None,
+            total_tokens=value if limit == "total_tokens" else None,
+            tool_calls=value if limit == "tool_calls" else None,
+        )
+        run, tools = self.turn(path, face, script, usage_limits=limits, final_answer_on_limit=True)
+        assert run.error is None, run.error
+        check_turn(run)
+        assert (run.ended.reason, run.ended.limit) == (LoopExitReason.BUDGET, limit)
+        assert run.text == "Probably sunny."
+        assert tools.ran["weather"] == reached - 1
+        note = run.of(RoundStarted)[-1].messages[-1]
+        assert isinstance(note, UserMessage)
+        assert f"{limit}={value}" in note.text
+        assert "Do not call any more tools" in note.text
 
     @_ways
     def test_a_usage_limit_raises_when_asked(self, path: str, face: str) -> None:
