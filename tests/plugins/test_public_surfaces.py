@@ -113,6 +113,7 @@ MCP = {
     "McpConfigError",
     "McpServer",
     "McpServerConfig",
+    "McpServerUnavailableWarning",
     "McpSettings",
     "McpTool",
     "McpToolMetadata",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 import warnings
 from collections.abc import Mapping, Sequence
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from ostinato.config._factories import factory_context, installed
@@ -178,13 +179,13 @@ def create_default_tools(
 def _caller_level() -> int:
     """The stack level of the first frame outside ostinato and dependency-injector (the
     code that asked for the client), for warnings."""
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     level = 2
     while frame is not None:
-        module = frame.f_globals.get("__name__", "")
-        if not (module.startswith(("ostinato.", "dependency_injector")) or module == "ostinato"):
+        module = str(frame.f_globals.get("__name__", ""))
+        if module != "ostinato" and not module.startswith(("ostinato.", "dependency_injector")):
             return level
-        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
+        frame, level = frame.f_back, level + 1
     return 2
 
 

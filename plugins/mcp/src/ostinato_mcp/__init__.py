@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ostinato_mcp._server import McpServer
     from ostinato_mcp._settings import McpSettings
     from ostinato_mcp._tool import McpTool, McpToolMetadata
-    from ostinato_mcp._toolset import McpToolset
+    from ostinato_mcp._toolset import McpServerUnavailableWarning, McpToolset
 
 __version__ = "0.1.0"
 
@@ -38,6 +38,7 @@ __all__ = [
     "McpConfigError",
     "McpServer",
     "McpServerConfig",
+    "McpServerUnavailableWarning",
     "McpSettings",
     "McpTool",
     "McpToolMetadata",
@@ -55,6 +56,7 @@ __getattr__, __dir__ = lazy_exports(
         "McpConfigError": "ostinato_mcp._config",
         "McpServer": "ostinato_mcp._server",
         "McpServerConfig": "ostinato_mcp._config",
+        "McpServerUnavailableWarning": "ostinato_mcp._toolset",
         "McpSettings": "ostinato_mcp._settings",
         "McpTool": "ostinato_mcp._tool",
         "McpToolMetadata": "ostinato_mcp._tool",
