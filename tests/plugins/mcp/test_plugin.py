@@ -3,6 +3,7 @@ server with hundreds of tools behind tool search."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from pathlib import Path
@@ -217,3 +218,27 @@ async def test_hundreds_of_server_tools_behind_tool_search(mode):
     assert answer == "tool 217: Lisbon"
     counts = [len(p.options.tool_callbacks) for p in model.prompts]  # type: ignore[union-attr]
     assert counts[0] == 1 and max(counts) <= 11, f"the model saw {counts} tool definitions, not 306"
+
+
+async def test_a_request_cancelled_while_the_servers_start_leaves_the_start_to_the_next(
+    tmp_path, monkeypatch
+):
+    starts = tmp_path / "starts"
+    monkeypatch.setenv("OSTINATO_TOOLS__ENABLED", "mcp")
+    monkeypatch.setenv(
+        "OSTINATO_MCP_CONFIG", str(config_file(tmp_path, {"demo": counted_demo(starts)}))
+    )
+    model = ScriptedChatModel([tool_call_response(("add", {"a": 1, "b": 2})), echo])
+    client = build_container(plugins=[ostinato_mcp.plugin], chat_model=model).chat_client()
+    first = asyncio.ensure_future(client.prompt("1+2?").call().acontent())
+    while not starts.exists():  # the server process is up: the listing is under way
+        await asyncio.sleep(0.01)
+    first.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    try:
+        assert await client.prompt("1+2?").call().acontent() == "3"
+        assert started(starts) == 1
+    finally:
+        for tool in model.prompts[0].options.tool_callbacks:  # type: ignore[union-attr]
+            tool.server.close_all()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ostinato.config._factories import factory_context, installed
 from ostinato.config._provider_hint import unknown_provider_fix
 from ostinato.errors import ConfigurationError, PluginError
-from ostinato.plugins import Registry, call_factory
+from ostinato.plugins import Registry, ToolSetNotEnabledWarning, call_factory
 from ostinato.settings import Settings
 
 if TYPE_CHECKING:
@@ -158,8 +158,6 @@ def create_default_tools(
     Raises:
         ConfigurationError: a listed name is not a registered tool set.
     """
-    from ostinato.plugins import ToolSetNotEnabledWarning
-
     for message in tool_sets_not_enabled(settings, registry):
         warnings.warn(message, ToolSetNotEnabledWarning, stacklevel=_caller_level())
     context = factory_context(registry, settings, plugin_settings)

@@ -169,14 +169,15 @@ class McpToolset:
         (once, however many requests ask at the same time); their sessions are closed when
         the interpreter exits."""
         if not self._listed:
-            await asyncio.wrap_future(self._first_listing())
+            # Shielded: a request cancelled while it waits leaves the listing to the others.
+            await asyncio.shield(asyncio.wrap_future(self._first_listing()))
         return self.get_tool_callbacks()
 
     def _first_listing(self) -> concurrent.futures.Future[list[McpTool]]:
         from ostinato.runtime import get_private_loop
 
         with self._listing_lock:
-            if self._listing is None:
+            if self._listing is None or self._listing.cancelled():
                 self._listing = asyncio.run_coroutine_threadsafe(
                     self.list_tools(), get_private_loop()
                 )
