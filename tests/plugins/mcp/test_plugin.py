@@ -231,7 +231,8 @@ async def test_a_request_cancelled_while_the_servers_start_leaves_the_start_to_t
     model = ScriptedChatModel([tool_call_response(("add", {"a": 1, "b": 2})), echo])
     client = build_container(plugins=[ostinato_mcp.plugin], chat_model=model).chat_client()
     first = asyncio.ensure_future(client.prompt("1+2?").call().acontent())
-    while not starts.exists():  # the server process is up: the listing is under way
+    # The server process is up, so the listing is under way (it writes the file).
+    while not starts.exists():  # noqa: ASYNC110  # another process writes it: no event
         await asyncio.sleep(0.01)
     first.cancel()
     with pytest.raises(asyncio.CancelledError):
