@@ -116,6 +116,7 @@ MCP = {
     "McpConfigError",
     "McpServer",
     "McpServerConfig",
+    "McpServerUnavailableWarning",
     "McpSettings",
     "McpTool",
     "McpToolMetadata",

@@ -7,6 +7,12 @@ sequences concatenate, tool callbacks append and tool contexts merge (the other 
 
 Provider adapters subclass :class:`ToolCallingChatOptions` to add their own fields; the
 combination rules work field by field, so subclasses need no code for them.
+
+Its ``tool_callbacks`` take what ``.tools(...)`` takes: ``@tool`` functions and objects
+become tool callbacks when the options are made. That conversion is the tools layer's
+work, above this module: :mod:`ostinato.tools` hands its converter in when it loads
+(:func:`accept_tool_sources`), which it has before any options exist, since importing
+``ostinato`` imports it.
 """
 
 from __future__ import annotations
@@ -31,6 +37,42 @@ if TYPE_CHECKING:
 __all__ = ["ChatOptions", "Prompt", "ToolCallingChatOptions"]
 
 _M = TypeVar("_M", bound=Message)
+
+# Turns one function, object or provider into tool callbacks (ostinato.tools'
+# ``tool_callbacks``, handed in by accept_tool_sources).
+_tool_sources: Callable[[object], Sequence[ToolCallback]] | None = None
+# The classes seen to be tool callbacks: options are rebuilt every round, and checking
+# the classes present (a C-level pass) keeps that cheap.
+_CALLBACK_CLASSES: set[type] = set()
+
+
+def accept_tool_sources(convert: Callable[[object], Sequence[ToolCallback]]) -> None:
+    """Let :class:`ToolCallingChatOptions` turn functions and objects into tool callbacks
+    with ``convert`` (called by :mod:`ostinato.tools` when it loads)."""
+    global _tool_sources
+    _tool_sources = convert
+
+
+def _as_tool_callbacks(items: Iterable[object]) -> tuple[ToolCallback, ...]:
+    """``items`` as tool callbacks: callbacks kept, anything else converted in place."""
+    found = tuple(items)
+    if _CALLBACK_CLASSES.issuperset(map(type, found)):
+        return found  # type: ignore[return-value]  # every class present is a callback's
+    callbacks: list[ToolCallback] = []
+    for item in found:
+        if not isinstance(item, type) and hasattr(item, "tool_definition"):
+            _CALLBACK_CLASSES.add(type(item))
+            callbacks.append(item)  # type: ignore[arg-type]  # it has the callback's face
+        elif _tool_sources is None:
+            raise TypeError(
+                f"ToolCallingChatOptions.tool_callbacks holds {item!r}, which is no tool "
+                "callback; pass tool_callbacks(...) of it (from ostinato.tools)"
+            )
+        else:
+            callbacks.extend(_tool_sources(item))
+    return tuple(callbacks)
+
+
 _MESSAGE_CLASSES = (SystemMessage, UserMessage, AssistantMessage, ToolResponseMessage)
 _MESSAGE_CLASS_SET = frozenset(_MESSAGE_CLASSES)
 
@@ -135,9 +177,15 @@ class ToolCallingChatOptions(ChatOptions):
     """Options that can carry tools: only a request with these options runs the tool loop.
 
     Attributes:
-        tool_callbacks: the tools the model may call, in order.
+        tool_callbacks: the tools the model may call, in order. Given ``@tool`` functions,
+            objects with ``@tool`` methods or tool callback providers (what ``.tools(...)``
+            takes), they become tool callbacks here.
         tool_context: values handed to tools that ask for a ``ToolContext``; never sent to
             the model.
+
+    Raises:
+        ConfigurationError: an item of ``tool_callbacks`` is no tool and has no ``@tool``
+            members (the message says what to pass).
     """
 
     tool_callbacks: tuple[ToolCallback, ...] = ()
@@ -145,7 +193,7 @@ class ToolCallingChatOptions(ChatOptions):
 
     def __post_init__(self) -> None:
         ChatOptions.__post_init__(self)
-        object.__setattr__(self, "tool_callbacks", tuple(self.tool_callbacks or ()))
+        object.__setattr__(self, "tool_callbacks", _as_tool_callbacks(self.tool_callbacks or ()))
         # Every mapping a subclass holds (a provider's extra body, response format...)
         # is frozen too: options are values, shared between requests.
         for f in dataclasses.fields(self):

@@ -16,9 +16,17 @@ from ostinato.config import (
     create_tool_calling_manager,
     parse_model,
     select_tool_advisor,
+    tool_sets_not_enabled,
 )
 from ostinato.errors import ConfigurationError, PluginError
-from ostinato.plugins import FactoryContext, PluginInfo, PluginOrigin, Registration, Registry
+from ostinato.plugins import (
+    FactoryContext,
+    PluginInfo,
+    PluginOrigin,
+    Registration,
+    Registry,
+    ToolSetNotEnabledWarning,
+)
 from ostinato.testing import ScriptedChatModel
 from ostinato.tools import DefaultToolCallingManager, tool, tool_callbacks
 
@@ -171,6 +179,33 @@ def test_only_the_enabled_tool_sets_become_default_tools():
     tools = create_default_tools(settings(tools={"enabled": ["clock"]}), registry)
     assert [t.tool_definition.name for t in tools] == ["clock"]
     assert create_default_tools(settings(), registry) == []
+
+
+def test_a_configured_tool_set_that_is_not_enabled_is_warned_about_once(monkeypatch):
+    registry = Registry(
+        tools={
+            "clock": Registration("clock", lambda: tool_callbacks(clock), SEARCH),
+            "mcp": Registration(
+                "mcp", lambda: pytest.fail("not enabled"), SEARCH, "OSTINATO_ACME_CONFIG"
+            ),
+        }
+    )
+    monkeypatch.delenv("OSTINATO_ACME_CONFIG", raising=False)
+    assert tool_sets_not_enabled(settings(), registry) == []
+    monkeypatch.setenv("OSTINATO_ACME_CONFIG", "servers.json")
+    with pytest.warns(ToolSetNotEnabledWarning) as warned:
+        tools = create_default_tools(settings(tools={"enabled": ["clock"]}), registry)
+    assert [t.tool_definition.name for t in tools] == ["clock"]
+    [warning] = warned
+    assert str(warning.message) == (
+        "OSTINATO_ACME_CONFIG is set, but the tool set 'mcp' of plugin 'tool-search' "
+        "(distribution ostinato-tool-search 0.2.0) is not enabled: auto-configured clients "
+        "do not get its tools\n"
+        "fix: set OSTINATO_TOOLS__ENABLED=clock,mcp to use it, or unset OSTINATO_ACME_CONFIG"
+    )
+    assert warning.filename == __file__
+    enabled = settings(tools={"enabled": ["mcp"]})
+    assert tool_sets_not_enabled(enabled, registry) == []
 
 
 def test_an_unknown_tool_set_is_an_error():

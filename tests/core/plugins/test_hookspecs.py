@@ -104,6 +104,7 @@ def test_public_names():
         "SkippedPlugin",
         "ToolAdvisorFactory",
         "ToolSetFactory",
+        "ToolSetNotEnabledWarning",
         "call_factory",
         "collect_registry",
         "hookimpl",

@@ -182,3 +182,30 @@ def test_malformed_registrations_are_reported(hook, args, message):
     with pytest.warns(PluginLoadWarning):
         collect_registry(manager)
     assert message in manager.failures[0].message
+
+
+def test_a_tool_set_may_name_the_variable_that_configures_it():
+    class Configured:
+        @hookimpl
+        def register_tools(self, register):
+            register("files", lambda context: [], configured_by="OSTINATO_FILES_CONFIG")
+            register(name="plain", factory=lambda context: [])
+
+    registry = collect_registry(manager_with(("files", Configured())))
+    assert registry.tools["files"].configured_by == "OSTINATO_FILES_CONFIG"
+    assert registry.tools["plain"].configured_by is None
+
+
+@pytest.mark.parametrize("variable", ["ostinato_files_config", 42])
+def test_a_tool_set_configured_by_something_else_than_a_variable_is_reported(variable):
+    class Configured:
+        @hookimpl
+        def register_tools(self, register):
+            register("files", lambda context: [], configured_by=variable)
+
+    manager = manager_with(("files", Configured()))
+    with pytest.warns(PluginLoadWarning):
+        collect_registry(manager)
+    message = manager.failures[0].message
+    assert f"configured_by={variable!r}" in message
+    assert "expected: the name of one of the plugin's environment variables" in message

@@ -73,3 +73,28 @@ def test_chat_mcp_with_a_broken_file_names_it(installed, capsys, tmp_path):
     _, err = capsys.readouterr()
     assert code == 2
     assert f"{tmp_path / 'none.json'}: no such MCP configuration file" in err
+
+
+@pytest.mark.parametrize("command", [["config"], ["mcp", "list"]])
+def test_config_and_mcp_list_say_the_file_is_set_but_not_enabled(
+    installed, capsys, tmp_path, monkeypatch, demo_url, command
+):
+    installed.add("ostinato-mcp", entry_points={"mcp": "ostinato_mcp.plugin"})
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"demo": {"url": demo_url}}}))
+    monkeypatch.setenv("OSTINATO_MCP_CONFIG", str(config))
+    assert main(command) == 0
+    _, err = capsys.readouterr()
+    assert err.count("OSTINATO_MCP_CONFIG is set, but the tool set 'mcp'") == 1, err
+    assert "fix: set OSTINATO_TOOLS__ENABLED=mcp to use it, or unset OSTINATO_MCP_CONFIG" in err
+    monkeypatch.setenv("OSTINATO_TOOLS__ENABLED", "mcp")
+    assert main(command) == 0
+    assert "OSTINATO_MCP_CONFIG is set" not in capsys.readouterr().err
+
+
+def test_config_json_lists_the_tool_sets_not_enabled(installed, capsys, tmp_path, monkeypatch):
+    installed.add("ostinato-mcp", entry_points={"mcp": "ostinato_mcp.plugin"})
+    monkeypatch.setenv("OSTINATO_MCP_CONFIG", str(tmp_path / "mcp.json"))
+    assert main(["config", "--json"]) == 0
+    [note] = json.loads(capsys.readouterr().out)["tool_sets_not_enabled"]
+    assert note.startswith("OSTINATO_MCP_CONFIG is set, but the tool set 'mcp' of plugin 'mcp'")

@@ -3,7 +3,9 @@ server with hundreds of tools behind tool search."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,9 +15,11 @@ from ostinato.cli import main as ostinato_main
 from ostinato.config import build_container
 from ostinato.errors import ConfigurationError
 from ostinato.messages import ToolResponseMessage
+from ostinato.plugins import ToolSetNotEnabledWarning
 from ostinato.prompt import Prompt, ToolCallingChatOptions
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
-from ostinato_mcp import McpServer, McpToolset
+from ostinato_mcp import McpServer, McpServerUnavailableWarning, McpToolset
+from tests.plugins.mcp.conftest import DEMO
 from tests.plugins.mcp.demo_server import serve_http
 
 
@@ -46,6 +50,84 @@ def test_the_mcp_tool_set_gives_auto_configured_clients_the_servers_tools(
     options = model.prompts[0].options
     assert isinstance(options, ToolCallingChatOptions)
     assert {"add", "fail", "grow"} <= set(options.tool_names)
+    options.tool_callbacks[0].server.close_all()  # type: ignore[attr-defined]
+
+
+def counted_demo(starts: Path) -> dict[str, object]:
+    """The demo server over stdio, writing each start to ``starts``."""
+    return {"command": sys.executable, "args": [DEMO], "env": {"DEMO_STARTS": str(starts)}}
+
+
+def started(starts: Path) -> int:
+    return len(starts.read_text().split()) if starts.exists() else 0
+
+
+def test_the_file_alone_adds_nothing_and_building_the_client_says_which_variable_does(
+    tmp_path, monkeypatch
+):
+    starts = tmp_path / "starts"
+    monkeypatch.delenv("OSTINATO_TOOLS__ENABLED", raising=False)
+    monkeypatch.setenv(
+        "OSTINATO_MCP_CONFIG", str(config_file(tmp_path, {"demo": counted_demo(starts)}))
+    )
+    model = ScriptedChatModel(["No tools."])
+    with pytest.warns(ToolSetNotEnabledWarning) as warned:
+        client = build_container(plugins=[ostinato_mcp.plugin], chat_model=model).chat_client()
+    [warning] = [w for w in warned if w.category is ToolSetNotEnabledWarning]
+    assert str(warning.message).startswith(
+        "OSTINATO_MCP_CONFIG is set, but the tool set 'mcp' of plugin 'plugin' (passed "
+        "explicitly) is not enabled: auto-configured clients do not get its tools\n"
+        "fix: set OSTINATO_TOOLS__ENABLED=mcp to use it, or unset OSTINATO_MCP_CONFIG"
+    )
+    assert client.prompt("Hi").call().content() == "No tools."
+    assert getattr(model.prompts[0].options, "tool_names", ()) == ()
+    assert started(starts) == 0
+
+
+@pytest.mark.parametrize("path", ["call", "stream"])
+def test_servers_start_on_first_use_not_when_the_client_is_built(tmp_path, monkeypatch, path):
+    starts = tmp_path / "starts"
+    monkeypatch.setenv("OSTINATO_TOOLS__ENABLED", "mcp")
+    monkeypatch.setenv(
+        "OSTINATO_MCP_CONFIG", str(config_file(tmp_path, {"demo": counted_demo(starts)}))
+    )
+    model = ScriptedChatModel([tool_call_response(("add", {"a": 1, "b": 2})), echo, "Hello."])
+    client = build_container(plugins=[ostinato_mcp.plugin], chat_model=model).chat_client()
+    assert started(starts) == 0, "building the client started a server"
+    try:
+        spec = client.prompt("1+2?")
+        text = spec.call().content() if path == "call" else "".join(spec.stream().content())
+        assert text == "3"
+        assert started(starts) == 1
+        assert client.prompt("Hi").call().content() == "Hello."
+        assert started(starts) == 1, "the second request started the server again"
+    finally:
+        for tool in model.prompts[0].options.tool_callbacks:  # type: ignore[union-attr]
+            tool.server.close_all()
+
+
+def test_a_server_that_cannot_start_is_a_configuration_warning_and_the_others_serve(
+    tmp_path, monkeypatch, demo_url
+):
+    ghost = {"command": "/nonexistent/mcp-server"}
+    path = config_file(tmp_path, {"demo": {"url": demo_url}, "ghost": ghost})
+    monkeypatch.setenv("OSTINATO_TOOLS__ENABLED", "mcp")
+    monkeypatch.setenv("OSTINATO_MCP_CONFIG", str(path))
+    model = ScriptedChatModel([tool_call_response(("add", {"a": 1, "b": 2})), echo])
+    client = build_container(plugins=[ostinato_mcp.plugin], chat_model=model).chat_client()
+    with pytest.warns(McpServerUnavailableWarning) as warned:
+        assert client.prompt("1+2?").call().content() == "3"
+    [warning] = [w for w in warned if w.category is McpServerUnavailableWarning]
+    assert str(warning.message) == (
+        "MCP server 'ghost' (/nonexistent/mcp-server) could not start: FileNotFoundError: "
+        "no executable '/nonexistent/mcp-server' (searched PATH); its tools are unavailable "
+        "until it starts (they are not offered to the model)\n"
+        "fix: `ostinato mcp list` shows each server and why it does not start; correct or "
+        "disable the server 'ghost' in the mcpServers file"
+    )
+    options = model.prompts[0].options
+    assert isinstance(options, ToolCallingChatOptions)
+    assert {"add", "fail"} <= set(options.tool_names)
     options.tool_callbacks[0].server.close_all()  # type: ignore[attr-defined]
 
 
@@ -136,3 +218,28 @@ async def test_hundreds_of_server_tools_behind_tool_search(mode):
     assert answer == "tool 217: Lisbon"
     counts = [len(p.options.tool_callbacks) for p in model.prompts]  # type: ignore[union-attr]
     assert counts[0] == 1 and max(counts) <= 11, f"the model saw {counts} tool definitions, not 306"
+
+
+async def test_a_request_cancelled_while_the_servers_start_leaves_the_start_to_the_next(
+    tmp_path, monkeypatch
+):
+    starts = tmp_path / "starts"
+    monkeypatch.setenv("OSTINATO_TOOLS__ENABLED", "mcp")
+    monkeypatch.setenv(
+        "OSTINATO_MCP_CONFIG", str(config_file(tmp_path, {"demo": counted_demo(starts)}))
+    )
+    model = ScriptedChatModel([tool_call_response(("add", {"a": 1, "b": 2})), echo])
+    client = build_container(plugins=[ostinato_mcp.plugin], chat_model=model).chat_client()
+    first = asyncio.ensure_future(client.prompt("1+2?").call().acontent())
+    # The server process is up, so the listing is under way (it writes the file).
+    while not starts.exists():  # noqa: ASYNC110  # another process writes it: no event
+        await asyncio.sleep(0.01)
+    first.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    try:
+        assert await client.prompt("1+2?").call().acontent() == "3"
+        assert started(starts) == 1
+    finally:
+        for tool in model.prompts[0].options.tool_callbacks:  # type: ignore[union-attr]
+            tool.server.close_all()

@@ -5,6 +5,7 @@ one session — over stdio (``mcp-server-time``, the demo server) and streamable
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import signal
@@ -239,3 +240,16 @@ async def test_allowed_tools_offers_only_those(demo_url):
         assert [t.tool_definition.name for t in await server.list_tools()] == ["add", "pid"]
     finally:
         await server.aclose()
+
+
+async def test_a_call_to_a_server_that_no_longer_starts_tells_the_model_why():
+    server = McpServer(demo_stdio_config())
+    add = next(t for t in await server.list_tools() if t.tool_definition.name == "add")
+    await server.aclose()
+    server.config = dataclasses.replace(server.config, command="/nonexistent/demo-server")
+    for mode in ("call", "stream"):
+        model = ScriptedChatModel([tool_call_response(("add", {"a": 1, "b": 2})), echo_tool_answer])
+        text = await ask(model, [add], mode)
+        assert text.startswith("Error: tool 'add' failed: MCP server 'demo'"), text
+        assert "could not start: FileNotFoundError" in text
+        assert text.endswith("its tools are unavailable until it starts")

@@ -136,10 +136,11 @@ class TurnEvents:
         response: ChatResponse | None,
         usage: Usage | None,
         rounds: int,
+        limit: str | None = None,
     ) -> None:
-        """The loop ended (always the last event)."""
+        """The loop ended (always the last event); ``limit`` names a usage limit reached."""
         self.has_ended = True
-        await self.sink.emit(LoopEnded(reason, response, usage or Usage(), rounds))
+        await self.sink.emit(LoopEnded(reason, response, usage or Usage(), rounds, limit))
 
     async def cancel_unfinished(self, text: str) -> None:
         """A cancelled :class:`~ostinato.events.ToolFinished` (reading ``text``) for each

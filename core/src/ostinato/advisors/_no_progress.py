@@ -1,7 +1,8 @@
 """No-progress detection: the model asking for the same tool call round after round.
 
+Off unless the application turns it on: every call the model asks for runs by default.
 A call's *key* is its tool name and its arguments (JSON, keys sorted). A key asked for in
-``repeats`` consecutive tool rounds (default 3) is no progress. The loop then either
+``repeats`` consecutive tool rounds is no progress. The loop then either
 *tells* the model — the call does not run again; its response is "you already called
 ...; its result was ..." with the last real result — or *ends* the turn with reason
 ``no_progress``. Telling works by handing the tool calling manager, for that round, a
@@ -37,7 +38,8 @@ class NoProgressAction(StrEnum):
     """What the loop does with a call repeated without progress."""
 
     TELL = "tell"
-    """Answer the call with its earlier result instead of running it again (default)."""
+    """Answer the call with its earlier result instead of running it again (the action
+    when only ``no_progress_repeats`` is given)."""
     END = "end"
     """End the turn with reason ``no_progress``."""
 

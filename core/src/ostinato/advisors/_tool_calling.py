@@ -73,7 +73,8 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         final_answer_on_limit, no_progress_repeats, no_progress_action, usage_limits: how
             a turn ends well (see
             :class:`~ostinato.advisors.ToolCallingAdvisorSettings`): one last round
-            without tools at a limit, no-progress detection, usage limits per turn.
+            without tools at a limit, no-progress detection (off unless one of its two
+            settings is given; an action alone detects from 3 repeats), usage limits.
     """
 
     DEFAULT_ORDER: ClassVar[int] = Ordered.HIGHEST_PRECEDENCE + 300
@@ -92,10 +93,12 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         conversation_history_enabled: bool = True,
         max_iterations: int = _UNSET,
         final_answer_on_limit: bool = False,
-        no_progress_repeats: int | None = 3,
-        no_progress_action: NoProgressAction | str = NoProgressAction.TELL,
+        no_progress_repeats: int | None = _UNSET,
+        no_progress_action: NoProgressAction | str = _UNSET,
         usage_limits: UsageLimits | None = None,
     ) -> None:
+        if no_progress_repeats is _UNSET:  # off, unless an action asks for detection
+            no_progress_repeats = None if no_progress_action is _UNSET else 3
         if tool_calling_manager is _UNSET:
             from ostinato.tools import DefaultToolCallingManager
 
@@ -114,7 +117,9 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
             ),
             final_answer_on_limit=final_answer_on_limit,
             no_progress_repeats=no_progress_repeats,
-            no_progress_action=no_progress_action,
+            no_progress_action=(
+                NoProgressAction.TELL if no_progress_action is _UNSET else no_progress_action
+            ),
             usage_limits=usage_limits,
         )
 
@@ -127,7 +132,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         conversation_history_enabled: bool,
         max_iterations: int,
         final_answer_on_limit: bool = False,
-        no_progress_repeats: int | None = 3,
+        no_progress_repeats: int | None = None,
         no_progress_action: NoProgressAction | str = NoProgressAction.TELL,
         usage_limits: UsageLimits | None = None,
     ) -> None:
@@ -189,8 +194,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
 
     def copy(self, **changes: Any) -> Self:
         """A new advisor of the same class and settings, with ``changes`` applied (the
-        :class:`~ostinato.advisors.ToolAdvisor` contract; ``ChatClient`` calls it for every
-        request).
+        ``ToolAdvisor`` contract; ``ChatClient`` calls it for every request).
 
         The base settings change like ``ToolCallingAdvisorSettings.replace``. Subclass
         state is copied shallowly (so caches are shared); a subclass with settings of its

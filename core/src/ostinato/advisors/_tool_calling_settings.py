@@ -44,14 +44,18 @@ class ToolCallingAdvisorSettings:
         conversation_history_enabled: forward the whole turn each round; when ``False``
             only ``[system message, last tool response]``.
         max_iterations: the most model rounds one turn may take (at least 1).
-        final_answer_on_limit: at the iteration cap, a tool-call limit breach or a turn
-            ended for no progress, ask the model once more, without tools, to answer with
-            what it has (instead of ending with a text saying which limit stopped it).
-            Default ``False``: the turn ends with that text.
+        final_answer_on_limit: at the iteration cap, a tool-call limit breach, a usage
+            limit reached (unless it raises) or a turn ended for no progress, ask the model
+            once more, without tools, to answer with what it has (instead of ending with
+            a text saying which limit stopped it); the turn still ends with that limit's
+            reason. Default ``False``: the turn ends with that text.
         no_progress_repeats: the same tool with the same arguments asked for this many
-            rounds in a row is no progress (default 3; ``None`` turns detection off).
-        no_progress_action: what then: ``"tell"`` the model the earlier result instead of
-            running the call again (default), or ``"end"`` the turn.
+            rounds in a row is no progress (at least 2). Default ``None``: detection is
+            off and every call the model asks for runs (a polling tool asked for the same
+            status again gets a fresh answer).
+        no_progress_action: what happens on no progress, once detection is on:
+            ``"tell"`` the model the earlier result instead of running the call again
+            (default), or ``"end"`` the turn.
         usage_limits: what one turn may spend (model requests, tokens, tool calls;
             default ``None``: no limit). A request's limits win over these.
 
@@ -67,7 +71,7 @@ class ToolCallingAdvisorSettings:
     conversation_history_enabled: bool = True
     max_iterations: int = 25
     final_answer_on_limit: bool = False
-    no_progress_repeats: int | None = 3
+    no_progress_repeats: int | None = None
     no_progress_action: NoProgressAction = NoProgressAction.TELL
     usage_limits: UsageLimits | None = None
 

@@ -174,9 +174,10 @@ class ToolLoopTurn(TurnState):
         response: ChatClientResponse,
         asked: ChatResponse,
         batch: int,
-    ) -> LoopExit | None:
+    ) -> NextRound | LoopExit | None:
         """The ending at a usage limit a tool round of ``batch`` calls would break, if any
-        (raising :class:`UsageLimitExceeded` when the limits say so)."""
+        (raising :class:`UsageLimitExceeded` when the limits say so); with
+        ``final_answer_on_limit``, one last round without tools first, as at the cap."""
         total = self.usage.total
         tokens = total.total_tokens if total is not None else 0
         breach = usage_breach(
@@ -188,14 +189,15 @@ class ToolLoopTurn(TurnState):
         )
         if breach is None:
             return None
+        self._limit_reached = breach.name
         if self._limits is not None and self._limits.raise_error:
             if self.events is not None:
-                await self.events.ended(LoopExitReason.BUDGET, None, total, self.rounds)
+                await self.events.ended(
+                    LoopExitReason.BUDGET, None, total, self.rounds, breach.name
+                )
             raise breach.error()
         answer = budget_answer(asked, breach)
-        return await self._exit(
-            LoopExitReason.BUDGET, request, response.copy(chat_response=answer), asked
-        )
+        return await self._limit(LoopExitReason.BUDGET, request, response, answer)
 
     async def cancelled(self, request: ChatClientRequest) -> LoopExit:
         """The ending of a turn cancelled during a model round (nothing is asked of the
@@ -344,7 +346,7 @@ class ToolLoopTurn(TurnState):
         if events is not None:
             if self.stream and not model_answered:
                 await events.text(self.rounds, final)  # the answer streams as one chunk
-            await events.ended(reason, final, self.usage.total, self.rounds)
+            await events.ended(reason, final, self.usage.total, self.rounds, self._limit_reached)
         if model_answered:  # advisors inside the loop saw this round: nothing to tell
             return LoopExit(reason, request, response, asked, model_answered=True)
         if self.stream:

@@ -48,6 +48,7 @@ class TurnState:
         "_chain",
         "_checker",
         "_final",
+        "_limit_reached",
         "_limits",
         "_next",
         "_progress",
@@ -110,6 +111,8 @@ class TurnState:
         # Set when the next round is the last, without tools: why, and the answer to give
         # if the model asks for tools all the same.
         self._final: tuple[LoopExitReason, ChatResponse] | None = None
+        # The name of the usage limit the turn reached, for LoopEnded.
+        self._limit_reached: str | None = None
 
     @classmethod
     async def start(

@@ -3,7 +3,8 @@
 A turn's spending is counted by the tool loop from what it already keeps: model rounds,
 the summed usage of every round (the same on the call and the stream path), and the tool
 calls it ran. Before a tool round's calls run, the loop asks :func:`usage_breach`; when a
-limit is reached the turn ends with reason ``budget`` (or raises
+limit is reached the turn ends with reason ``budget``, after one last round without
+tools with ``final_answer_on_limit`` (or raises
 :class:`~ostinato.errors.UsageLimitExceeded` when the limits say so). This module must
 not know the loop beyond those numbers.
 """
@@ -39,7 +40,10 @@ class UsageLimits:
         tool_calls: tool calls run per turn; a round whose calls would go past it does
             not run them.
         raise_error: ``True`` raises :class:`~ostinato.errors.UsageLimitExceeded`
-            instead of ending the turn with an answer saying so (reason ``budget``).
+            instead of ending the turn with an answer saying so (reason ``budget``;
+            ``LoopEnded.limit`` names the limit). With the tool advisor's
+            ``final_answer_on_limit`` that answer is the model's, from one last round
+            without tools (one request beyond the limit).
 
     Set per request with ``.usage_limits(...)`` or for every request of a client with
     ``ChatClient.builder(...).default_usage_limits(...)``; the request's win.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import warnings
 from typing import Any
 
 from pydantic_settings import BaseSettings
@@ -10,7 +11,7 @@ from pydantic_settings import BaseSettings
 from ostinato.cli._context import CliContext
 from ostinato.cli._output import error_json, print_error, print_json, render_table
 from ostinato.errors import ConfigurationError, OstinatoError
-from ostinato.plugins import Registry, collect_registry
+from ostinato.plugins import Registry, ToolSetNotEnabledWarning, collect_registry
 from ostinato.settings import (
     Settings,
     SettingValue,
@@ -145,7 +146,19 @@ def run_config(args: argparse.Namespace, context: CliContext) -> int:
         report = config_report(settings, registry)
     except ConfigurationError as error:  # a plugin's settings
         return _print(args, degraded_report(error, registry), [], error)
+    report["tool_sets_not_enabled"] = _warn_tool_sets_not_enabled(settings, registry)
     return _print(args, report, warn_about_unknown_variables(registry), None)
+
+
+def _warn_tool_sets_not_enabled(settings: Settings, registry: Registry) -> list[str]:
+    """The warning building a client gives for each configured tool set that is not
+    enabled, given here too; the messages, for ``--json``."""
+    from ostinato.config import tool_sets_not_enabled
+
+    notes = tool_sets_not_enabled(settings, registry)
+    for note in notes:
+        warnings.warn(note, ToolSetNotEnabledWarning, stacklevel=2)
+    return notes
 
 
 def _print(

@@ -51,7 +51,7 @@ class CallResponseSpec:
         """The final response with the advisor context (runs the chain once)."""
         if self._result is None:
             chain = self._spec.build_chain()
-            request = self._spec.build_request()
+            request = await self._spec.abuild_request()
             self._result = _clean(await chain.next_call(request))
         return self._result
 
@@ -108,7 +108,7 @@ class CallResponseSpec:
             if native
             else {OUTPUT_FORMAT: converter.format_instructions}
         )
-        request = self._spec.build_request(schema_entry)
+        request = await self._spec.abuild_request(schema_entry)
         response = await chain.next_call(request)
         return converter.convert(response.chat_response.text if response.chat_response else None)
 
@@ -165,7 +165,7 @@ class StreamResponseSpec:
     async def achat_client_responses(self) -> AsyncIterator[ChatClientResponse]:
         """Every chunk with the advisor context."""
         chain = self._spec.build_chain()
-        request = self._spec.build_request()
+        request = await self._spec.abuild_request()
         async with closing_stream(chain.next_stream(request)) as chunks:
             async for chunk in chunks:
                 yield _clean(chunk)
@@ -176,7 +176,7 @@ class StreamResponseSpec:
     async def achat_responses(self) -> AsyncIterator[ChatResponse]:
         """Every chunk's :class:`ChatResponse` (including a final usage-only one)."""
         chain = self._spec.build_chain()
-        request = self._spec.build_request()
+        request = await self._spec.abuild_request()
         async with closing_stream(chain.next_stream(request)) as chunks:
             async for chunk in chunks:
                 if chunk.chat_response is not None:
@@ -185,7 +185,7 @@ class StreamResponseSpec:
     async def acontent(self) -> AsyncIterator[str]:
         """The answer's text as it arrives (empty pieces skipped)."""
         chain = self._spec.build_chain()
-        request = self._spec.build_request()
+        request = await self._spec.abuild_request()
         async with closing_stream(chain.next_stream(request)) as chunks:
             async for chunk in chunks:
                 response = chunk.chat_response
@@ -207,6 +207,8 @@ class StreamResponseSpec:
         from ostinato.client._event_stream import run_events
 
         spec = self._spec
+        if spec.fetches_tools():
+            return _events_after_fetching(spec)
         return run_events(spec.build_chain(), spec.build_request(), spec.listeners)
 
     # -- sync faces ---------------------------------------------------------------------
@@ -234,3 +236,13 @@ class StreamResponseSpec:
         from ostinato.runtime import iterate_sync
 
         return iterate_sync(self.acontent)
+
+
+async def _events_after_fetching(spec: ChatClientRequestSpec) -> AsyncIterator[LoopEvent]:
+    """:meth:`StreamResponseSpec.aevents` of a request whose tools must be fetched first."""
+    from ostinato.client._event_stream import run_events
+
+    request = await spec.abuild_request()
+    async with closing_stream(run_events(spec.build_chain(), request, spec.listeners)) as events:
+        async for event in events:
+            yield event

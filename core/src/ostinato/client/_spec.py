@@ -249,8 +249,28 @@ class ChatClientRequestSpec:
         """A fresh chain for one run: the effective advisors, then the model advisors."""
         return AdvisorChain([*self.effective_advisors(extra), *self._client.model_advisors])
 
+    def fetches_tools(self) -> bool:
+        """Whether a tool provider of this request fetches its tools (see
+        :meth:`abuild_request`)."""
+        return any(
+            type(item) is not FunctionToolCallback and hasattr(item, "aget_tool_callbacks")
+            for item in self._state.tools
+        )
+
+    async def abuild_request(self, context: Mapping[str, Any] | None = None) -> ChatClientRequest:
+        """:meth:`build_request`, after awaiting the tool providers that fetch their tools
+        (an ``aget_tool_callbacks()`` coroutine method, such as MCP servers listing theirs
+        on first use), on the running loop; every run starts here."""
+        for item in self._state.tools:
+            if type(item) is not FunctionToolCallback:
+                fetch = getattr(item, "aget_tool_callbacks", None)
+                if fetch is not None:
+                    await fetch()
+        return self.build_request(context)
+
     def build_request(self, context: Mapping[str, Any] | None = None) -> ChatClientRequest:
-        """The request for one run (tool providers are evaluated now)."""
+        """The request for one run (tool providers are evaluated now: a provider that
+        fetches its tools offers those of its last fetch; see :meth:`abuild_request`)."""
         state = self._state
         messages: list[Message] = []
         if state.system is not None:

@@ -20,6 +20,7 @@ from ostinato.config._client_parts import (
     create_chat_model,
     create_default_tools,
     parse_model,
+    tool_sets_not_enabled,
 )
 from ostinato.config._core_plugin import CORE_PLUGIN_NAME, DEFAULT_TOOL_ADVISOR, CorePlugin
 from ostinato.config._tool_advisor import (
@@ -86,6 +87,7 @@ __all__ = [
     "parse_model",
     "select_tool_advisor",
     "setting_fields",
+    "tool_sets_not_enabled",
     "warn_unknown_variables",
 ]
 

@@ -6,13 +6,16 @@ Plain functions testable without the container; each takes what it decides from
 
 from __future__ import annotations
 
+import sys
+import warnings
 from collections.abc import Mapping, Sequence
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from ostinato.config._factories import factory_context, installed
 from ostinato.config._provider_hint import unknown_provider_fix
 from ostinato.errors import ConfigurationError, PluginError
-from ostinato.plugins import Registry, call_factory
+from ostinato.plugins import Registry, ToolSetNotEnabledWarning, call_factory
 from ostinato.settings import Settings
 
 if TYPE_CHECKING:
@@ -27,6 +30,7 @@ __all__ = [
     "create_chat_model",
     "create_default_tools",
     "parse_model",
+    "tool_sets_not_enabled",
 ]
 
 
@@ -121,15 +125,41 @@ def create_advisors(
     return advisors
 
 
+def tool_sets_not_enabled(settings: Settings, registry: Registry) -> list[str]:
+    """One message per tool set that is configured but not enabled: the variable its
+    plugin names as ``configured_by`` is set (environment or ``.env``), and
+    ``OSTINATO_TOOLS__ENABLED`` does not list it. Each says which variable enables it."""
+    from ostinato.settings._fields import env_file_values, environment
+
+    enabled = list(settings.tools.enabled)
+    dormant = [r for name, r in registry.tools.items() if r.configured_by and name not in enabled]
+    if not dormant:
+        return []
+    variables = {**env_file_values(Settings), **environment()}
+    return [
+        f"{r.configured_by} is set, but the tool set {r.name!r} of {r.plugin.label} is not "
+        f"enabled: auto-configured clients do not get its tools\n"
+        f"fix: set OSTINATO_TOOLS__ENABLED={','.join([*enabled, r.name])} to use it, or "
+        f"unset {r.configured_by}"
+        for r in dormant
+        if r.configured_by in variables
+    ]
+
+
 def create_default_tools(
     settings: Settings, registry: Registry, plugin_settings: Mapping[str, Any] | None = None
 ) -> list[ToolCallback]:
     """The tools of the named tool sets listed in ``OSTINATO_TOOLS__ENABLED``, each set
     built by its factory with a :class:`~ostinato.plugins.FactoryContext`.
 
+    A set that is configured but not enabled (see :func:`tool_sets_not_enabled`) gets a
+    :class:`~ostinato.plugins.ToolSetNotEnabledWarning` saying which variable enables it.
+
     Raises:
         ConfigurationError: a listed name is not a registered tool set.
     """
+    for message in tool_sets_not_enabled(settings, registry):
+        warnings.warn(message, ToolSetNotEnabledWarning, stacklevel=_caller_level())
     context = factory_context(registry, settings, plugin_settings)
     tools: list[ToolCallback] = []
     for name in settings.tools.enabled:
@@ -142,6 +172,19 @@ def create_default_tools(
             )
         tools.extend(call_factory("register_tools", registration, context))
     return tools
+
+
+def _caller_level() -> int:
+    """The stack level of the first frame outside ostinato and dependency-injector (the
+    code that asked for the client), for warnings."""
+    frame: FrameType | None = sys._getframe(2)
+    level = 2
+    while frame is not None:
+        module = str(frame.f_globals.get("__name__", ""))
+        if module != "ostinato" and not module.startswith(("ostinato.", "dependency_injector")):
+            return level
+        frame, level = frame.f_back, level + 1
+    return 2
 
 
 def create_chat_client(

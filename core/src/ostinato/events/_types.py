@@ -245,6 +245,8 @@ class LoopEnded(LoopEvent):
             there is none (a turn cancelled by raising has none).
         usage: the usage of every round, summed.
         rounds: how many model rounds the turn took (a round cancelled midway counts).
+        limit: with reason ``budget``, the usage limit reached (``model_requests``,
+            ``total_tokens`` or ``tool_calls``); otherwise ``None``.
     """
 
     kind: ClassVar[str] = "loop_ended"
@@ -252,3 +254,4 @@ class LoopEnded(LoopEvent):
     response: ChatResponse | None
     usage: Usage
     rounds: int
+    limit: str | None = None

@@ -30,6 +30,7 @@ from ostinato.plugins._info import (
     PluginLoadWarning,
     PluginOrigin,
     SkippedPlugin,
+    ToolSetNotEnabledWarning,
 )
 from ostinato.plugins._manager import ENTRY_POINT_GROUP, PluginManager
 from ostinato.plugins._provider import ProviderPlugin, provider_plugin
@@ -74,6 +75,7 @@ __all__ = [
     "SkippedPlugin",
     "ToolAdvisorFactory",
     "ToolSetFactory",
+    "ToolSetNotEnabledWarning",
     "call_factory",
     "collect_registry",
     "hookimpl",

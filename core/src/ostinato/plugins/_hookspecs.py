@@ -54,6 +54,8 @@ class Hook:
         factory_arguments: for factories, what they receive after the
             :class:`~ostinato.plugins.FactoryContext` (``("model_name",)``).
         doc: what the hook is for.
+        keywords: the optional keyword arguments ``register`` takes besides the name and
+            the factory (kept on the :class:`~ostinato.plugins.Registration`).
     """
 
     name: str
@@ -63,6 +65,7 @@ class Hook:
     registration: Literal["factory", "settings", "command"]
     factory_arguments: tuple[str, ...]
     doc: str
+    keywords: tuple[str, ...] = ()
 
 
 #: Every hook, in the order of the plugin guide's hook reference. Adding a hook: a row
@@ -114,11 +117,16 @@ HOOKS: Final[tuple[Hook, ...]] = (
         "register_tools",
         "tools",
         "tool set",
-        "register(name: str, factory: (context: FactoryContext) -> Iterable[ToolCallback])",
+        "register(name: str, factory: (context: FactoryContext) -> Iterable[ToolCallback], "
+        "*, configured_by: str | None = None)",
         "factory",
         (),
         "Contribute named tool sets; a set becomes a default tool set of auto-configured\n"
-        "clients only when ``OSTINATO_TOOLS__ENABLED`` lists its name.",
+        "clients only when ``OSTINATO_TOOLS__ENABLED`` lists its name. ``configured_by``\n"
+        "names the plugin's variable that configures the set (``OSTINATO_MCP_CONFIG``):\n"
+        "when it is set and the set is not enabled, building a client warns\n"
+        "(``ToolSetNotEnabledWarning``) which variable enables it.",
+        ("configured_by",),
     ),
     Hook(
         "register_durable_engines",

@@ -5,7 +5,14 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-__all__ = ["PluginFailure", "PluginInfo", "PluginLoadWarning", "PluginOrigin", "SkippedPlugin"]
+__all__ = [
+    "PluginFailure",
+    "PluginInfo",
+    "PluginLoadWarning",
+    "PluginOrigin",
+    "SkippedPlugin",
+    "ToolSetNotEnabledWarning",
+]
 
 
 class PluginLoadWarning(UserWarning):
@@ -13,6 +20,12 @@ class PluginLoadWarning(UserWarning):
 
     Set ``OSTINATO_STRICT_PLUGINS=1`` to make such failures errors instead.
     """
+
+
+class ToolSetNotEnabledWarning(UserWarning):
+    """A plugin's tool set is configured (the variable it names as ``configured_by`` is
+    set) but ``OSTINATO_TOOLS__ENABLED`` does not list it, so auto-configured clients do
+    not get its tools. The message names the variable that enables it."""
 
 
 class PluginOrigin(enum.StrEnum):

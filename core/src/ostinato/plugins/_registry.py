@@ -41,6 +41,7 @@ KINDS: Final[tuple[tuple[str, str, str], ...]] = tuple(
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]*")
 _PREFIX = re.compile(r"OSTINATO_[A-Z0-9]+(?:_[A-Z0-9]+)*_")
+_VARIABLE = re.compile(r"[A-Z][A-Z0-9_]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +54,16 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class Registration(Generic[T]):
-    """One contribution: its name, the value registered, and the plugin that gave it."""
+    """One contribution: its name, the value registered, and the plugin that gave it.
+
+    ``configured_by`` (tool sets only) is the plugin's variable whose value means the
+    user wants the set (see ``register_tools``).
+    """
 
     name: str
     value: T
     plugin: PluginInfo
+    configured_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,14 +104,16 @@ class _Staging:
         self.plugin = plugin
         self.entries: dict[str, dict[str, Registration[Any]]] = {a: {} for _, a, _ in KINDS}
 
-    def add(self, attribute: str, kind: str, name: str, value: object) -> None:
+    def add(
+        self, attribute: str, kind: str, name: str, value: object, configured_by: str | None = None
+    ) -> None:
         entries = self.entries[attribute]
         if name in entries:
             raise PluginError(
                 f"{self.plugin.label} registered the {kind} {name!r} twice\n"
                 f"fix: register each name once"
             )
-        entries[name] = Registration(name, value, self.plugin)
+        entries[name] = Registration(name, value, self.plugin, configured_by)
 
     def callbacks(self) -> dict[str, Callable[..., None]]:
         def named(hook: Hook) -> Callable[..., None]:
@@ -113,16 +121,25 @@ class _Staging:
             key = hook.registers.partition("(")[2].partition(":")[0].strip()
             signature = inspect.Signature(
                 [
-                    inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-                    for p in (key, "factory")
+                    *(
+                        inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                        for p in (key, "factory")
+                    ),
+                    *(
+                        inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=None)
+                        for k in hook.keywords
+                    ),
                 ]
             )
 
             def register(*args: Any, **kwargs: Any) -> None:
-                name, factory = signature.bind(*args, **kwargs).arguments.values()
+                bound = signature.bind(*args, **kwargs).arguments
+                name, factory = bound[key], bound["factory"]
                 _check_name(self.plugin, hook.kind, name)
                 _check_callable(self.plugin, hook.kind, name, "factory", factory)
-                self.add(hook.attribute, hook.kind, name, factory)
+                configured_by = bound.get("configured_by")
+                _check_variable(self.plugin, hook.kind, name, configured_by)
+                self.add(hook.attribute, hook.kind, name, factory, configured_by)
 
             register.__signature__ = signature  # type: ignore[attr-defined]
             return register
@@ -179,6 +196,15 @@ def _check_callable(plugin: PluginInfo, kind: str, name: str, what: str, value: 
             f"{plugin.label} registered the {kind} {name!r} with {what}={value!r}\n"
             f"  expected: a callable\n"
             f"fix: pass the function or class itself"
+        )
+
+
+def _check_variable(plugin: PluginInfo, kind: str, name: str, variable: object) -> None:
+    if variable is not None and not (isinstance(variable, str) and _VARIABLE.fullmatch(variable)):
+        raise PluginError(
+            f"{plugin.label} registered the {kind} {name!r} with configured_by={variable!r}\n"
+            f"  expected: the name of one of the plugin's environment variables, upper case\n"
+            f'fix: pass configured_by="OSTINATO_{_upper(plugin.name)}_..." or leave it out'
         )
 
 

@@ -69,12 +69,14 @@ class ToolsSettings(BaseModel):
     enabled: CommaSeparated = []
     """Named tool sets (from plugins) every auto-configured client gets."""
     final_answer_on_limit: bool = False
-    """At the iteration cap or a tool-call limit, ask the model once more, without tools,
-    to answer with what it has."""
-    no_progress_repeats: Annotated[int | None, Field(ge=2)] = 3
-    """The same tool call this many rounds in a row is no progress (empty: detection off)."""
+    """At the iteration cap, a tool-call limit, a usage limit or a no-progress end, ask the
+    model once more, without tools, to answer with what it has."""
+    no_progress_repeats: Annotated[int | None, Field(ge=2)] = None
+    """The same tool call this many rounds in a row is no progress (empty: detection off,
+    the default, unless ``no_progress_action`` is set, which detects from 3)."""
     no_progress_action: Literal["tell", "end"] = "tell"
-    """On no progress: tell the model the earlier result, or end the turn."""
+    """On no progress: tell the model the earlier result, or end the turn. Setting it
+    turns detection on."""
     max_model_requests: Annotated[int | None, Field(ge=1)] = None
     """Model requests per turn (empty: unlimited); reaching it ends the turn (budget)."""
     max_total_tokens: Annotated[int | None, Field(ge=1)] = None
@@ -93,10 +95,21 @@ class ToolsSettings(BaseModel):
         return {
             "max_iterations": self.max_iterations,
             "final_answer_on_limit": self.final_answer_on_limit,
-            "no_progress_repeats": self.no_progress_repeats,
+            "no_progress_repeats": self._no_progress_repeats(),
             "no_progress_action": self.no_progress_action,
             "usage_limits": limits,
         }
+
+    def _no_progress_repeats(self) -> int | None:
+        """Detection is off unless a variable asks for it: the action alone detects from 3."""
+        asked = "no_progress_action" in self.model_fields_set
+        if (
+            self.no_progress_repeats is None
+            and asked
+            and "no_progress_repeats" not in (self.model_fields_set)
+        ):
+            return 3
+        return self.no_progress_repeats
 
     @field_validator(
         "max_calls_per_tool",

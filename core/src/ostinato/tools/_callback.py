@@ -120,7 +120,13 @@ class ToolCallback(Protocol):
 
 @runtime_checkable
 class ToolCallbackProvider(Protocol):
-    """A source of tools evaluated lazily, at each ``call()``/``stream()``."""
+    """A source of tools evaluated lazily, at each ``call()``/``stream()``.
+
+    A provider whose tools must be fetched (servers to start, a catalogue to read) may
+    also define ``async def aget_tool_callbacks(self)``: a client awaits it, on the
+    request's event loop, before it builds each request, and then reads
+    :meth:`get_tool_callbacks`. Nothing is fetched when the client is built.
+    """
 
     def get_tool_callbacks(self) -> Sequence[ToolCallback]:
         """The tools to attach now."""

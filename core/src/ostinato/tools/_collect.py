@@ -13,6 +13,7 @@ import types
 from typing import Any
 
 from ostinato.errors import ConfigurationError
+from ostinato.prompt import accept_tool_sources
 from ostinato.tools._callback import ToolCallback, ToolCallbackProvider
 from ostinato.tools._decorator import tool_spec_of
 from ostinato.tools._function import FunctionToolCallback
@@ -123,3 +124,7 @@ def _check_unique(collected: list[tuple[ToolCallback, str]]) -> None:
             f"Multiple tools with the same name ({', '.join(repr(n) for n in duplicates)}):\n"
             f"{lines}\nGive each tool a unique name with @tool(name=...)."
         )
+
+
+# ToolCallingChatOptions(tool_callbacks=...) takes @tool functions and objects as .tools() does.
+accept_tool_sources(tool_callbacks)

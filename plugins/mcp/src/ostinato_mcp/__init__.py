@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ostinato_mcp._server import McpServer
     from ostinato_mcp._settings import McpSettings
     from ostinato_mcp._tool import McpTool, McpToolMetadata
-    from ostinato_mcp._toolset import McpToolset
+    from ostinato_mcp._toolset import McpServerUnavailableWarning, McpToolset
 
 __all__ = [
     "DEFAULT_MAX_RESULT_CHARS",
@@ -37,6 +37,7 @@ __all__ = [
     "McpConfigError",
     "McpServer",
     "McpServerConfig",
+    "McpServerUnavailableWarning",
     "McpSettings",
     "McpTool",
     "McpToolMetadata",
@@ -57,6 +58,7 @@ __getattr__, __dir__ = lazy_exports(
         "McpConfigError": "ostinato_mcp._config",
         "McpServer": "ostinato_mcp._server",
         "McpServerConfig": "ostinato_mcp._config",
+        "McpServerUnavailableWarning": "ostinato_mcp._toolset",
         "McpSettings": "ostinato_mcp._settings",
         "McpTool": "ostinato_mcp._tool",
         "McpToolMetadata": "ostinato_mcp._tool",

@@ -1,12 +1,14 @@
 """``ostinato mcp list [--config FILE]``: each configured server, whether it starts, and
 its tools — or why it does not. A broken server never hides the others; ``env`` and
-``headers`` values are never shown."""
+``headers`` values are never shown. Like building a client, it warns when
+``OSTINATO_MCP_CONFIG`` is set and ``OSTINATO_TOOLS__ENABLED`` does not list ``mcp``."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import sys
+import warnings
 from typing import TextIO
 
 from ostinato.errors import ConfigurationError
@@ -64,6 +66,23 @@ async def list_servers(path: str, out: TextIO) -> int:
     return 0 if ok else 1
 
 
+def warn_when_not_enabled() -> None:
+    """The warning building a client gives when the tool set ``mcp`` is configured but not
+    enabled (nothing when core's settings or the plugins cannot be read: other commands
+    report those)."""
+    from ostinato.config import create_plugin_manager, load_core_settings, tool_sets_not_enabled
+    from ostinato.errors import OstinatoError
+    from ostinato.plugins import ToolSetNotEnabledWarning, collect_registry
+
+    try:
+        settings = load_core_settings()
+        registry = collect_registry(create_plugin_manager(settings))
+    except OstinatoError:
+        return
+    for note in tool_sets_not_enabled(settings, registry):
+        warnings.warn(note, ToolSetNotEnabledWarning, stacklevel=2)
+
+
 def main(argv: list[str]) -> int:
     """Run ``ostinato mcp``; the exit code (2 for a usage or configuration error)."""
     parser = argparse.ArgumentParser(
@@ -75,6 +94,7 @@ def main(argv: list[str]) -> int:
         "--config", "-c", metavar="FILE", help="the mcpServers file (default: OSTINATO_MCP_CONFIG)"
     )
     args = parser.parse_args(argv)
+    warn_when_not_enabled()
     try:
         return asyncio.run(list_servers(_config_path(args.config), sys.stdout))
     except (McpConfigError, ConfigurationError) as exc:

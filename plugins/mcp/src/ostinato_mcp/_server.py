@@ -260,7 +260,7 @@ class McpServer:
         except Exception as exc:
             raise ToolExecutionError(
                 f"MCP server {self.name!r} ({self.config.target}) could not start: "
-                f"{_describe(exc)}",
+                f"{_describe(exc)}; its tools are unavailable until it starts",
                 tool_name=model_name,
             ) from exc
 

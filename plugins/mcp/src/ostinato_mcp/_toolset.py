@@ -1,5 +1,11 @@
 """Several MCP servers as one source of tools, with the rule that keeps their tool names
-apart.
+apart, started on first use.
+
+A toolset given to a client (``.tools(toolset)``, or the ``mcp`` tool set of
+auto-configured clients) starts nothing until a request needs its tools: the client
+awaits :meth:`McpToolset.aget_tool_callbacks` before it builds the request, which lists
+the servers' tools once, on ostinato's private loop (whose sessions then serve every
+loop). A server that cannot start is left out with an :class:`McpServerUnavailableWarning`.
 
 Naming (``prefix``): ``"clashes"`` (the default) prefixes ``<server>_`` to the tools whose
 name another server also offers, and leaves the others as the server names them;
@@ -11,7 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import concurrent.futures
 import re
+import threading
 import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -23,12 +31,17 @@ from ostinato_mcp._config import McpServerConfig, load_mcp_config
 from ostinato_mcp._server import McpServer
 from ostinato_mcp._tool import McpTool
 
-__all__ = ["PREFIX_RULES", "McpToolset", "PrefixRule"]
+__all__ = ["PREFIX_RULES", "McpServerUnavailableWarning", "McpToolset", "PrefixRule"]
 
 #: How tool names of several servers are kept apart (see the module).
 PrefixRule = Literal["clashes", "always", "never"]
 PREFIX_RULES: Final = ("clashes", "always", "never")
 _UNSAFE: Final = re.compile(r"[^A-Za-z0-9_-]")
+
+
+class McpServerUnavailableWarning(UserWarning):
+    """A configured MCP server could not start when its tools were listed: its tools are
+    not offered (the message says why, and how to look into it)."""
 
 
 def _prefix_of(server: McpServer) -> str:
@@ -58,6 +71,10 @@ class McpToolset:
         self.prefix: PrefixRule = prefix
         self.failures: dict[str, ToolExecutionError] = {}
         self._closed_at_exit = False
+        self._listed = False
+        # The first listing on the private loop, awaited by every request until it is done.
+        self._listing: concurrent.futures.Future[list[McpTool]] | None = None
+        self._listing_lock = threading.Lock()
 
     @classmethod
     def from_config(
@@ -125,8 +142,8 @@ class McpToolset:
 
     async def list_tools(self) -> list[McpTool]:
         """Start every server (at once), read their tools, and return them named by the
-        prefix rule. A server that cannot start is left out, warned about and kept in
-        :attr:`failures`."""
+        prefix rule. A server that cannot start is left out, kept in :attr:`failures` and
+        warned about (:class:`McpServerUnavailableWarning`)."""
         results = await asyncio.gather(
             *(server.list_tools() for server in self.servers), return_exceptions=True
         )
@@ -134,10 +151,38 @@ class McpToolset:
         for server, result in zip(self.servers, results):
             if isinstance(result, ToolExecutionError):
                 self.failures[server.name] = result
-                warnings.warn(f"{result}; its tools are not offered", stacklevel=2)
+                warnings.warn(
+                    f"{result} (they are not offered to the model)\n"
+                    f"fix: `ostinato mcp list` shows each server and why it does not start; "
+                    f"correct or disable the server {server.name!r} in the mcpServers file",
+                    McpServerUnavailableWarning,
+                    stacklevel=2,
+                )
             elif isinstance(result, BaseException):
                 raise result
+        self._listed = True
         return self.get_tool_callbacks()
+
+    async def aget_tool_callbacks(self) -> list[McpTool]:
+        """The tools, listed first if they never were: what a client awaits before it
+        builds a request. The first listing starts the servers on ostinato's private loop
+        (once, however many requests ask at the same time); their sessions are closed when
+        the interpreter exits."""
+        if not self._listed:
+            # Shielded: a request cancelled while it waits leaves the listing to the others.
+            await asyncio.shield(asyncio.wrap_future(self._first_listing()))
+        return self.get_tool_callbacks()
+
+    def _first_listing(self) -> concurrent.futures.Future[list[McpTool]]:
+        from ostinato.runtime import get_private_loop
+
+        with self._listing_lock:
+            if self._listing is None or self._listing.cancelled():
+                self._listing = asyncio.run_coroutine_threadsafe(
+                    self.list_tools(), get_private_loop()
+                )
+                self._close_at_exit()
+            return self._listing
 
     def list_tools_sync(self) -> list[McpTool]:
         """:meth:`list_tools` from synchronous code, on ostinato's private loop (where the
@@ -146,11 +191,14 @@ class McpToolset:
         from ostinato.runtime import run_sync
 
         tools = run_sync(self.list_tools, async_name="list_tools")
+        self._close_at_exit()
+        return tools
+
+    def _close_at_exit(self) -> None:
         if not self._closed_at_exit:
             self._closed_at_exit = True
             # Registered after the private loop's own exit handler, so it runs first.
             atexit.register(self.close_all)
-        return tools
 
     def close_all(self) -> None:
         """Close every server's sessions on every loop, from outside those loops."""

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ostinato.plugins import FactoryContext, hookimpl
 
 if TYPE_CHECKING:
-    from ostinato_mcp._tool import McpTool
+    from ostinato_mcp._toolset import McpToolset
 
 __all__ = [
     "SETTINGS_PREFIX",
@@ -30,9 +30,10 @@ TOOL_SET_NAME: Final = "mcp"
 SETTINGS_PREFIX: Final = "OSTINATO_MCP_"
 
 
-def create_mcp_tools(context: FactoryContext) -> list[McpTool]:
-    """The ``mcp`` tool set: the tools of the servers of ``OSTINATO_MCP_CONFIG``, started
-    now (on ostinato's private loop) to read their tools.
+def create_mcp_tools(context: FactoryContext) -> list[McpToolset]:
+    """The ``mcp`` tool set: the servers of ``OSTINATO_MCP_CONFIG`` as one
+    :class:`~ostinato_mcp.McpToolset`. Nothing starts here: the servers start when the
+    first request needs their tools (a client that is never asked starts none).
 
     Raises:
         ConfigurationError: ``OSTINATO_MCP_CONFIG`` is not set, or the file is broken.
@@ -51,7 +52,7 @@ def create_mcp_tools(context: FactoryContext) -> list[McpTool]:
     toolset = McpToolset.from_config(
         settings.config, servers=settings.server_names, prefix=settings.tool_prefix
     )
-    return toolset.list_tools_sync()
+    return [toolset]
 
 
 def run_mcp_command(argv: list[str]) -> int:
@@ -63,8 +64,9 @@ def run_mcp_command(argv: list[str]) -> int:
 
 @hookimpl
 def register_tools(register: Any) -> None:
-    """Register the ``mcp`` tool set."""
-    register(TOOL_SET_NAME, create_mcp_tools)
+    """Register the ``mcp`` tool set, configured by ``OSTINATO_MCP_CONFIG`` (set alone, it
+    is warned about: ``OSTINATO_TOOLS__ENABLED`` must list ``mcp``)."""
+    register(TOOL_SET_NAME, create_mcp_tools, configured_by="OSTINATO_MCP_CONFIG")
 
 
 @hookimpl

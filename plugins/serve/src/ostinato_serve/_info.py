@@ -24,7 +24,7 @@ async def info(request: Request) -> Response:
     state: ServeState = request.app.state.ostinato
     tools = [
         {"name": t.tool_definition.name, "description": t.tool_definition.description}
-        for t in state.tool_callbacks()
+        for t in await state.tool_callbacks()
     ]
     return JSONResponse(
         {

@@ -191,8 +191,9 @@ class ServeState:
             else self.client
         )
 
-    def tool_callbacks(self) -> list[ToolCallback]:
-        """Every tool a turn offers: the client's defaults, then :attr:`tools`."""
-        request = self.client.prompt().tools(*self.tools).build_request()
+    async def tool_callbacks(self) -> list[ToolCallback]:
+        """Every tool a turn offers: the client's defaults, then :attr:`tools` (a provider
+        that fetches its tools, such as the MCP servers, fetches them now)."""
+        request = await self.client.prompt().tools(*self.tools).abuild_request()
         options = request.prompt.options
         return list(getattr(options, "tool_callbacks", ()) or ())

@@ -3,10 +3,11 @@
 Each test runs a scripted turn on the ways it concerns (call and stream, sync and
 async) and checks the events contract (:func:`check_turn`), call/stream parity, text
 deltas against ``content()``, and every ending: answered, return-direct, tool-call
-limit, iteration cap, one last round without tools at the cap, no progress (told and
-ended), usage limits (requests, tokens, tool calls, raising), a failing tool and a
-raising listener; approvals, resume and cancellation are checked by its bases,
-:class:`~ostinato.testing.tool_advisor._approvals.ApprovalConformance` and
+limit, iteration cap, one last round without tools at the cap and at a usage limit,
+every repeated call run by default, no progress (told and ended) when asked for, usage
+limits (requests, tokens, tool calls, raising; ``LoopEnded.limit`` naming each), a
+failing tool and a raising listener; approvals, resume and cancellation are checked by
+its bases, :class:`~ostinato.testing.tool_advisor._approvals.ApprovalConformance` and
 :class:`~ostinato.testing.tool_advisor._cancellation.CancellationConformance` (what a
 failed call reports, and the ending every way of cancelling gives the listeners).
 """
@@ -262,10 +263,23 @@ class ToolAdvisorConformance(ApprovalConformance, CancellationConformance):
         assert "Do not call any more tools" in note.text
 
     @_ways
-    def test_no_progress_is_told_to_the_model(self, path: str, face: str) -> None:
-        """A call repeated three times in a row is answered with its earlier result."""
+    def test_every_repeated_call_runs_by_default(self, path: str, face: str) -> None:
+        """No-progress detection is off unless asked for: three identical calls all run."""
         script = [_weather("Paris", 1), _weather("Paris", 2), _weather("Paris", 3), "Sunny."]
         run, tools = self.turn(path, face, script)
+        assert run.error is None, run.error
+        check_turn(run)
+        assert run.ended.reason is LoopExitReason.ANSWERED
+        assert tools.ran["weather"] == 3
+        results = [e.result for e in run.of(ToolFinished) if e.call.name == "weather"]
+        assert results == ["sunny in Paris"] * 3
+
+    @_ways
+    def test_no_progress_is_told_to_the_model(self, path: str, face: str) -> None:
+        """With ``no_progress_repeats=3`` a call repeated three times in a row is answered
+        with its earlier result."""
+        script = [_weather("Paris", 1), _weather("Paris", 2), _weather("Paris", 3), "Sunny."]
+        run, tools = self.turn(path, face, script, no_progress_repeats=3)
         assert run.error is None, run.error
         check_turn(run)
         assert run.ended.reason is LoopExitReason.ANSWERED
@@ -277,7 +291,8 @@ class ToolAdvisorConformance(ApprovalConformance, CancellationConformance):
 
     @_ways
     def test_no_progress_ends_the_turn_when_asked(self, path: str, face: str) -> None:
-        """With ``no_progress_action='end'`` a repeated call ends the loop."""
+        """With ``no_progress_action='end'`` (detecting from 3) a repeated call ends the
+        loop."""
         script = [_weather("Paris", 1), _weather("Paris", 2), _weather("Paris", 3)]
         run, tools = self.turn(path, face, script, no_progress_action="end")
         assert run.error is None, run.error
@@ -304,6 +319,7 @@ class ToolAdvisorConformance(ApprovalConformance, CancellationConformance):
         assert run.error is None, run.error
         check_turn(run)
         assert run.ended.reason is LoopExitReason.BUDGET
+        assert run.ended.limit == "model_requests"
         assert f"model_requests={self.offset + 1}" in (run.text or "")
         assert tools.ran["weather"] == 0
 
@@ -317,6 +333,7 @@ class ToolAdvisorConformance(ApprovalConformance, CancellationConformance):
         check_turn(run)
         assert run.ended.reason is LoopExitReason.BUDGET
         assert run.ended.usage.total_tokens >= 11
+        assert run.ended.limit == "total_tokens"
         assert "total_tokens=10" in (run.text or "")
         assert tools.ran["weather"] == 1
 
@@ -329,7 +346,35 @@ class ToolAdvisorConformance(ApprovalConformance, CancellationConformance):
         assert run.error is None, run.error
         check_turn(run)
         assert run.ended.reason is LoopExitReason.BUDGET
+        assert run.ended.limit == "tool_calls"
         assert tools.ran["weather"] == 1
+
+    @pytest.mark.parametrize("limit", ["model_requests", "total_tokens", "tool_calls"])
+    @_ways
+    def test_one_last_round_without_tools_at_a_usage_limit(
+        self, path: str, face: str, limit: str
+    ) -> None:
+        """With ``final_answer_on_limit`` a usage limit, like the cap, ends with one last
+        answer without tools; ``LoopEnded`` says the reason (``budget``) and which limit."""
+        value = 10 if limit == "total_tokens" else self.offset + 1
+        rounds = [_weather("Paris", 1, (2, 3, 5)), _weather("Rome", 2, (3, 3, 6))]
+        reached = 1 if limit == "model_requests" else 2  # the round reaching the limit
+        script = [*rounds[:reached], text_response("Probably sunny.")]
+        limits = UsageLimits(
+            model_requests=value if limit == "model_requests" else None,
+            total_tokens=value if limit == "total_tokens" else None,
+            tool_calls=value if limit == "tool_calls" else None,
+        )
+        run, tools = self.turn(path, face, script, usage_limits=limits, final_answer_on_limit=True)
+        assert run.error is None, run.error
+        check_turn(run)
+        assert (run.ended.reason, run.ended.limit) == (LoopExitReason.BUDGET, limit)
+        assert run.text == "Probably sunny."
+        assert tools.ran["weather"] == reached - 1
+        note = run.of(RoundStarted)[-1].messages[-1]
+        assert isinstance(note, UserMessage)
+        assert f"{limit}={value}" in note.text
+        assert "Do not call any more tools" in note.text
 
     @_ways
     def test_a_usage_limit_raises_when_asked(self, path: str, face: str) -> None:
