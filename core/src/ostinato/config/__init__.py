@@ -22,6 +22,7 @@ from ostinato.config._client_parts import (
     parse_model,
 )
 from ostinato.config._core_plugin import CORE_PLUGIN_NAME, DEFAULT_TOOL_ADVISOR, CorePlugin
+from ostinato.config._default_model import LOCAL_DEFAULT_MODEL, default_model
 from ostinato.config._tool_advisor import (
     ToolAdvisorChoice,
     create_tool_advisor,
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CORE_PLUGIN_NAME",
     "DEFAULT_TOOL_ADVISOR",
+    "LOCAL_DEFAULT_MODEL",
     "SECRET_MASK",
     "AutoConfiguration",
     "ChatClientSettings",
@@ -78,6 +80,7 @@ __all__ = [
     "create_registry",
     "create_tool_advisor",
     "create_tool_calling_manager",
+    "default_model",
     "describe_settings",
     "known_setting_fields",
     "load_core_settings",

@@ -25,6 +25,7 @@ from ostinato.config._tool_advisor import (
     create_tool_calling_manager,
     select_tool_advisor,
 )
+from ostinato.errors import OstinatoError
 from ostinato.settings import load_plugin_settings
 
 if TYPE_CHECKING:
@@ -128,6 +129,14 @@ def chat_client(**overrides: Any) -> ChatClient:
             variable to set).
         PluginError: a plugin is broken (with ``OSTINATO_STRICT_PLUGINS=1``) or two
             plugins registered the same name.
+
+    Either error is raised from here, without the container's frames in its traceback:
+    the message says what to change, and a plugin's own failure stays its ``__cause__``.
     """
-    client: ChatClient = build_container(**overrides).chat_client()
-    return client
+    try:
+        client: ChatClient = build_container(**overrides).chat_client()
+    except OstinatoError as error:
+        failure = error
+    else:
+        return client
+    raise failure.with_traceback(None)
