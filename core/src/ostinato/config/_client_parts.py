@@ -151,8 +151,10 @@ def create_chat_client(
     tool_advisor: ToolAdvisor,
     advisors: Sequence[Advisor],
     default_tools: Sequence[ToolCallback],
+    tool_advisor_hint: Advisor | None = None,
 ) -> ChatClient:
-    """The client: the model, the tool advisor prototype, default advisors and tools.
+    """The client: the model, the tool advisor prototype, default advisors and tools
+    (and ``tool_advisor_hint``, naming a replacement tool advisor in model errors).
 
     With ``OSTINATO_CHAT_CLIENT__TOOL_CALLING__ENABLED=false`` the client's default
     advisor params turn auto-registration off (a call can turn it back on with
@@ -161,8 +163,9 @@ def create_chat_client(
     from ostinato.client import AdvisorParams, ChatClient
 
     builder = ChatClient.builder(chat_model, tool_advisor=tool_advisor)
-    if advisors:
-        builder.default_advisors(*advisors)
+    every = [*advisors, *([tool_advisor_hint] if tool_advisor_hint is not None else [])]
+    if every:
+        builder.default_advisors(*every)
     if default_tools:
         builder.default_tools(*default_tools)
     if not settings.chat_client.tool_calling.enabled:

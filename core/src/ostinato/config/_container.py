@@ -20,6 +20,7 @@ from ostinato.config._client_parts import (
     create_chat_model,
     create_default_tools,
 )
+from ostinato.config._replacement_hint import replacement_tool_advisor_hint
 from ostinato.config._tool_advisor import (
     create_tool_advisor,
     create_tool_calling_manager,
@@ -53,6 +54,9 @@ class AutoConfiguration(containers.DeclarativeContainer):
     * ``chat_model``: from ``OSTINATO_MODEL``;
     * ``tool_calling_manager``: a ``DefaultToolCallingManager`` with the configured limits;
     * ``tool_advisor_choice`` and ``tool_advisor``: the one tool advisor;
+    * ``tool_advisor_hint``: when that is a replacement, the advisor naming it in the
+      error of a failed model round (``None`` otherwise, and when ``tool_advisor`` is
+      given to :func:`build_container`);
     * ``advisors`` and ``default_tools``: the plugins' advisors and enabled tool sets;
     * ``chat_client``: the client.
     """
@@ -81,6 +85,9 @@ class AutoConfiguration(containers.DeclarativeContainer):
         settings,
         plugin_settings,
     )
+    tool_advisor_hint = providers.Singleton(
+        replacement_tool_advisor_hint, tool_advisor_choice.provider, tool_advisor
+    )
     advisors = providers.Singleton(create_advisors, registry, plugin_settings, settings)
     default_tools = providers.Singleton(create_default_tools, settings, registry, plugin_settings)
     chat_client = providers.Singleton(
@@ -90,6 +97,7 @@ class AutoConfiguration(containers.DeclarativeContainer):
         tool_advisor=tool_advisor,
         advisors=advisors,
         default_tools=default_tools,
+        tool_advisor_hint=tool_advisor_hint,
     )
 
 
@@ -101,11 +109,16 @@ def build_container(**overrides: Any) -> AutoConfiguration:
 
         build_container(plugins=[my_plugin], chat_model=ScriptedChatModel(["hi"]))
 
+    A tool advisor given this way is not the installed choice, so no error names that
+    choice (``tool_advisor_hint`` is ``None`` unless given too).
+
     Raises:
         TypeError: a keyword names no provider (the message lists them).
     """
     container = AutoConfiguration()
     names = sorted(container.providers)
+    if "tool_advisor" in overrides:
+        overrides = {"tool_advisor_hint": None, **overrides}
     for name, value in overrides.items():
         if name not in container.providers:
             raise TypeError(
