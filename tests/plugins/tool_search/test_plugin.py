@@ -23,7 +23,7 @@ import ostinato
 import ostinato_tool_search
 import ostinato_tool_search.plugin as tool_search_plugin
 from ostinato.cli import main
-from ostinato.config import Settings, create_plugin_manager, create_registry
+from ostinato.config import BadSettingWarning, Settings, create_plugin_manager, create_registry
 from ostinato.errors import ConfigurationError
 from ostinato.plugins import FactoryContext
 from ostinato.testing import ScriptedChatModel, tool_call_response
@@ -165,9 +165,16 @@ def test_the_defaults():
     ],
 )
 def test_a_bad_value_names_its_variable(monkeypatch, variable, value):
+    # Loading the plugins warns; the value is an error where the plugin is used: here, as
+    # the one replacement tool advisor of an auto-configured client.
     monkeypatch.setenv(variable, value)
-    with pytest.raises(ConfigurationError, match=f"{variable}='{value}'"):
+    with pytest.warns(BadSettingWarning, match=f"{variable}='{value}'"):
         create_registry(create_plugin_manager(Settings(), plugins=[tool_search_plugin]))
+    with (
+        pytest.warns(BadSettingWarning),
+        pytest.raises(ConfigurationError, match=f"{variable}='{value}'"),
+    ):
+        ostinato.chat_client(plugins=[tool_search_plugin], chat_model=ScriptedChatModel(["hi"]))
 
 
 def test_a_misspelled_variable_gets_a_hint(monkeypatch):

@@ -31,6 +31,7 @@ from ostinato.config._tool_advisor import (
 )
 from ostinato.settings import (
     SECRET_MASK,
+    BadSettingWarning,
     ChatClientSettings,
     CommaSeparated,
     PluginSettings,
@@ -58,6 +59,7 @@ __all__ = [
     "LOCAL_DEFAULT_MODEL",
     "SECRET_MASK",
     "AutoConfiguration",
+    "BadSettingWarning",
     "ChatClientSettings",
     "CommaSeparated",
     "CorePlugin",

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ostinato.config._default_model import default_model, missing_model_fix
-from ostinato.config._factories import factory_context, installed
+from ostinato.config._factories import check_settings_in_use, factory_context, installed
 from ostinato.config._provider_hint import unknown_provider_fix
 from ostinato.errors import ConfigurationError, PluginError
 from ostinato.plugins import Registry, call_factory
@@ -82,6 +82,7 @@ def create_chat_model(
             f"fix: {unknown_provider_fix(provider, model_name, providers, 'OSTINATO_MODEL=')}"
         )
     context = factory_context(registry, settings, plugin_settings)
+    check_settings_in_use(registration, context)
     chat_model: ChatModel = call_factory("register_chat_models", registration, context, model_name)
     return chat_model
 
@@ -141,6 +142,7 @@ def create_default_tools(
                 f"  installed tool sets: {installed(registry.tools) or 'none'}\n"
                 f"fix: remove it or install the plugin providing it"
             )
+        check_settings_in_use(registration, context)
         tools.extend(call_factory("register_tools", registration, context))
     return tools
 

@@ -51,6 +51,8 @@ class AutoConfiguration(containers.DeclarativeContainer):
     * ``registry``: what they registered (plugin settings checked at this point);
     * ``plugin_settings``: each plugin's settings, loaded, by prefix (every factory gets
       them, and core's ``settings``, in its :class:`~ostinato.plugins.FactoryContext`);
+      a plugin's settings with bad values are left out, so the factory that reads them
+      fails naming the variable (and a plugin nobody uses only warned);
     * ``chat_model``: from ``OSTINATO_MODEL``;
     * ``tool_calling_manager``: a ``DefaultToolCallingManager`` with the configured limits;
     * ``tool_advisor_choice`` and ``tool_advisor``: the one tool advisor;
@@ -69,7 +71,7 @@ class AutoConfiguration(containers.DeclarativeContainer):
         create_plugin_manager, settings, plugins=plugins, entry_points=entry_points
     )
     registry = providers.Singleton(create_registry, plugin_manager)
-    plugin_settings = providers.Singleton(load_plugin_settings, registry)
+    plugin_settings = providers.Singleton(load_plugin_settings, registry, strict=False)
     chat_model = providers.Singleton(create_chat_model, settings, registry, plugin_settings)
     tool_calling_manager = providers.Singleton(create_tool_calling_manager, settings)
     tool_advisor_choice = providers.Singleton(
