@@ -4,7 +4,14 @@
 PYTHON ?= python3
 export UV_NO_PROGRESS := 1
 UV := $(PYTHON) -m uv
-RUN := $(UV) run --locked --all-packages --group docs
+# The environment of a user's scripts and `ostinato chat`: core, the providers, memory and
+# every plugin that adds without replacing. Not ostinato-tool-search: installed, a
+# replacement tool advisor takes over every auto-configured client, so it is the user's
+# choice (`uv pip install -e plugins/tool-search`); its tests import its source instead.
+SYNC := $(UV) sync --locked --inexact --all-packages --no-install-package ostinato-tool-search
+# Every target runs in the environment its prerequisite synced; `uv run` without
+# --no-sync would sync again, and with --all-packages install the tool advisor back.
+RUN := $(UV) run --no-sync
 
 # The main job: a real model uses a real tool through ostinato. By default the local model
 # (built and fetched by `ostinato local setup` on first use); any provider:model works.
@@ -28,11 +35,10 @@ help:
 # --inexact: packages the user added to .venv (a local plugin, a debugger) survive every target.
 setup:
 	@$(PYTHON) -m uv --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv
-	@$(UV) sync --locked --inexact --all-packages --group docs --quiet
+	@$(SYNC) --group docs --quiet
 
-# The workspace installs every plugin, so pin the tool advisor (tool-search would win).
 demo: setup
-	OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR=default $(RUN) ostinato chat \
+	$(RUN) ostinato chat \
 		"$(DEMO_QUESTION)" --tools examples/weather.py --model $(DEMO_MODEL) --yes
 
 # The local model (llama-server built from source + a 1.1 GB model), cached in
@@ -79,11 +85,11 @@ format: setup
 
 # The benchmarks (bench/, docs/performance.md). Only they use the `bench` dependency group
 # (the peer frameworks and the profilers); the report goes to bench/results.md.
-BENCH := $(UV) run --locked --all-packages --group docs --group bench
+BENCH := $(RUN)
 
 bench-setup:
 	@$(PYTHON) -m uv --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv
-	@$(UV) sync --locked --inexact --all-packages --group docs --group bench --quiet
+	@$(SYNC) --group docs --group bench --quiet
 
 bench: bench-setup
 	$(BENCH) python -m bench

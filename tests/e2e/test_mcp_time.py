@@ -24,7 +24,8 @@ def test_the_local_model_tells_the_time_in_tokyo_through_the_time_server(tmp_pat
     }
     config.write_text(json.dumps({"mcpServers": {"time": server}}))
     env = {k: v for k, v in os.environ.items() if k not in {"E2E_MAIN_JOB", "OSTINATO_MODEL"}}
-    env["OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR"] = "default"  # as `make demo` pins it
+    # The default tool advisor, even in an environment where a replacement was added.
+    env["OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR"] = "default"
     argv = [sys.executable, "-m", "ostinato.cli", "chat", "What time is it in Tokyo?"]
     argv += ["--mcp", str(config), "--model", "llamacpp:default"]
     proc, report = run_to_success(argv, env)

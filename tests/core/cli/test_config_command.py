@@ -110,3 +110,89 @@ def test_urls_show_no_password_and_no_key_like_query_parameter(acme, capsys, mon
     shown = rows(out)
     assert shown["OSTINATO_ACME_BASE_URL"] == "https://user:***@api.acme.test/v1?api_key=***&v=2"
     assert shown["OSTINATO_ACME_EXTRA_QUERY"] == '{"key": "**********", "v": "2"}'
+
+
+ADVISOR = "OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR"
+
+REPLACEMENT_LOOP = """
+    from ostinato.plugins import hookimpl
+
+    @hookimpl
+    def register_tool_advisors(register):
+        def factory(context, tool_calling_manager):
+            from ostinato.advisors import ToolCallingAdvisor
+
+            return ToolCallingAdvisor(tool_calling_manager=tool_calling_manager)
+
+        register("acme-loop", factory)
+"""
+
+LOCAL_PROVIDER = """
+    from ostinato.plugins import hookimpl
+
+    @hookimpl
+    def register_chat_models(register):
+        register("llamacpp", lambda context, model_name: None)
+"""
+
+
+def _row(out: str, variable: str) -> str:
+    (line,) = [line for line in out.splitlines() if line.split()[:1] == [variable]]
+    return " ".join(line.split()[1:])
+
+
+def _entry(report: dict, variable: str) -> dict:
+    (entry,) = [e for e in report["core"]["settings"] if e["variable"] == variable]
+    return entry
+
+
+def test_config_shows_the_default_tool_advisor_and_why(fake_distributions, capsys):
+    code, out, _ = run_main(capsys, "config")
+    assert code == 0
+    assert _row(out, ADVISOR) == "default no replacement installed (built into ostinato)"
+
+
+def test_config_shows_an_installed_replacement_as_the_tool_advisor(fake_distributions, capsys):
+    fake_distributions.plugin("acme-loop", REPLACEMENT_LOOP, version="2.0")
+    code, out, _ = run_main(capsys, "config")
+    assert code == 0
+    assert _row(out, ADVISOR) == (
+        "acme-loop the only installed replacement of 'default' "
+        "(distribution ostinato-acme-loop 2.0)"
+    )
+    code, out, _ = run_main(capsys, "config", "--json")
+    entry = _entry(json.loads(out), ADVISOR)
+    assert (entry["value"], entry["source"]) == ("", "default")
+    assert entry["effective"] == "acme-loop"
+    assert entry["effective_source"] == (
+        "the only installed replacement of 'default' (distribution ostinato-acme-loop 2.0)"
+    )
+
+
+def test_config_shows_the_tool_advisor_the_setting_chose(fake_distributions, capsys, monkeypatch):
+    fake_distributions.plugin("acme-loop", REPLACEMENT_LOOP, version="2.0")
+    monkeypatch.setenv(ADVISOR, "default")
+    code, out, _ = run_main(capsys, "config")
+    assert code == 0
+    assert _row(out, ADVISOR) == "default env"
+
+
+def test_config_shows_two_replacements_as_none_chosen(fake_distributions, capsys):
+    fake_distributions.plugin("acme-loop", REPLACEMENT_LOOP, version="2.0")
+    fake_distributions.plugin("other-loop", REPLACEMENT_LOOP.replace("acme-loop", "other-loop"))
+    code, out, _ = run_main(capsys, "config")
+    assert code == 0
+    assert _row(out, ADVISOR) == (
+        f"(none) 2 replacement tool advisors are installed: set {ADVISOR} to choose"
+    )
+
+
+def test_config_shows_the_model_used_when_none_is_set(fake_distributions, capsys):
+    code, out, _ = run_main(capsys, "config")
+    assert _row(out, "OSTINATO_MODEL") == "(unset) default"
+    fake_distributions.plugin("llamacpp", LOCAL_PROVIDER)
+    code, out, _ = run_main(capsys, "config")
+    assert code == 0
+    assert _row(out, "OSTINATO_MODEL") == (
+        "llamacpp:default the local default (the llamacpp provider is installed)"
+    )

@@ -59,3 +59,53 @@ def test_no_provider_at_all(fake_distributions, capsys):
     code, out = run(capsys)
     assert code == 0
     assert out.startswith("no model provider is installed: pip install ostinato-openai")
+
+
+def test_each_first_party_provider_says_what_it_is():
+    # The real plugin modules, registered directly: each provider's description comes
+    # from its plugin, so no two are alike and none is the factories' shared docstring.
+    import ostinato_anthropic.plugin
+    import ostinato_llamacpp.plugin
+    import ostinato_ollama.plugin
+    import ostinato_openai.plugin
+    from ostinato.cli._models_command import models_report
+    from ostinato.config import Settings, create_plugin_manager, create_registry
+
+    plugins = {
+        "anthropic": ostinato_anthropic.plugin,
+        "llamacpp": ostinato_llamacpp.plugin,
+        "ollama": ostinato_ollama.plugin,
+        "openai": ostinato_openai.plugin,
+    }
+    registry = create_registry(create_plugin_manager(Settings(), plugins=plugins))
+    described = {
+        p["provider"]: p["description"] for p in models_report(Settings(), registry)["providers"]
+    }
+    assert sorted(described) == ["anthropic", "llamacpp", "ollama", "openai"]
+    assert len(set(described.values())) == 4
+    assert "Anthropic" in described["anthropic"]
+    assert "llama-server" in described["llamacpp"]
+    assert "Ollama" in described["ollama"]
+    assert "OpenAI" in described["openai"]
+    assert not [d for d in described.values() if "registered factory" in d]
+
+
+def test_a_declared_provider_describes_itself_in_the_table(fake_distributions, capsys):
+    fake_distributions.plugin(
+        "acme",
+        """
+        from ostinato.plugins import provider_plugin
+
+        PLUGIN = provider_plugin(
+            "acme",
+            settings="ostinato.settings:PluginSettings",
+            factory="ostinato.testing:ScriptedChatModel",
+            description="Acme's hosted models (needs OSTINATO_ACME_API_KEY).",
+        )
+        register_chat_models = PLUGIN.register_chat_models
+        """,
+    )
+    code, out = run(capsys)
+    assert code == 0
+    (row,) = [line for line in out.splitlines() if line.startswith("acme ")]
+    assert row.endswith("Acme's hosted models (needs OSTINATO_ACME_API_KEY).")

@@ -129,7 +129,8 @@ class TestChatModel:
         assert str(caught.value).splitlines() == [
             "no chat model is configured",
             "  installed providers: acme (distribution ostinato-tool-search 0.2.0)",
-            "fix: set OSTINATO_MODEL=provider:model, e.g. OSTINATO_MODEL=acme:<model>",
+            "fix: set OSTINATO_MODEL=provider:model (e.g. OSTINATO_MODEL=openai:gpt-4.1-mini), "
+            "or pip install ostinato-llamacpp for a local model that needs no key",
         ]
 
     def test_no_model_and_no_provider_says_what_to_install(self):

@@ -12,7 +12,13 @@ import pytest
 
 import ostinato_memory.plugin as memory_plugin
 from ostinato import AdvisorParams
-from ostinato.config import Settings, build_container, create_plugin_manager, create_registry
+from ostinato.config import (
+    BadSettingWarning,
+    Settings,
+    build_container,
+    create_plugin_manager,
+    create_registry,
+)
 from ostinato.errors import ConfigurationError, PluginError
 from ostinato.messages import AssistantMessage, UserMessage
 from ostinato.plugins import FactoryContext, hookimpl
@@ -94,8 +100,14 @@ def test_bad_values_name_their_variables(monkeypatch):
     message = str(error.value)
     assert "OSTINATO_MEMORY_MAX_MESSAGES='0'" in message
     assert "OSTINATO_MEMORY_ENABLED='perhaps'" in message
-    with pytest.raises(ConfigurationError, match="OSTINATO_MEMORY_MAX_MESSAGES"):
+    # Loading the plugins warns; building the memory advisor, which reads them, refuses.
+    with pytest.warns(BadSettingWarning, match="OSTINATO_MEMORY_MAX_MESSAGES"):
         registry_with_plugin()
+    with (
+        pytest.warns(BadSettingWarning),
+        pytest.raises(ConfigurationError, match="OSTINATO_MEMORY_MAX_MESSAGES"),
+    ):
+        build_container(plugins=[memory_plugin], chat_model=ScriptedChatModel()).chat_client()
 
 
 def test_a_misspelled_variable_gets_a_warning_naming_the_right_one(monkeypatch):

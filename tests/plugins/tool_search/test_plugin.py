@@ -1,22 +1,29 @@
 """The ``tool-search`` plugin: its hooks, settings and factory, and the plugin installed as a
 distribution (entry point) beside core and the openai plugin: ``ostinato plugins`` and
 ``ostinato.chat_client()`` make it the tool advisor, and a second replacement is an error
-naming both and the setting to choose."""
+naming both and the setting to choose.
+
+The development environment does not hold the plugin (installed, it would replace the
+tool advisor of every client there): the tests import its source, and declare it as
+installed where they need it, as a fake distribution with its real entry point."""
 
 from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 import ostinato
+import ostinato_tool_search
 import ostinato_tool_search.plugin as tool_search_plugin
 from ostinato.cli import main
-from ostinato.config import Settings, create_plugin_manager, create_registry
+from ostinato.config import BadSettingWarning, Settings, create_plugin_manager, create_registry
 from ostinato.errors import ConfigurationError
 from ostinato.plugins import FactoryContext
 from ostinato.testing import ScriptedChatModel, tool_call_response
@@ -33,6 +40,10 @@ from ostinato_tool_search import (
 )
 from tests.core.cli.cli_process import run_cli
 from tests.fakes.distributions import FakeDistributions
+from tests.fakes.environments import ROOT
+
+#: The plugin's source, which the tests import (the environment does not install it).
+SOURCE = ROOT / "plugins" / "tool-search" / "src"
 
 ADVISOR_VARIABLE = "OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR"
 
@@ -59,11 +70,16 @@ def _isolated(clean_environment: Path) -> Path:
 def install(fakes: FakeDistributions) -> None:
     """Core's companions as installed distributions: openai and tool-search, by their real
     entry-point values."""
-    for distribution, name, value in [
-        ("ostinato-openai", "openai", "ostinato_openai.plugin"),
-        ("ostinato-tool-search", "tool-search", "ostinato_tool_search.plugin"),
+    for distribution, name, value, version in [
+        ("ostinato-openai", "openai", "ostinato_openai.plugin", None),
+        (
+            "ostinato-tool-search",
+            "tool-search",
+            "ostinato_tool_search.plugin",
+            ostinato_tool_search.__version__,
+        ),
     ]:
-        version = importlib.metadata.version(distribution)
+        version = version or importlib.metadata.version(distribution)
         fakes.add(distribution, version=version, entry_points={name: value})
 
 
@@ -149,9 +165,16 @@ def test_the_defaults():
     ],
 )
 def test_a_bad_value_names_its_variable(monkeypatch, variable, value):
+    # Loading the plugins warns; the value is an error where the plugin is used: here, as
+    # the one replacement tool advisor of an auto-configured client.
     monkeypatch.setenv(variable, value)
-    with pytest.raises(ConfigurationError, match=f"{variable}='{value}'"):
+    with pytest.warns(BadSettingWarning, match=f"{variable}='{value}'"):
         create_registry(create_plugin_manager(Settings(), plugins=[tool_search_plugin]))
+    with (
+        pytest.warns(BadSettingWarning),
+        pytest.raises(ConfigurationError, match=f"{variable}='{value}'"),
+    ):
+        ostinato.chat_client(plugins=[tool_search_plugin], chat_model=ScriptedChatModel(["hi"]))
 
 
 def test_a_misspelled_variable_gets_a_hint(monkeypatch):
@@ -167,8 +190,14 @@ def test_loading_the_plugin_module_imports_nothing_heavy():
         "{'pydantic', 'pydantic_settings', 'dependency_injector', 'httpx'} "
         "or m.startswith('ostinato_tool_search.')))"
     )
+    env = {**os.environ, "PYTHONPATH": str(SOURCE)}
     result = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        env=env,
     )
     assert result.stdout.strip() == "['ostinato_tool_search.plugin']"
 
@@ -177,12 +206,13 @@ def test_loading_the_plugin_module_imports_nothing_heavy():
 
 
 def test_the_real_distribution_declares_the_entry_point():
-    (entry_point,) = importlib.metadata.distribution("ostinato-tool-search").entry_points
-    assert (entry_point.group, entry_point.name, entry_point.value) == (
-        "ostinato",
-        "tool-search",
-        "ostinato_tool_search.plugin",
-    )
+    # What `install` declares is what the distribution declares (test_installed.py installs
+    # the built distribution for real).
+    pyproject = tomllib.loads((SOURCE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["name"] == "ostinato-tool-search"
+    assert pyproject["project"]["entry-points"] == {
+        "ostinato": {"tool-search": "ostinato_tool_search.plugin"}
+    }
 
 
 def test_installed_it_is_the_active_tool_advisor(fake_distributions, capsys):
@@ -261,9 +291,15 @@ def test_with_a_second_replacement_the_setting_must_choose(fake_distributions, c
     assert type(client.tool_advisor).__name__ == "ToolCallingAdvisor"
 
 
-def test_the_installed_workspace_reports_it(tmp_path):
-    # The real environment, in a fresh interpreter: every installed plugin loads.
-    env = {"PATH": "/usr/bin:/bin", ADVISOR_VARIABLE: "tool-search", "HOME": str(tmp_path)}
+def test_a_fresh_interpreter_reports_it(fake_distributions, tmp_path):
+    # Declared installed, in a fresh interpreter: its entry point loads the plugin.
+    install(fake_distributions)
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "PYTHONPATH": os.pathsep.join([str(fake_distributions.root), str(SOURCE)]),
+        "OSTINATO_LOAD_PLUGINS": "openai,tool-search",
+    }
     result = run_cli("plugins", "--json", env=env, cwd=tmp_path, timeout=120)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)

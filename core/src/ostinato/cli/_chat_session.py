@@ -222,7 +222,7 @@ def open_session(
     from ostinato.config import Settings, build_container, load_settings
 
     settings = load_settings(Settings).model_copy(update={"model": choice.model})
-    loaded: dict[str, Any] = command_plugin_settings(registry)
+    loaded: dict[str, Any] = command_plugin_settings(registry)  # checked where used
     if conversation_id is not None:
         loaded = _with_memory(registry, loaded)
     if mcp_config is not None:

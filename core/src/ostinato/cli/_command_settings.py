@@ -39,13 +39,17 @@ def command_plugin_settings(registry: Registry) -> dict[str, BaseSettings]:
     """Every registered plugin's settings, loaded from the environment, as ``ostinato``
     commands use them (keyed by prefix, as ``load_plugin_settings`` returns them).
 
+    A settings class with bad values is left out rather than refused: a setting is checked
+    where it is used, so the factory that reads it loads it again and gets the error naming
+    the variable (a bad ``OSTINATO_SERVE_PORT`` does not stop ``ostinato chat``).
+
     Raises:
-        ConfigurationError: one or more variables have bad values (all of them listed).
         PluginError: a registered class is not a valid settings class.
     """
     from ostinato.settings import load_plugin_settings
 
-    return {prefix: for_commands(s) for prefix, s in load_plugin_settings(registry).items()}
+    loaded = load_plugin_settings(registry, strict=False)
+    return {prefix: for_commands(s) for prefix, s in loaded.items()}
 
 
 def command_container() -> AutoConfiguration:

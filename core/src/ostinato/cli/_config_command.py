@@ -1,4 +1,10 @@
-"""``ostinato config``: the effective settings of core and every plugin, and their sources."""
+"""``ostinato config``: the effective settings of core and every plugin, and their sources.
+
+Two unset settings still decide something, and the report says what: the tool advisor
+(``OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR``: a single installed replacement, else
+``default``) and the model (``OSTINATO_MODEL``: the local default when its provider is
+installed).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,8 @@ from pydantic_settings import BaseSettings
 
 from ostinato.cli._context import CliContext
 from ostinato.cli._output import error_json, print_error, print_json, render_table
+from ostinato.config._default_model import LOCAL_PROVIDER, default_model
+from ostinato.config._tool_advisor import select_tool_advisor
 from ostinato.errors import ConfigurationError, OstinatoError
 from ostinato.plugins import Registry, ToolSetNotEnabledWarning, collect_registry
 from ostinato.settings import (
@@ -62,8 +70,38 @@ def _values(values: list[SettingValue], bad: frozenset[str] = frozenset()) -> li
     ]
 
 
+_ADVISOR_VARIABLE = "OSTINATO_CHAT_CLIENT__TOOL_CALLING__ADVISOR"
+_MODEL_VARIABLE = "OSTINATO_MODEL"
+
+
+def _effective(settings: Settings, registry: Registry) -> dict[str, tuple[str | None, str]]:
+    """What unset settings amount to: ``{variable: (effective value, why)}``."""
+    effective: dict[str, tuple[str | None, str]] = {}
+    if settings.chat_client.tool_calling.advisor is None:
+        try:
+            choice = select_tool_advisor(None, registry.tool_advisors)
+        except ConfigurationError as error:
+            first = str(error).splitlines()[0].split(":")[0]
+            effective[_ADVISOR_VARIABLE] = (None, f"{first}: set {_ADVISOR_VARIABLE} to choose")
+        else:
+            effective[_ADVISOR_VARIABLE] = (
+                choice.name,
+                f"{choice.reason} ({choice.plugin.source})",
+            )
+    if settings.model is None:
+        model = default_model(registry.chat_models)
+        if model is not None:
+            why = f"the local default (the {LOCAL_PROVIDER} provider is installed)"
+            effective[_MODEL_VARIABLE] = (model, why)
+    return effective
+
+
 def config_report(settings: Settings, registry: Registry) -> dict[str, Any]:
     """The data ``ostinato config`` shows (its ``--json`` form).
+
+    An unset setting that still decides something (the tool advisor, the model) has
+    ``effective`` (the value it amounts to, ``None`` when nothing is chosen) and
+    ``effective_source`` (why) in its entry.
 
     Raises:
         ConfigurationError: a plugin setting has a bad value (all of them listed).
@@ -78,10 +116,12 @@ def config_report(settings: Settings, registry: Registry) -> dict[str, Any]:
             "version": registration.plugin.version,
             "settings": _values(describe_settings(loaded[prefix])),
         }
-    return {
-        "core": {"prefix": "OSTINATO_", "settings": _values(describe_settings(settings))},
-        "plugins": plugins,
-    }
+    core = _values(describe_settings(settings))
+    effective = _effective(settings, registry)
+    for entry in core:
+        if entry["variable"] in effective:
+            entry["effective"], entry["effective_source"] = effective[entry["variable"]]
+    return {"core": {"prefix": "OSTINATO_", "settings": core}, "plugins": plugins}
 
 
 def _table(entries: list[dict[str, Any]]) -> str:
@@ -91,6 +131,8 @@ def _table(entries: list[dict[str, Any]]) -> str:
         if entry["from"] and entry["from"] != entry["variable"]:
             source = f"{source} ({entry['from']})"
         value = entry["value"] or "(unset)"
+        if "effective" in entry:
+            value, source = entry["effective"] or "(none)", entry["effective_source"]
         rows.append(
             [entry["variable"], f"{value} (bad value)" if entry.get("bad") else value, source]
         )

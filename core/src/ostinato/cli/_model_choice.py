@@ -18,6 +18,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TextIO
 
+from ostinato.config._default_model import (
+    LOCAL_DEFAULT_MODEL,
+    LOCAL_PROVIDER,
+    default_model,
+    missing_model_fix,
+)
 from ostinato.config._provider_hint import unknown_provider_fix
 from ostinato.errors import (
     AuthenticationError,
@@ -44,10 +50,6 @@ __all__ = [
     "local_model_ready",
 ]
 
-#: The provider of the zero-config local model (plugin ``ostinato-llamacpp``).
-LOCAL_PROVIDER: Final = "llamacpp"
-#: The model ``ostinato chat`` uses when none is configured and the local provider is there.
-LOCAL_DEFAULT_MODEL: Final = f"{LOCAL_PROVIDER}:default"
 #: The command the local provider registers (``ostinato local setup`` / ``status``).
 LOCAL_COMMAND: Final = "local"
 
@@ -102,14 +104,12 @@ def choose_model(explicit: str | None, configured: str | None, registry: Registr
         value, source = explicit, "--model"
     elif configured:
         value, source = configured, "OSTINATO_MODEL"
-    elif LOCAL_PROVIDER in providers:
-        value, source = LOCAL_DEFAULT_MODEL, "the local default"
+    elif (fallback := default_model(providers)) is not None:
+        value, source = fallback, "the local default"
     else:
         raise ConfigurationError(
             f"no chat model is configured (installed providers: {installed_providers(providers)})\n"
-            "fix: pass --model provider:model or set OSTINATO_MODEL (e.g. "
-            "OSTINATO_MODEL=openai:gpt-4.1-mini), or pip install ostinato-llamacpp for a "
-            "local model that needs no key"
+            f"fix: {missing_model_fix(option='--model')}"
         )
     provider, name = _parse(value, source)
     if provider not in providers:

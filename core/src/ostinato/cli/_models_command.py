@@ -39,7 +39,14 @@ def add_models_command(subparsers: Any) -> None:
 
 
 def _describe(factory: Any) -> str:
-    """The first sentence of the factory's docstring, without reStructuredText markup."""
+    """What the provider is: the description its plugin declared
+    (:func:`~ostinato.plugins.provider_plugin`'s ``description``, found on the object the
+    factory is a method of, or a ``chat_model_description`` attribute of the factory),
+    else the first paragraph of the factory's docstring, without reStructuredText markup."""
+    for owner in (factory, getattr(factory, "__self__", None)):
+        declared = getattr(owner, "chat_model_description", None)
+        if isinstance(declared, str) and declared:
+            return declared
     doc = inspect.getdoc(factory) or ""
     text = " ".join(doc.split("\n\n", 1)[0].split())
     text = _ROLE.sub(lambda m: m.group(1).rsplit(".", 1)[-1], text).replace("``", "")

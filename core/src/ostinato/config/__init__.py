@@ -23,6 +23,7 @@ from ostinato.config._client_parts import (
     tool_sets_not_enabled,
 )
 from ostinato.config._core_plugin import CORE_PLUGIN_NAME, DEFAULT_TOOL_ADVISOR, CorePlugin
+from ostinato.config._default_model import LOCAL_DEFAULT_MODEL, default_model
 from ostinato.config._tool_advisor import (
     ToolAdvisorChoice,
     create_tool_advisor,
@@ -31,6 +32,7 @@ from ostinato.config._tool_advisor import (
 )
 from ostinato.settings import (
     SECRET_MASK,
+    BadSettingWarning,
     ChatClientSettings,
     CommaSeparated,
     PluginSettings,
@@ -55,8 +57,10 @@ if TYPE_CHECKING:
 __all__ = [
     "CORE_PLUGIN_NAME",
     "DEFAULT_TOOL_ADVISOR",
+    "LOCAL_DEFAULT_MODEL",
     "SECRET_MASK",
     "AutoConfiguration",
+    "BadSettingWarning",
     "ChatClientSettings",
     "CommaSeparated",
     "CorePlugin",
@@ -79,6 +83,7 @@ __all__ = [
     "create_registry",
     "create_tool_advisor",
     "create_tool_calling_manager",
+    "default_model",
     "describe_settings",
     "known_setting_fields",
     "load_core_settings",

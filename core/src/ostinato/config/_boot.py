@@ -14,7 +14,10 @@ from ostinato.errors import ConfigurationError
 from ostinato.plugins import PluginInfo, PluginManager, PluginOrigin, Registry, collect_registry
 from ostinato.settings import Settings, load_plugin_settings, load_settings
 from ostinato.settings._fields import environment
-from ostinato.settings._plugin_settings import warn_about_unknown_variables
+from ostinato.settings._plugin_settings import (
+    warn_about_bad_settings,
+    warn_about_unknown_variables,
+)
 from ostinato.settings._problems import problems_message
 from ostinato.settings._settings import split_commas
 
@@ -118,16 +121,18 @@ def create_plugin_manager(
 
 
 def create_registry(plugin_manager: PluginManager) -> Registry:
-    """Run the plugins' hooks, then check and load their settings.
+    """Run the plugins' hooks, then check their settings.
 
-    Warns (:class:`~ostinato.config.UnknownSettingWarning`) about ``OSTINATO_*`` variables
-    that no settings class reads.
+    A setting is checked where it is used: bad values of a plugin's settings get a
+    :class:`~ostinato.config.BadSettingWarning` here, and are an error only where a
+    factory or command reads them. Warns too
+    (:class:`~ostinato.config.UnknownSettingWarning`) about ``OSTINATO_*`` variables that
+    no settings class reads.
 
     Raises:
         PluginError: a name is registered twice, or a settings class is invalid.
-        ConfigurationError: plugin settings have bad values (all listed at once).
     """
     registry = collect_registry(plugin_manager)
-    load_plugin_settings(registry)
+    warn_about_bad_settings(registry)
     warn_about_unknown_variables(registry)
     return registry

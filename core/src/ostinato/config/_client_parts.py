@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from ostinato.config._factories import factory_context, installed
+from ostinato.config._default_model import default_model, missing_model_fix
+from ostinato.config._factories import check_settings_in_use, factory_context, installed
 from ostinato.config._provider_hint import unknown_provider_fix
 from ostinato.errors import ConfigurationError, PluginError
 from ostinato.plugins import Registry, ToolSetNotEnabledWarning, call_factory
@@ -53,40 +54,41 @@ def parse_model(value: str) -> tuple[str, str]:
 def create_chat_model(
     settings: Settings, registry: Registry, plugin_settings: Mapping[str, Any] | None = None
 ) -> ChatModel:
-    """The chat model ``OSTINATO_MODEL`` names, built by its provider's factory.
+    """The chat model ``OSTINATO_MODEL`` names, built by its provider's factory; without
+    it, the default of :func:`~ostinato.config.default_model` (``llamacpp:default`` when
+    that provider is installed), as ``ostinato chat`` chooses.
 
     The factory gets the :class:`~ostinato.plugins.FactoryContext` (with
     ``plugin_settings``, the plugins' loaded settings by prefix) and the model name.
 
     Raises:
-        ConfigurationError: no model is configured, or its provider is not installed
-            (the message lists the installed providers).
+        ConfigurationError: no model is configured and there is no default, or its
+            provider is not installed (the message lists the installed providers).
     """
     providers = registry.chat_models
-    if settings.model is None:
-        example = next(iter(sorted(providers)), "openai")
+    model = settings.model or default_model(providers)
+    if model is None:
         listed = (
             f"installed providers: {installed(providers)}"
             if providers
             else "installed providers: none (install one, e.g. pip install ostinato-openai)"
         )
         raise ConfigurationError(
-            f"no chat model is configured\n"
-            f"  {listed}\n"
-            f"fix: set OSTINATO_MODEL=provider:model, e.g. OSTINATO_MODEL={example}:<model>"
+            f"no chat model is configured\n  {listed}\nfix: {missing_model_fix()}"
         )
-    provider, model_name = parse_model(settings.model)
+    provider, model_name = parse_model(model)
     registration = providers.get(provider)
     if registration is None:
         raise ConfigurationError(
-            f"OSTINATO_MODEL={settings.model!r} names the provider {provider!r}, "
+            f"OSTINATO_MODEL={model!r} names the provider {provider!r}, "
             f"which no plugin registered\n"
             f"  installed providers: {installed(providers) or 'none'}\n"
             f"fix: {unknown_provider_fix(provider, model_name, providers, 'OSTINATO_MODEL=')}"
         )
     context = factory_context(registry, settings, plugin_settings)
-    model: ChatModel = call_factory("register_chat_models", registration, context, model_name)
-    return model
+    check_settings_in_use(registration, context)
+    chat_model: ChatModel = call_factory("register_chat_models", registration, context, model_name)
+    return chat_model
 
 
 def create_advisors(
@@ -170,6 +172,7 @@ def create_default_tools(
                 f"  installed tool sets: {installed(registry.tools) or 'none'}\n"
                 f"fix: remove it or install the plugin providing it"
             )
+        check_settings_in_use(registration, context)
         tools.extend(call_factory("register_tools", registration, context))
     return tools
 
@@ -193,8 +196,10 @@ def create_chat_client(
     tool_advisor: ToolAdvisor,
     advisors: Sequence[Advisor],
     default_tools: Sequence[ToolCallback],
+    tool_advisor_hint: Advisor | None = None,
 ) -> ChatClient:
-    """The client: the model, the tool advisor prototype, default advisors and tools.
+    """The client: the model, the tool advisor prototype, default advisors and tools
+    (and ``tool_advisor_hint``, naming a replacement tool advisor in model errors).
 
     With ``OSTINATO_CHAT_CLIENT__TOOL_CALLING__ENABLED=false`` the client's default
     advisor params turn auto-registration off (a call can turn it back on with
@@ -203,8 +208,9 @@ def create_chat_client(
     from ostinato.client import AdvisorParams, ChatClient
 
     builder = ChatClient.builder(chat_model, tool_advisor=tool_advisor)
-    if advisors:
-        builder.default_advisors(*advisors)
+    every = [*advisors, *([tool_advisor_hint] if tool_advisor_hint is not None else [])]
+    if every:
+        builder.default_advisors(*every)
     if default_tools:
         builder.default_tools(*default_tools)
     if not settings.chat_client.tool_calling.enabled:

@@ -20,11 +20,13 @@ from ostinato.config._client_parts import (
     create_chat_model,
     create_default_tools,
 )
+from ostinato.config._replacement_hint import replacement_tool_advisor_hint
 from ostinato.config._tool_advisor import (
     create_tool_advisor,
     create_tool_calling_manager,
     select_tool_advisor,
 )
+from ostinato.errors import OstinatoError
 from ostinato.settings import load_plugin_settings
 
 if TYPE_CHECKING:
@@ -49,9 +51,14 @@ class AutoConfiguration(containers.DeclarativeContainer):
     * ``registry``: what they registered (plugin settings checked at this point);
     * ``plugin_settings``: each plugin's settings, loaded, by prefix (every factory gets
       them, and core's ``settings``, in its :class:`~ostinato.plugins.FactoryContext`);
+      a plugin's settings with bad values are left out, so the factory that reads them
+      fails naming the variable (and a plugin nobody uses only warned);
     * ``chat_model``: from ``OSTINATO_MODEL``;
     * ``tool_calling_manager``: a ``DefaultToolCallingManager`` with the configured limits;
     * ``tool_advisor_choice`` and ``tool_advisor``: the one tool advisor;
+    * ``tool_advisor_hint``: when that is a replacement, the advisor naming it in the
+      error of a failed model round (``None`` otherwise, and when ``tool_advisor`` is
+      given to :func:`build_container`);
     * ``advisors`` and ``default_tools``: the plugins' advisors and enabled tool sets;
     * ``chat_client``: the client.
     """
@@ -64,7 +71,7 @@ class AutoConfiguration(containers.DeclarativeContainer):
         create_plugin_manager, settings, plugins=plugins, entry_points=entry_points
     )
     registry = providers.Singleton(create_registry, plugin_manager)
-    plugin_settings = providers.Singleton(load_plugin_settings, registry)
+    plugin_settings = providers.Singleton(load_plugin_settings, registry, strict=False)
     chat_model = providers.Singleton(create_chat_model, settings, registry, plugin_settings)
     tool_calling_manager = providers.Singleton(create_tool_calling_manager, settings)
     tool_advisor_choice = providers.Singleton(
@@ -80,6 +87,9 @@ class AutoConfiguration(containers.DeclarativeContainer):
         settings,
         plugin_settings,
     )
+    tool_advisor_hint = providers.Singleton(
+        replacement_tool_advisor_hint, tool_advisor_choice.provider, tool_advisor
+    )
     advisors = providers.Singleton(create_advisors, registry, plugin_settings, settings)
     default_tools = providers.Singleton(create_default_tools, settings, registry, plugin_settings)
     chat_client = providers.Singleton(
@@ -89,6 +99,7 @@ class AutoConfiguration(containers.DeclarativeContainer):
         tool_advisor=tool_advisor,
         advisors=advisors,
         default_tools=default_tools,
+        tool_advisor_hint=tool_advisor_hint,
     )
 
 
@@ -100,11 +111,16 @@ def build_container(**overrides: Any) -> AutoConfiguration:
 
         build_container(plugins=[my_plugin], chat_model=ScriptedChatModel(["hi"]))
 
+    A tool advisor given this way is not the installed choice, so no error names that
+    choice (``tool_advisor_hint`` is ``None`` unless given too).
+
     Raises:
         TypeError: a keyword names no provider (the message lists them).
     """
     container = AutoConfiguration()
     names = sorted(container.providers)
+    if "tool_advisor" in overrides:
+        overrides = {"tool_advisor_hint": None, **overrides}
     for name, value in overrides.items():
         if name not in container.providers:
             raise TypeError(
@@ -128,6 +144,14 @@ def chat_client(**overrides: Any) -> ChatClient:
             variable to set).
         PluginError: a plugin is broken (with ``OSTINATO_STRICT_PLUGINS=1``) or two
             plugins registered the same name.
+
+    Either error is raised from here, without the container's frames in its traceback:
+    the message says what to change, and a plugin's own failure stays its ``__cause__``.
     """
-    client: ChatClient = build_container(**overrides).chat_client()
-    return client
+    try:
+        client: ChatClient = build_container(**overrides).chat_client()
+    except OstinatoError as error:
+        failure = error
+    else:
+        return client
+    raise failure.with_traceback(None)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ostinato.config._core_plugin import DEFAULT_TOOL_ADVISOR
-from ostinato.config._factories import factory_context, installed
+from ostinato.config._factories import check_settings_in_use, factory_context, installed
 from ostinato.errors import ConfigurationError, PluginError
 from ostinato.plugins import (
     PluginInfo,
@@ -112,6 +112,7 @@ def create_tool_advisor(
 
     registration = registry.tool_advisors[choice.name]
     context = factory_context(registry, settings, plugin_settings)
+    check_settings_in_use(registration, context)
     advisor = call_factory("register_tool_advisors", registration, context, tool_calling_manager)
     if not isinstance(advisor, ToolAdvisor):
         raise PluginError(

@@ -59,12 +59,15 @@ class ProviderPlugin:
         settings: ``"module:Class"`` of the plugin's settings class.
         factory: ``"module:function"`` of ``(model_name: str | None, settings) ->
             ChatModel``.
+        description: what the provider is, in one sentence (``ostinato models`` shows
+            it; the registered factory carries it as its ``description``).
     """
 
     provider: str
     settings_prefix: str
     settings: str
     factory: str
+    description: str = ""
 
     def settings_class(self) -> type[Any]:
         """The settings class (imports its module)."""
@@ -120,6 +123,12 @@ class ProviderPlugin:
         """Register the provider."""
         register(self.provider, self.create_chat_model)
 
+    @property
+    def chat_model_description(self) -> str:
+        """:attr:`description`; how ``ostinato models`` finds it from the registered
+        factory, a method of this object."""
+        return self.description
+
     @hookimpl
     def register_settings(self, register: Any) -> None:
         """Register the settings class under the prefix."""
@@ -127,7 +136,12 @@ class ProviderPlugin:
 
 
 def provider_plugin(
-    provider: str, *, settings: str, factory: str | None = None, settings_prefix: str | None = None
+    provider: str,
+    *,
+    settings: str,
+    factory: str | None = None,
+    settings_prefix: str | None = None,
+    description: str = "",
 ) -> ProviderPlugin:
     """Declare a chat model provider plugin; nothing is imported until a hook or factory runs.
 
@@ -140,6 +154,8 @@ def provider_plugin(
             by :meth:`ProviderPlugin.create_from_environment`).
         settings_prefix: the settings' flat prefix; default ``OSTINATO_<PROVIDER>_``
             (``"OSTINATO_OPENAI_"``).
+        description: what the provider is, in one sentence, for ``ostinato models``
+            (``"OpenAI's Chat Completions API and the servers that speak it."``).
 
     Returns:
         The :class:`ProviderPlugin`; the plugin module serves its names with
@@ -153,4 +169,4 @@ def provider_plugin(
     _check_path("settings", settings)
     _check_path("factory", factory)
     prefix = settings_prefix or f"OSTINATO_{provider.upper()}_"
-    return ProviderPlugin(provider, prefix, settings, factory)
+    return ProviderPlugin(provider, prefix, settings, factory, description)

@@ -23,6 +23,7 @@ from ostinato.settings._loading import (
     warn_unknown_variables,
 )
 from ostinato.settings._plugin_settings import (
+    BadSettingWarning,
     check_settings_class,
     known_setting_fields,
     load_plugin_settings,
@@ -37,6 +38,7 @@ from ostinato.settings._settings import (
 
 __all__ = [
     "SECRET_MASK",
+    "BadSettingWarning",
     "ChatClientSettings",
     "CommaSeparated",
     "PluginSettings",

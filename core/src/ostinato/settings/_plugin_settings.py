@@ -1,13 +1,16 @@
 """The plugins' settings classes: checked, loaded together, and used to spot misspellings.
 
-A plugin registers ``(prefix, settings_class)`` with ``register_settings``. Before any
-factory runs, every class is loaded once so that all bad values of all plugins are
-reported in one :class:`~ostinato.errors.ConfigurationError`; then every ``OSTINATO_*``
-variable that neither core nor a plugin reads gets a warning.
+A plugin registers ``(prefix, settings_class)`` with ``register_settings``. A setting is
+checked where it is used: when the plugins are loaded, a class with bad values gets a
+:class:`BadSettingWarning` (a bad ``OSTINATO_SERVE_PORT`` must not stop ``ostinato
+chat``), and is left out of the loaded settings, so that the factory or command that
+reads it loads it again and fails with the usual error naming the variable. Every
+``OSTINATO_*`` variable that neither core nor a plugin reads gets a warning too.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from pydantic_settings import BaseSettings
@@ -22,11 +25,17 @@ if TYPE_CHECKING:
     from ostinato.plugins import Registry
 
 __all__ = [
+    "BadSettingWarning",
     "check_settings_class",
     "known_setting_fields",
     "load_plugin_settings",
+    "warn_about_bad_settings",
     "warn_about_unknown_variables",
 ]
+
+
+class BadSettingWarning(UserWarning):
+    """A plugin's setting has a bad value: it stops only what uses the plugin's settings."""
 
 
 def check_settings_class(prefix: str, settings_class: Any, plugin_label: str) -> None:
@@ -51,12 +60,19 @@ def check_settings_class(prefix: str, settings_class: Any, plugin_label: str) ->
         )
 
 
-def load_plugin_settings(registry: Registry) -> dict[str, BaseSettings]:
+def load_plugin_settings(registry: Registry, *, strict: bool = True) -> dict[str, BaseSettings]:
     """Load every registered plugin settings class, keyed by prefix.
+
+    Args:
+        registry: the plugins' registry.
+        strict: raise on bad values; ``False``: leave a class with bad values out (a
+            factory reading it through :meth:`~ostinato.plugins.FactoryContext.plugin_settings`
+            then loads it again and gets the error naming the variable).
 
     Raises:
         PluginError: a registered class is not a valid settings class.
-        ConfigurationError: one or more variables have bad values (all of them listed).
+        ConfigurationError: with ``strict``, one or more variables have bad values (all
+            of them listed).
     """
     loaded: dict[str, BaseSettings] = {}
     problems: list[str] = []
@@ -65,10 +81,43 @@ def load_plugin_settings(registry: Registry) -> dict[str, BaseSettings]:
         try:
             loaded[prefix] = load_settings(registration.value)
         except ConfigurationError as exc:
-            problems.extend(line for line in str(exc).splitlines() if line.startswith("  "))
-    if problems:
+            problems.extend(_problems(exc))
+    if problems and strict:
         raise ConfigurationError(problems_message(problems, "plugin"))
     return loaded
+
+
+def _problems(error: ConfigurationError) -> list[str]:
+    return [line for line in str(error).splitlines() if line.startswith("  ")]
+
+
+def warn_about_bad_settings(registry: Registry) -> list[str]:
+    """Check every registered plugin settings class; a :class:`BadSettingWarning` for each
+    plugin whose settings have bad values. Returns the problems (``VARIABLE=value: ...``).
+
+    Raises:
+        PluginError: a registered class is not a valid settings class.
+    """
+    found: list[str] = []
+    for prefix, registration in registry.settings.items():
+        check_settings_class(prefix, registration.value, registration.plugin.label)
+        try:
+            load_settings(registration.value)
+        except ConfigurationError as exc:
+            problems = _problems(exc)
+            found.extend(problems)
+            count = f"{len(problems)} setting{'s' if len(problems) != 1 else ''}"
+            warnings.warn(
+                BadSettingWarning(
+                    f"{registration.plugin.label}: {count} with a bad value, which stops "
+                    f"only what uses the plugin's settings:\n"
+                    + "\n".join(problems)
+                    + f"\nfix: correct or unset {'it' if len(problems) == 1 else 'them'} "
+                    "(in the environment or .env)"
+                ),
+                stacklevel=3,
+            )
+    return [line.strip() for line in found]
 
 
 def known_setting_fields(registry: Registry) -> list[SettingField]:

@@ -45,6 +45,8 @@ PLUGIN: Final = provider_plugin(
     settings_prefix=SETTINGS_PREFIX,
     settings="ostinato_llamacpp._settings:LlamaCppSettings",
     factory="ostinato_llamacpp._factory:create_chat_model",
+    description="A small local model on llama-server, no key and no account: "
+    "llamacpp:default once `ostinato local setup` has built and fetched it, or a GGUF path.",
 )
 
 #: The registered factory ``(context, model_name) -> LlamaCppChatModel``: ``default`` or a
