@@ -71,10 +71,9 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
             while the model still asks for tools ends the turn with finish reason
             ``maxIterationsExceeded``.
         final_answer_on_limit, no_progress_repeats, no_progress_action, usage_limits: how
-            a turn ends well (see
-            :class:`~ostinato.advisors.ToolCallingAdvisorSettings`): one last round
-            without tools at a limit, no-progress detection (off unless one of its two
-            settings is given; an action alone detects from 3 repeats), usage limits.
+            a turn ends well (:class:`~ostinato.advisors.ToolCallingAdvisorSettings`):
+            one last round without tools at a limit, no-progress detection (off unless
+            either setting is given; an action alone detects from 3 repeats), budgets.
     """
 
     DEFAULT_ORDER: ClassVar[int] = Ordered.HIGHEST_PRECEDENCE + 300
@@ -99,6 +98,8 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
     ) -> None:
         if no_progress_repeats is _UNSET:  # off, unless an action asks for detection
             no_progress_repeats = None if no_progress_action is _UNSET else 3
+        if no_progress_action is _UNSET:
+            no_progress_action = NoProgressAction.TELL
         if tool_calling_manager is _UNSET:
             from ostinato.tools import DefaultToolCallingManager
 
@@ -117,9 +118,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
             ),
             final_answer_on_limit=final_answer_on_limit,
             no_progress_repeats=no_progress_repeats,
-            no_progress_action=(
-                NoProgressAction.TELL if no_progress_action is _UNSET else no_progress_action
-            ),
+            no_progress_action=no_progress_action,
             usage_limits=usage_limits,
         )
 
@@ -149,8 +148,6 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
             _action(no_progress_action),
             usage_limits,
         )
-
-    # -- settings ---------------------------------------------------------------------
 
     @property
     def name(self) -> str:
@@ -204,8 +201,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         Raises:
             TypeError: a name in ``changes`` is not a setting of this class.
         """
-        unknown = sorted(set(changes) - set(self._SETTINGS))
-        if unknown:
+        if unknown := sorted(set(changes) - set(self._SETTINGS)):
             raise TypeError(
                 f"{type(self).__name__}.copy() got unknown setting(s) {', '.join(unknown)}; "
                 f"known: {', '.join(self._SETTINGS)}"

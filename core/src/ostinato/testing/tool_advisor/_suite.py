@@ -6,10 +6,9 @@ deltas against ``content()``, and every ending: answered, return-direct, tool-ca
 limit, iteration cap, one last round without tools at the cap and at a usage limit,
 every repeated call run by default, no progress (told and ended) when asked for, usage
 limits (requests, tokens, tool calls, raising; ``LoopEnded.limit`` naming each), a
-failing tool and a raising listener; approvals, resume and cancellation are checked by
-its bases, :class:`~ostinato.testing.tool_advisor._approvals.ApprovalConformance` and
-:class:`~ostinato.testing.tool_advisor._cancellation.CancellationConformance` (what a
-failed call reports, and the ending every way of cancelling gives the listeners).
+failing tool and a raising listener. Its bases check approvals and resume
+(:class:`~ostinato.testing.tool_advisor._approvals.ApprovalConformance`) and what a failed
+or cancelled call reports, every way of cancelling included (``CancellationConformance``).
 """
 
 from __future__ import annotations
