@@ -5,6 +5,7 @@ pressed only once the child waits for input or events)."""
 from __future__ import annotations
 
 import builtins
+import os
 import signal
 import subprocess
 import sys
@@ -133,23 +134,70 @@ def test_ctrl_c_twice_during_a_turn_keeps_the_next_question(terminal):
     assert terminal.process.wait(timeout=20) == 0
 
 
-def test_ctrl_c_while_a_cancelled_turn_is_reported_keeps_the_session(monkeypatch, tmp_path, capsys):
-    # A second Ctrl-C lands after the turn's event loop stopped listening for it, while
-    # the cancellation is being reported: a KeyboardInterrupt out of the turn's code.
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    lines = iter(["tell me a slow story", "and now?", "/exit"])
+def _press() -> None:
+    """Ctrl-C, delivered to this process at exactly this line."""
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+def _session() -> SimpleNamespace:
+    choice = SimpleNamespace(model="scripted:interactive", source="--model")
+    return SimpleNamespace(choice=choice, tools=(), conversation_id=None)
+
+
+def test_ctrl_c_while_a_turn_is_reported_acts_at_the_next_prompt(monkeypatch, tmp_path, capsys):
+    # A press after the turn ended, while it is reported: no KeyboardInterrupt lands in
+    # the reporting code; the next prompt acts on it, and the session goes on.
+    lines = iter(["first", "second", "/exit"])
     monkeypatch.setattr(builtins, "input", lambda prompt="": next(lines))
     asked: list[str] = []
 
     def ask_once(session, runner, question, **kwargs):
         asked.append(question)
-        if len(asked) == 1:
-            raise KeyboardInterrupt
+        _press()
+        print("reported", file=sys.stderr)  # the rest of the reporting still runs
         return 0
 
     monkeypatch.setattr(_interactive, "ask_once", ask_once)
-    choice = SimpleNamespace(model="scripted:interactive", source="--model")
-    session = SimpleNamespace(choice=choice, tools=(), conversation_id=None)
-    assert _interactive.run_interactive(session, None, as_json=False) == 0
-    assert asked == ["tell me a slow story", "and now?"]
-    assert capsys.readouterr().err.endswith("\ncancelled\n")
+    assert _interactive.run_interactive(_session(), None, as_json=False) == 0
+    assert asked == ["first", "second"]
+    err = capsys.readouterr().err
+    assert err.count("reported\n\n(Ctrl-D or /exit quits)\n") == 2
+
+
+def test_ctrl_c_between_the_prompt_and_a_turn_never_raises(monkeypatch, capsys):
+    # A press while the session prepares the next prompt (here: reading the history's
+    # length) is held for that prompt.
+    lines = iter(["/exit"])
+    monkeypatch.setattr(builtins, "input", lambda prompt="": next(lines))
+    length = _interactive._History.length
+
+    def pressed_length(self):
+        _press()
+        return length(self)
+
+    monkeypatch.setattr(_interactive._History, "length", pressed_length)
+    assert _interactive.run_interactive(_session(), None, as_json=False) == 0
+    assert capsys.readouterr().err.endswith("\n(Ctrl-D or /exit quits)\n")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+
+
+def test_ctrl_c_at_awkward_moments_never_ends_the_session(terminal):
+    # Presses as soon as output appears, without waiting for the session to block: at
+    # the banner, at the first piece of an answer, twice at once, and as a turn is
+    # reported. Each cancels the turn it lands in or clears the prompt; none ends the
+    # session or loses its next question.
+    terminal.expect(r"ostinato chat: ")
+    terminal.type("\x03")  # before the first prompt
+    terminal.expect(r"\n> ")
+    terminal.type("tell me a slow story\n")
+    terminal.expect(r"Once upon a time")
+    terminal.type("\x03\x03")
+    terminal.expect(r"\ncancelled")
+    terminal.type("hello\n")
+    terminal.expect(r"usage: 1 model round")
+    terminal.type("\x03")  # as the turn is reported
+    terminal.type("and now?\n")
+    terminal.expect(r"You said 'and now\?'; I see 2 earlier message\(s\)\.")
+    terminal.expect(r"\n> ")
+    terminal.type("/exit\n")
+    assert terminal.process.wait(timeout=20) == 0
