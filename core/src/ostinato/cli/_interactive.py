@@ -126,13 +126,13 @@ def _prompt_loop(
                 print(file=out, flush=True)
                 return 0
             except KeyboardInterrupt:
-                # A press landing as input() returned: the line, already complete (and in
-                # the history), is kept, and the press cancels its turn.
+                # A press seen only as input() returned (readline's gap, see
+                # ostinato.cli._interrupts): the line, already complete (and in the
+                # history), is kept and asked.
                 entered = history.entered_since(length)
                 if entered is None:
                     print("\n(Ctrl-D or /exit quits)", file=err, flush=True)
                     continue
-                interrupts.note_press()
                 line = entered
             question = line.strip()
             if not question:

@@ -16,8 +16,10 @@ each:
   turn. No ``KeyboardInterrupt`` ever lands on those lines.
 
 Handing the signal from one place to the next happens with SIGINT blocked, so no press
-falls between two handlers. This module must not print: the session decides what a
-press shows.
+falls between two handlers. One gap is readline's: a press landing in the microseconds
+between the prompt being written and readline waiting for a key is seen only when
+readline returns a line, and then the line is kept; a person cannot press that fast.
+This module must not print: the session decides what a press shows.
 """
 
 from __future__ import annotations
@@ -73,11 +75,6 @@ class SessionInterrupts:
         if self._at_prompt:
             self._at_prompt = False  # one press, one interrupt
             raise KeyboardInterrupt
-        self._pressed = True
-
-    def note_press(self) -> None:
-        """Note a press that reached the session as a ``KeyboardInterrupt`` after the line
-        was read: it cancels the turn that line starts."""
         self._pressed = True
 
     def take_press(self) -> bool:
