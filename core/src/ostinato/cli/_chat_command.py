@@ -63,7 +63,8 @@ def add_chat_command(subparsers: Any) -> None:
     parser.add_argument(
         "--approve",
         action="store_true",
-        help="ask before each tool call runs: y runs it, n denies it, e edits its arguments",
+        help="ask before each tool call runs: y runs it, n denies it (with a reason), e edits "
+        "its arguments",
     )
     parser.set_defaults(handler=run_chat)
 
