@@ -5,6 +5,7 @@ has one style: it starts in lower case and ends without a full stop, as argparse
 from __future__ import annotations
 
 import argparse
+import contextlib
 from collections.abc import Iterator
 
 import pytest
@@ -35,10 +36,8 @@ def _plugin_parser(name: str, monkeypatch: pytest.MonkeyPatch) -> argparse.Argum
         seen.append(self)
 
     monkeypatch.setattr(argparse.ArgumentParser, "print_help", record)
-    try:
+    with contextlib.suppress(SystemExit):  # argparse exits after the help
         main([name, "--help"])
-    except SystemExit:
-        pass
     monkeypatch.undo()
     return seen[0] if seen else None
 
@@ -46,7 +45,7 @@ def _plugin_parser(name: str, monkeypatch: pytest.MonkeyPatch) -> argparse.Argum
 def _every_help(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     parser, commands = command_table(load_context())
     found = list(_helps(parser, "ostinato"))
-    for name, sub in subcommand_parsers(parser).items():
+    for name in subcommand_parsers(parser):
         if name in commands:
             plugin_parser = _plugin_parser(name, monkeypatch)
             if plugin_parser is not None:
