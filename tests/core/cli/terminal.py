@@ -12,6 +12,11 @@ a piece of the answer) but before it blocked in ``select`` (readline) or ``epoll
 (the event loop) trips the handler's flag and then waits, unseen, for the next input or
 event — the hint never appears. A person cannot press Ctrl-C within those microseconds;
 a test reacting to the output can, under CPU load.
+
+The terminal has ``NOFLSH`` set: by default the line discipline throws away the output
+not yet read from the master when Ctrl-C is typed, which a terminal emulator, reading
+as the output comes, never leaves there, and a test that types faster than it reads
+does: a second, impatient Ctrl-C would erase the ``cancelled`` the first one printed.
 """
 
 from __future__ import annotations
@@ -125,6 +130,9 @@ def ostinato_on_terminal(
     environment of :func:`~tests.core.cli.cli_process.child_environment`, an ``xterm`` 200
     columns wide, then ``env``); killed, if still running, and its terminal closed after."""
     master, slave = pty.openpty()
+    attributes = termios.tcgetattr(slave)
+    attributes[3] |= termios.NOFLSH  # lflag: Ctrl-C keeps the output (see the module)
+    termios.tcsetattr(slave, termios.TCSANOW, attributes)
     process = subprocess.Popen(
         [sys.executable, "-m", "ostinato.cli", *argv],
         stdin=slave,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,7 +35,41 @@ def test_each_call_is_approved_denied_or_edited_at_the_terminal(approving: Termi
     approving.type('{"city": "Lyon"}\n')
     approving.expect(r'approve get_weather\(city="Tokyo"\)\? \[y\]es / \[n\]o / \[e\]dit: ')
     approving.type("n\n")
+    approving.expect(r"why \(told to the model; Enter for no reason\): ")
+    approving.type("\n")
     approving.expect(r'← get_weather\(city="Lyon"\) [0-9.]+ s: \{"city": "Lyon"')
     approving.expect(WEATHER_ANSWER[:20])
     approving.expect(r"usage: ")
     assert approving.process.wait(timeout=20) == 0
+
+
+def test_a_denial_is_shown_like_the_tool_lines_and_takes_a_reason(approving: Terminal) -> None:
+    approving.expect(r'approve get_weather\(city="Paris"\)\? \[y\]es / \[n\]o / \[e\]dit: ')
+    approving.type("n\n")
+    approving.expect(r"why \(told to the model; Enter for no reason\): ")
+    approving.type("\n")
+    approving.expect(r'\n✗ get_weather\(city="Paris"\) denied\n')
+    approving.expect(r'approve get_weather\(city="Tokyo"\)\? \[y\]es / \[n\]o / \[e\]dit: ')
+    approving.type("n\n")
+    approving.expect(r"why \(told to the model; Enter for no reason\): ")
+    approving.type("not Tokyo today\n")
+    approving.expect(r'\n✗ get_weather\(city="Tokyo"\) denied: not Tokyo today\n')
+    approving.expect(r"usage: ")
+    assert approving.process.wait(timeout=20) == 0
+
+
+def test_the_model_reads_the_reason_of_a_denial() -> None:
+    from ostinato.cli._approval_prompt import TerminalApprover
+    from ostinato.cli._terminal import TerminalRenderer
+    from ostinato.messages import ToolCall
+    from ostinato.tools import ApprovalKind, ApprovalRequest
+
+    err = io.StringIO()
+    renderer = TerminalRenderer(io.StringIO(), err, progress=False)
+    approver = TerminalApprover(renderer, io.StringIO("n\nit costs money\n"), err)
+    call = ToolCall(id="c1", name="pay", arguments='{"amount": 5}')
+    decision = approver._ask(ApprovalRequest(call=call, definition=None))
+    assert decision.kind is ApprovalKind.DENY
+    assert decision.denial_text(call) == (
+        "Tool call 'pay' was not run: denied (the user declined this call: it costs money)."
+    )

@@ -200,21 +200,29 @@ def test_tools_by_module_attribute(scripted, capsys, clean_environment):
 
 
 @pytest.mark.parametrize(
-    ("source", "problem"),
+    ("source", "problem", "fix"),
     [
-        ("missing.py", "no such file: missing.py"),
-        ("no_such_module_anywhere:x", "no module named 'no_such_module_anywhere'"),
-        ("json", "json has no module-level @tool functions"),
-        (f"{WEATHER_PY}:nothing", "has no attribute 'nothing'"),
+        ("missing.py", "no such file: missing.py", "write --tools module:attribute"),
+        (
+            "no_such_module_anywhere:x",
+            "no module named 'no_such_module_anywhere'",
+            "write --tools module:attribute",
+        ),
+        ("json", "json has no module-level @tool functions", "write --tools module:attribute"),
+        (
+            f"{WEATHER_PY}:nothing",
+            "has no attribute 'nothing' (tools: get_weather; other callables: main)",
+            f"name one of its tools, e.g. --tools {WEATHER_PY}:get_weather",
+        ),
     ],
 )
-def test_bad_tool_sources_exit_2(scripted, capsys, source, problem):
+def test_bad_tool_sources_exit_2(scripted, capsys, source, problem, fix):
     code, out, err = chat(capsys, "-m", "scripted:hello", "--tools", source, "hi")
     assert (code, out) == (2, "")
     first = err.splitlines()[0]
     assert first.startswith(f"ostinato: error: --tools {source!r}: ")
     assert problem in first
-    assert "; fix: write --tools module:attribute" in first
+    assert f"; fix: {fix}" in first
 
 
 def test_the_local_default_is_set_up_first_and_says_so(fake_distributions, capsys):

@@ -5,6 +5,7 @@ pressed only once the child waits for input or events)."""
 from __future__ import annotations
 
 import builtins
+import os
 import signal
 import subprocess
 import sys
@@ -133,23 +134,67 @@ def test_ctrl_c_twice_during_a_turn_keeps_the_next_question(terminal):
     assert terminal.process.wait(timeout=20) == 0
 
 
-def test_ctrl_c_while_a_cancelled_turn_is_reported_keeps_the_session(monkeypatch, tmp_path, capsys):
-    # A second Ctrl-C lands after the turn's event loop stopped listening for it, while
-    # the cancellation is being reported: a KeyboardInterrupt out of the turn's code.
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    lines = iter(["tell me a slow story", "and now?", "/exit"])
+def _press() -> None:
+    """Ctrl-C, delivered to this process at exactly this line."""
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+def _session() -> SimpleNamespace:
+    choice = SimpleNamespace(model="scripted:interactive", source="--model")
+    return SimpleNamespace(choice=choice, tools=(), conversation_id=None)
+
+
+def test_ctrl_c_while_a_turn_is_reported_acts_at_the_next_prompt(monkeypatch, tmp_path, capsys):
+    # A press after the turn ended, while it is reported: no KeyboardInterrupt lands in
+    # the reporting code; the next prompt acts on it, and the session goes on.
+    lines = iter(["first", "second", "/exit"])
     monkeypatch.setattr(builtins, "input", lambda prompt="": next(lines))
     asked: list[str] = []
 
     def ask_once(session, runner, question, **kwargs):
         asked.append(question)
-        if len(asked) == 1:
-            raise KeyboardInterrupt
+        _press()
+        print("reported", file=sys.stderr)  # the rest of the reporting still runs
         return 0
 
     monkeypatch.setattr(_interactive, "ask_once", ask_once)
-    choice = SimpleNamespace(model="scripted:interactive", source="--model")
-    session = SimpleNamespace(choice=choice, tools=(), conversation_id=None)
-    assert _interactive.run_interactive(session, None, as_json=False) == 0
-    assert asked == ["tell me a slow story", "and now?"]
-    assert capsys.readouterr().err.endswith("\ncancelled\n")
+    assert _interactive.run_interactive(_session(), None, as_json=False) == 0
+    assert asked == ["first", "second"]
+    err = capsys.readouterr().err
+    assert err.count("reported\n\n(Ctrl-D or /exit quits)\n") == 2
+
+
+def test_ctrl_c_between_the_prompt_and_a_turn_never_raises(monkeypatch, capsys):
+    # A press while the session prepares the next prompt (here: reading the history's
+    # length) is held for that prompt.
+    lines = iter(["/exit"])
+    monkeypatch.setattr(builtins, "input", lambda prompt="": next(lines))
+    length = _interactive._History.length
+    presses = [_press]
+
+    def pressed_length(self):
+        if presses:
+            presses.pop()()
+        return length(self)
+
+    monkeypatch.setattr(_interactive._History, "length", pressed_length)
+    assert _interactive.run_interactive(_session(), None, as_json=False) == 0
+    assert capsys.readouterr().err.endswith("\n(Ctrl-D or /exit quits)\n")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+
+
+def test_ctrl_c_in_a_turn_is_seen_without_waiting_for_the_session_to_block(terminal):
+    # Pressed as soon as the answer appears, not once the child waits: the event loop's
+    # signal handler wakes the loop even when the press lands just before it blocks.
+    terminal.expect(r"\n> ")
+    for presses in ("\x03", "\x03\x03", "\x03"):
+        terminal.type("tell me a slow story\n")
+        terminal.expect(r"Once upon a time")
+        terminal.type(presses)
+        terminal.expect(r"\ncancelled", timeout=10)
+        terminal.expect(r"\n> ")
+    terminal.type("and now?\n")
+    terminal.expect(r"You said 'and now\?'; I see 0 earlier message\(s\)\.")
+    terminal.expect(r"\n> ")
+    terminal.type("/exit\n")
+    assert terminal.process.wait(timeout=20) == 0

@@ -5,13 +5,16 @@ from __future__ import annotations
 import pytest
 
 from ostinato.cli._model_choice import ModelChoice, describe_model_error
+from ostinato.config import parse_model
 from ostinato.errors import (
+    ConfigurationError,
     ModelTimeoutError,
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
     ServerError,
 )
+from tests.core.cli.cli_process import run_main
 
 CHOICE = ModelChoice("acme:big", "acme", "--model")
 
@@ -83,3 +86,25 @@ def test_details_are_kept_and_a_local_server_points_at_its_log():
         "fix: read its log (/tmp/s.log); `ostinato config` shows the OSTINATO_ACME_* settings "
         "it started with",
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "example"),
+    [
+        ("llamacpp", "llamacpp:default"),
+        ("openai", "openai:gpt-4.1-mini"),
+        ("anthropic", "anthropic:claude-sonnet-4-5"),
+        ("ollama", "ollama:qwen3"),
+        ("gpt-4.1-mini", "openai:gpt-4.1-mini"),
+    ],
+)
+def test_a_model_without_a_colon_gets_the_form_and_an_example_of_its_provider(
+    value, example, scripted, capsys
+):
+    code, _, err = run_main(capsys, "chat", "--model", value, "hi")
+    assert code == 2
+    assert err == (
+        f"ostinato: error: --model {value!r} is not provider:model; fix: write it like {example}\n"
+    )
+    with pytest.raises(ConfigurationError, match=f"fix: write it like OSTINATO_MODEL={example}$"):
+        parse_model(value)

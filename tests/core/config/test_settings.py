@@ -84,6 +84,24 @@ def test_the_dotenv_file_is_read_and_the_environment_wins(clean_environment, mon
     assert settings.tools.max_iterations == 4
 
 
+@pytest.mark.parametrize(
+    ("value", "example"),
+    [
+        ("llamacpp", "llamacpp:default"),
+        ("openai", "openai:gpt-4.1-mini"),
+        ("Anthropic", "anthropic:claude-sonnet-4-5"),
+        ("ollama", "ollama:qwen3"),
+    ],
+)
+def test_a_bare_provider_name_gets_an_example_of_that_provider(monkeypatch, value, example):
+    error = refused(monkeypatch, {"OSTINATO_MODEL": value})
+    assert (
+        f"  OSTINATO_MODEL={value!r}: expected provider:model, e.g. {example}"
+        in str(error).splitlines()
+    )
+    assert "did you mean" not in str(error)
+
+
 def test_every_bad_value_is_listed_by_variable_name(monkeypatch):
     error = refused(
         monkeypatch,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from ostinato.cli import main
 from ostinato.durable import TurnRequest, TurnStatus
 from ostinato.errors import DurableTurnError
 from ostinato_dbos import DbosEngine, DbosSettings
@@ -36,5 +37,44 @@ def test_unknown_and_undecidable_turns_are_clear_errors(
         with pytest.raises(DurableTurnError, match="no durable turn has the id 'nope'"):
             asyncio.run(anext(engine.turn("nope").aevents()))  # type: ignore[arg-type]
     monkeypatch.setenv("OSTINATO_DBOS_DATABASE_URL", url)
-    assert run_approve(["t-1"]) == 1
-    assert "the durable turn 't-1' waits for no decision" in capsys.readouterr().err
+    with pytest.raises(DurableTurnError, match="the durable turn 't-1' waits for no decision"):
+        run_approve(["t-1"])
+
+
+def approve(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``ostinato approve *argv`` through the ostinato command, as a user runs it."""
+    code = main(["approve", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_ostinato_approve_takes_unique_id_starts_and_errors_in_one_format(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'dbos.sqlite3'}"
+    monkeypatch.setenv("OSTINATO_DBOS_DATABASE_URL", url)
+    assert approve(capsys, "--list") == (0, "no durable turn waits for a decision\n", "")
+    with DbosEngine(DbosSettings(database_url=url)) as engine:  # type: ignore[arg-type]
+        for turn_id in ("4f1c2a-one", "4f1c9b-two"):
+            engine.submit(TurnRequest("hi"), turn_id=turn_id)
+    fix = "fix: `ostinato approve --list` shows the turns waiting for a decision"
+    assert approve(capsys, "nope") == (
+        1,
+        "",
+        f"ostinato: error: no durable turn has the id 'nope' (nor an id starting with it); {fix}\n",
+    )
+    # A unique start names the turn (here: one waiting for nothing, so that is the error).
+    code, out, err = approve(capsys, "4f1c2")
+    assert (code, out) == (1, "")
+    assert err == (
+        "ostinato: error: the durable turn '4f1c2a-one' waits for no decision (status "
+        f"queued); {fix}\n"
+    )
+    code, _, err = approve(capsys, "4f1c")
+    assert code == 1
+    assert err == (
+        "ostinato: error: '4f1c' starts the ids of 2 turns, none of them waiting for a "
+        "decision: 4f1c2a-one, 4f1c9b-two; fix: give more of the id, enough to name one turn\n"
+    )
+    for output in approve(capsys, "nope")[1:]:
+        assert "DBOS" not in output and "Workflow" not in output  # never the engine's text

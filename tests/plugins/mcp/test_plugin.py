@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -161,7 +163,45 @@ def test_mcp_list_shows_each_server_and_never_a_secret(tmp_path, capsys, demo_ur
 
 def test_mcp_list_of_a_missing_file_is_a_configuration_error(tmp_path, capsys):
     assert ostinato_main(["mcp", "list", "--config", str(tmp_path / "none.json")]) == 2
-    assert "no such MCP configuration file" in capsys.readouterr().err
+    # The same one-line error, with its fix, as every ostinato command.
+    assert capsys.readouterr().err == (
+        f"ostinato: error: {tmp_path / 'none.json'}: no such MCP configuration file; fix: "
+        "create it (see examples/mcp.json) or point OSTINATO_MCP_CONFIG / --mcp at it\n"
+    )
+
+
+def test_mcp_list_finds_a_server_installed_next_to_the_running_python(tmp_path, capfd, monkeypatch):
+    # capfd: a stdio server writes its log to the real standard error.
+    # A server installed in the virtual environment, which is not activated: not on PATH,
+    # but in the running interpreter's scripts directory.
+    scripts = tmp_path / "venv-bin"
+    scripts.mkdir()
+    server = scripts / "demo-mcp-server"
+    server.write_text(
+        f"#!{sys.executable}\nimport runpy\nrunpy.run_path({DEMO!r}, run_name='__main__')\n"
+    )
+    server.chmod(0o755)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    real_get_path = sysconfig.get_path
+    monkeypatch.setattr(
+        sysconfig,
+        "get_path",
+        lambda name, *a, **k: str(scripts) if name == "scripts" else real_get_path(name, *a, **k),
+    )
+    path = config_file(tmp_path, {"demo": {"command": "demo-mcp-server"}})
+    assert ostinato_main(["mcp", "list", "--config", str(path)]) == 0
+    assert "  add: Add two integers" in capfd.readouterr().out
+
+    path = config_file(tmp_path, {"ghost": {"command": "ghost-mcp-server"}})
+    assert ostinato_main(["mcp", "list", "--config", str(path)]) == 1
+    out = capfd.readouterr().out
+    assert (
+        "  FAILED: MCP server 'ghost' (ghost-mcp-server) could not start: FileNotFoundError: no "
+        "executable 'ghost-mcp-server' on PATH nor in this Python's scripts directory "
+        f"({scripts}, {os.path.dirname(sys.executable)})\n"
+        "    fix: activate the virtual environment that has 'ghost-mcp-server' (source "
+        '.venv/bin/activate), or give its absolute path as the server\'s "command"\n'
+    ) in out
 
 
 async def test_name_clashes_are_prefixed_by_the_rule(demo_url):

@@ -1,8 +1,10 @@
 """``ostinato chat --approve``: ask on the terminal before each tool call runs.
 
 For every call the model asks for, the prompt shows the call and reads one answer:
-``y`` runs it, ``n`` denies it (the model is told the user declined), ``e`` asks for
-new arguments as a JSON object and runs the call with them. End of input denies. The
+``y`` runs it, ``n`` denies it and asks why (the model is told the user declined, and
+the reason typed, if any), ``e`` asks for new arguments as a JSON object and runs the
+call with them. End of input denies. A denial is shown like the tool lines:
+``✗ name(arguments) denied: reason``. The
 question goes to stderr and the answer is read from stdin, on ostinato's tool thread
 pool, so the event loop (and a cancelled turn) is never blocked by the terminal.
 """
@@ -13,7 +15,7 @@ import json
 from typing import TYPE_CHECKING, TextIO
 
 from ostinato.cli._terminal import format_call
-from ostinato.tools import ApprovalDecision, ApprovalRequest
+from ostinato.tools import ApprovalDecision, ApprovalKind, ApprovalRequest
 
 if TYPE_CHECKING:
     from ostinato.cli._terminal import TerminalRenderer
@@ -22,6 +24,8 @@ __all__ = ["TerminalApprover", "approve_every_call"]
 
 _QUESTION = "approve {call}? [y]es / [n]o / [e]dit: "
 _ARGUMENTS = "arguments (a JSON object): "
+_REASON = "why (told to the model; Enter for no reason): "
+_DECLINED = "the user declined this call"
 
 
 def approve_every_call(call: object, tool: object) -> bool:
@@ -48,7 +52,12 @@ class TerminalApprover:
         from ostinato.runtime import run_in_tool_thread
 
         self._renderer.stop()
-        return await run_in_tool_thread(self._ask, request)
+        decision = await run_in_tool_thread(self._ask, request)
+        if decision.kind is ApprovalKind.DENY:
+            reason = decision.reason or ""
+            shown = reason.removeprefix(_DECLINED).removeprefix(": ")
+            self._renderer.denied(request.call.name, request.call.arguments, shown or None)
+        return decision
 
     def _read(self, question: str) -> str | None:
         self._err.write(question)
@@ -66,7 +75,8 @@ class TerminalApprover:
             if choice == "y":
                 return ApprovalDecision.approve()
             if choice == "n":
-                return ApprovalDecision.deny("the user declined this call")
+                reason = self._read(_REASON)
+                return ApprovalDecision.deny(f"{_DECLINED}: {reason}" if reason else _DECLINED)
             if choice == "e":
                 edited = self._edit()
                 if edited is not None:

@@ -20,6 +20,7 @@ from typing import Any, Final, TextIO
 from ostinato.cli._chat_session import ChatSession
 from ostinato.cli._client_setup import add_client_options, open_configured_session
 from ostinato.cli._context import CliContext
+from ostinato.cli._interrupts import SessionInterrupts, TurnInterrupted
 from ostinato.cli._model_choice import ModelChoice, choose_model, describe_model_error
 from ostinato.cli._output import print_error, print_json
 from ostinato.cli._terminal import TerminalRenderer
@@ -62,7 +63,8 @@ def add_chat_command(subparsers: Any) -> None:
     parser.add_argument(
         "--approve",
         action="store_true",
-        help="ask before each tool call runs: y runs it, n denies it, e edits its arguments",
+        help="ask before each tool call runs: y runs it, n denies it (with a reason), e edits "
+        "its arguments",
     )
     parser.set_defaults(handler=run_chat)
 
@@ -82,12 +84,20 @@ def ask_once(
     as_json: bool,
     out: TextIO,
     err: TextIO,
+    interrupts: SessionInterrupts | None = None,
 ) -> int:
-    """Run one turn on ``runner`` and show it; the exit code (0, 1, 3, 4 or 130)."""
+    """Run one turn on ``runner`` and show it; the exit code (0, 1, 3, 4 or 130).
+
+    In an interactive session, ``interrupts`` routes Ctrl-C to the turn; without it,
+    asyncio's runner turns the first Ctrl-C into a cancelled turn.
+    """
     renderer = TerminalRenderer(out, err, show_answer=not as_json)
     try:
-        result = runner.run(session.ask(question, renderer))
-    except KeyboardInterrupt:
+        if interrupts is None:
+            result = runner.run(session.ask(question, renderer))
+        else:
+            result = interrupts.run_turn(runner, session.ask(question, renderer))
+    except (KeyboardInterrupt, TurnInterrupted):
         renderer.cancelled()
         return EXIT_CANCELLED
     except ModelError as exc:

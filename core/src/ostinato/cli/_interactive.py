@@ -4,7 +4,9 @@ Line editing and history come from :mod:`readline` where Python has it (the hist
 kept in ``$XDG_STATE_HOME/ostinato/chat_history``, else
 ``~/.local/state/ostinato/chat_history``). Ctrl-C during a turn cancels that turn (the
 model request and running async tools are cancelled; the conversation is left as it was)
-and the session goes on; Ctrl-C at the prompt clears the line; Ctrl-D or ``/exit`` quits.
+and the session goes on; Ctrl-C at the prompt clears the line, and so does a press
+between turns, at the next prompt (see :mod:`ostinato.cli._interrupts`); Ctrl-D or
+``/exit`` quits.
 A line starting with ``/`` is a command: an unknown one is an error, never a question
 (``//text`` asks ``/text``).
 """
@@ -21,6 +23,7 @@ from typing import Final
 
 from ostinato.cli._chat_command import ask_once
 from ostinato.cli._chat_session import ChatSession
+from ostinato.cli._interrupts import SessionInterrupts
 from ostinato.cli._output import print_error
 from ostinato.errors import OstinatoError
 
@@ -104,6 +107,13 @@ def _banner(session: ChatSession) -> str:
 
 def run_interactive(session: ChatSession, runner: asyncio.Runner, *, as_json: bool) -> int:
     """Prompt for questions until Ctrl-D or ``/exit``, one turn each; exit code 0."""
+    with SessionInterrupts() as interrupts:
+        return _prompt_loop(session, runner, interrupts, as_json=as_json)
+
+
+def _prompt_loop(
+    session: ChatSession, runner: asyncio.Runner, interrupts: SessionInterrupts, *, as_json: bool
+) -> int:
     out, err = sys.stdout, sys.stderr
     history = _History()
     print(_banner(session), file=err, flush=True)
@@ -111,13 +121,14 @@ def run_interactive(session: ChatSession, runner: asyncio.Runner, *, as_json: bo
         while True:
             length = history.length()
             try:
-                line = input(PROMPT)
+                line = interrupts.read_line(lambda: input(PROMPT))
             except EOFError:
                 print(file=out, flush=True)
                 return 0
             except KeyboardInterrupt:
-                # A Ctrl-C pressed as a turn ended can reach Python only once input()
-                # returns: the line, already complete (and in the history), is kept.
+                # A press seen only as input() returned (readline's gap, see
+                # ostinato.cli._interrupts): the line, already complete (and in the
+                # history), is kept and asked.
                 entered = history.entered_since(length)
                 if entered is None:
                     print("\n(Ctrl-D or /exit quits)", file=err, flush=True)
@@ -137,12 +148,16 @@ def run_interactive(session: ChatSession, runner: asyncio.Runner, *, as_json: bo
                 print_error(_unknown_command(question), err, exit_code=2)
                 continue
             try:
-                ask_once(session, runner, question, as_json=as_json, out=out, err=err)
+                ask_once(
+                    session,
+                    runner,
+                    question,
+                    as_json=as_json,
+                    out=out,
+                    err=err,
+                    interrupts=interrupts,
+                )
             except OstinatoError as exc:  # e.g. a limit; the session goes on
                 print_error(str(exc), err, error=exc)
-            except KeyboardInterrupt:
-                # Ctrl-C pressed again while the turn the first one cancelled was being
-                # reported: that turn is over either way, and the session goes on.
-                print("\ncancelled", file=err, flush=True)
     finally:
         history.save()

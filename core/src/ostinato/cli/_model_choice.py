@@ -37,6 +37,7 @@ from ostinato.errors import (
     RateLimitError,
 )
 from ostinato.plugins import Registration, Registry
+from ostinato.settings._model_form import model_example
 
 __all__ = [
     "LOCAL_COMMAND",
@@ -84,8 +85,7 @@ def _parse(value: str, source: str) -> tuple[str, str]:
     provider, sep, name = value.strip().partition(":")
     if not sep or not provider.strip() or any(c.isspace() for c in value.strip()):
         raise ConfigurationError(
-            f"{source} {value!r} is not provider:model\n"
-            f"fix: write it like {LOCAL_DEFAULT_MODEL} or openai:gpt-4.1-mini"
+            f"{source} {value!r} is not provider:model\nfix: write it like {model_example(value)}"
         )
     return provider.strip().lower(), name.strip()
 

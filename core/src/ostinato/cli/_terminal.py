@@ -122,6 +122,11 @@ class TerminalRenderer:
         if self._running_tools:
             self._start_progress(f"running {self._running_tools[0]}")
 
+    def denied(self, name: str, arguments: str, reason: str | None) -> None:
+        """Print a call the user denied (``--approve``), with the reason given, if any."""
+        why = f": {one_line(mask_secrets(reason))}" if reason else ""
+        self._note(f"{self._glyphs['failed']} {format_call(name, arguments)} denied{why}")
+
     # -- the answer -------------------------------------------------------------------------
 
     def answer(self, text: str) -> None:

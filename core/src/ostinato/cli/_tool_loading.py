@@ -6,6 +6,10 @@ A source is ``module:attribute`` (``pkg.tools:WeatherTools``), a module
 An attribute may be a ``@tool`` function, an object with ``@tool`` methods, a class (made
 with no arguments), a ``ToolCallback`` or a list of these. The working directory is
 importable, as with ``python -m``.
+
+A source that cannot be loaded says where: a syntax error or an exception while
+importing names the file and line; an attribute the module lacks lists what the module
+has (its tools, then its other callables).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import importlib.util
 import os
 import re
 import sys
+import traceback
 import types
 from collections.abc import Iterable
 from pathlib import Path
@@ -34,6 +39,70 @@ _FIX: Final = (
 
 def _fail(source: str, problem: str) -> ConfigurationError:
     return ConfigurationError(f"--tools {source!r}: {problem}\n{_FIX}")
+
+
+def _import_failed(source: str, where: str, exc: Exception) -> ConfigurationError:
+    """Importing ``where`` raised ``exc``: the error names the file and line at fault."""
+    if isinstance(exc, SyntaxError):
+        line = f"{exc.filename}:{exc.lineno}" if exc.filename else f"line {exc.lineno}"
+        column = f", column {exc.offset}" if exc.offset else ""
+        text = f"\n  {exc.text.rstrip()}" if exc.text and exc.text.strip() else ""
+        return ConfigurationError(
+            f"--tools {source!r}: {type(exc).__name__} in {line}{column}: {exc.msg}{text}\n"
+            f"fix: correct the Python at {line}"
+        )
+    frames = traceback.extract_tb(exc.__traceback__)
+    own = [f for f in frames if "importlib" not in f.filename and "<frozen" not in f.filename]
+    if not own:
+        return _fail(source, f"importing {where} failed: {type(exc).__name__}: {exc}")
+    line = f"{own[-1].filename}:{own[-1].lineno}"
+    return ConfigurationError(
+        f"--tools {source!r}: importing {where} failed at {line}: {type(exc).__name__}: {exc}\n"
+        f"fix: correct {line} (or run with --debug for the whole traceback)"
+    )
+
+
+def _is_tools(value: object) -> bool:
+    from ostinato.tools import tool_spec_of
+
+    if tool_spec_of(value) is not None or isinstance(value, ToolCallback):
+        return True
+    if isinstance(value, type):
+        return any(tool_spec_of(v) is not None for v in vars(value).values())
+    if isinstance(value, list | tuple):
+        return bool(value) and all(_is_tools(v) for v in value)
+    return False
+
+
+def _names(names: list[str], shown: int = 8) -> str:
+    more = f", and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
+
+
+def _missing_attribute(
+    source: str, module: types.ModuleType, shown: str, attribute: str
+) -> ConfigurationError:
+    """``module`` has no ``attribute``: the error lists what it has."""
+    tools, others = [], []
+    for name, value in vars(module).items():
+        if name.startswith("_") or isinstance(value, types.ModuleType):
+            continue
+        if _is_tools(value):
+            tools.append(name)
+        elif callable(value) and getattr(value, "__module__", None) == module.__name__:
+            others.append(name)
+    has = [
+        f"{kind}: {_names(names)}"
+        for kind, names in (("tools", tools), ("other callables", others))
+        if names
+    ]
+    offer = "; ".join(has) if has else "no tools and no callables"
+    problem = f"--tools {source!r}: {shown} has no attribute {attribute!r} ({offer})"
+    if tools:
+        fix = f"fix: name one of its tools, e.g. --tools {source.rpartition(':')[0]}:{tools[0]}"
+    else:
+        fix = "fix: name a module or file that defines @tool functions, or an attribute of one"
+    return ConfigurationError(f"{problem}\n{fix}")
 
 
 def _split(source: str) -> tuple[str, str | None]:
@@ -61,7 +130,7 @@ def _import_file(source: str, target: str) -> types.ModuleType:
         spec.loader.exec_module(module)
     except Exception as exc:
         del sys.modules[name]
-        raise _fail(source, f"importing {path} failed: {type(exc).__name__}: {exc}") from exc
+        raise _import_failed(source, str(path), exc) from exc
     return module
 
 
@@ -75,7 +144,7 @@ def _import_module(source: str, target: str) -> types.ModuleType:
     except ModuleNotFoundError as exc:
         raise _fail(source, f"no module named {exc.name or target!r}") from exc
     except Exception as exc:
-        raise _fail(source, f"importing {target} failed: {type(exc).__name__}: {exc}") from exc
+        raise _import_failed(source, target, exc) from exc
     finally:
         if added:
             sys.path.remove(cwd)
@@ -99,7 +168,8 @@ def resolve_tool_source(source: str) -> object:
         try:
             value = getattr(value, part)
         except AttributeError:
-            raise _fail(source, f"{module.__name__} has no attribute {attribute!r}") from None
+            shown = target if _is_path(target) else module.__name__
+            raise _missing_attribute(source, module, shown, attribute) from None
     if isinstance(value, type) and not isinstance(value, ToolCallback):
         try:
             value = value()

@@ -18,6 +18,7 @@ from ostinato.config._provider_hint import unknown_provider_fix
 from ostinato.errors import ConfigurationError, PluginError
 from ostinato.plugins import Registry, ToolSetNotEnabledWarning, call_factory
 from ostinato.settings import Settings
+from ostinato.settings._model_form import model_example
 
 if TYPE_CHECKING:
     from ostinato.advisors import Advisor, ToolAdvisor
@@ -46,7 +47,7 @@ def parse_model(value: str) -> tuple[str, str]:
     if not sep or not provider.strip():
         raise ConfigurationError(
             f"OSTINATO_MODEL={value!r} is not provider:model\n"
-            f"fix: write it like OSTINATO_MODEL=openai:gpt-4.1-mini"
+            f"fix: write it like OSTINATO_MODEL={model_example(value)}"
         )
     return provider.strip().lower(), model_name.strip()
 

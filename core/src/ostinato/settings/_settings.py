@@ -163,5 +163,7 @@ class Settings(BaseSettings):
                 return None
             provider, sep, _ = value.strip().partition(":")
             if not sep or not provider or any(c.isspace() for c in value.strip()):
-                raise ValueError("provider:model, e.g. openai:gpt-4.1-mini")
+                from ostinato.settings._model_form import model_example
+
+                raise ValueError(f"provider:model, e.g. {model_example(value)}")
         return value

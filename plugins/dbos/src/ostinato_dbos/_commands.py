@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import signal
-import sys
 import threading
 from typing import Final
 
@@ -59,41 +58,7 @@ def run_worker(argv: list[str]) -> int:
 
 
 def run_approve(argv: list[str]) -> int:
-    """``ostinato approve ID [--deny] [--reason TEXT]`` decides every call turn ``ID``
-    waits for; ``ostinato approve --list`` lists the waiting turns and their calls."""
-    from ostinato.errors import DurableTurnError, ResumeError
-    from ostinato.tools import ApprovalDecision
-    from ostinato_dbos._engine import DbosEngine
+    """``ostinato approve`` (see :mod:`ostinato_dbos._approve_command`)."""
+    from ostinato_dbos._approve_command import run_approve as approve
 
-    parser = argparse.ArgumentParser(prog="ostinato approve", description=APPROVE_HELP)
-    parser.add_argument("turn_id", nargs="?", help="the turn's id")
-    parser.add_argument("--deny", action="store_true", help="deny instead of approving")
-    parser.add_argument("--reason", help="why (the model reads it when denied)")
-    parser.add_argument("--list", action="store_true", help="list the waiting turns")
-    args = parser.parse_args(argv)
-    with DbosEngine() as engine:
-        if args.list or args.turn_id is None:
-            for turn_id in engine.waiting():
-                pending = engine.turn(turn_id).pending()
-                calls = pending.calls if pending is not None else ()
-                print(f"{turn_id}  " + ", ".join(f"{c.name}({c.arguments})" for c in calls))
-            return 0
-        handle = engine.turn(args.turn_id)
-        try:
-            pending = handle.pending()
-            if pending is None:
-                raise DurableTurnError(
-                    f"the durable turn {args.turn_id!r} waits for no decision",
-                    turn_id=args.turn_id,
-                    status=handle.status.value,
-                )
-            decision = (
-                ApprovalDecision.deny(args.reason) if args.deny else ApprovalDecision.approve()
-            )
-            handle.decide({call.id: decision for call in pending.calls})
-        except (DurableTurnError, ResumeError) as error:
-            print(f"ostinato approve: {error}", file=sys.stderr)
-            return 1
-        verb = "denied" if args.deny else "approved"
-        print(f"{verb} {len(pending.calls)} call(s) of {args.turn_id}")
-    return 0
+    return approve(argv, APPROVE_HELP)

@@ -183,7 +183,7 @@ class DbosTurnHandle:
 
     def _unknown(self, error: Exception) -> DurableTurnError:
         return DurableTurnError(
-            f"no durable turn has the id {self._id!r} ({error})",
+            f"no durable turn has the id {self._id!r}",  # DBOS's own text stays in the cause
             turn_id=self._id,
             status="unknown",
         )

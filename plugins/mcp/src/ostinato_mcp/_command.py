@@ -13,7 +13,7 @@ from typing import TextIO
 
 from ostinato.errors import ConfigurationError
 from ostinato.redaction import mask_credentials
-from ostinato_mcp._config import McpConfigError, load_mcp_config
+from ostinato_mcp._config import load_mcp_config
 from ostinato_mcp._server import McpServer
 
 __all__ = ["list_servers", "main"]
@@ -54,8 +54,11 @@ async def list_servers(path: str, out: TextIO) -> int:
         print(f"\n{server.name}  ({server.config.transport}: {server.config.target})", file=out)
         ok &= started
         prefix = "  " if started else "  FAILED: "
-        for line in lines or ["(no tools)"]:
-            print(f"{prefix}{line}", file=out)
+        for text in lines or ["(no tools)"]:
+            first, *rest = text.splitlines() or [""]
+            print(f"{prefix}{first}", file=out)
+            for line in rest:  # a failure's fix, indented under it
+                print(f"    {line}", file=out)
     for name, problem in config.problems.items():
         ok = False
         print(f"\n{name}  (not started: its configuration is broken)", file=out)
@@ -84,7 +87,11 @@ def warn_when_not_enabled() -> None:
 
 
 def main(argv: list[str]) -> int:
-    """Run ``ostinato mcp``; the exit code (2 for a usage or configuration error)."""
+    """Run ``ostinato mcp``; the exit code (2 for a usage error).
+
+    Raises:
+        ConfigurationError: no ``mcpServers`` file is configured, or it is broken.
+    """
     parser = argparse.ArgumentParser(
         prog="ostinato mcp", description="MCP servers and their tools."
     )
@@ -95,8 +102,6 @@ def main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     warn_when_not_enabled()
-    try:
-        return asyncio.run(list_servers(_config_path(args.config), sys.stdout))
-    except (McpConfigError, ConfigurationError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    # A broken file or setting (McpConfigError is a ConfigurationError) reaches the
+    # ostinato command, which prints it as every command's errors: error, then fix.
+    return asyncio.run(list_servers(_config_path(args.config), sys.stdout))

@@ -5,6 +5,10 @@ Closing its input is what asks a stdio server to stop, and a server whose work i
 a thread may not stop. So on Linux the server is started through a tiny launcher that
 asks the kernel to kill it when its parent ends (``PR_SET_PDEATHSIG``), then becomes the
 server (``exec``): no process stays in between. Elsewhere the command runs as it is.
+
+A command is looked up on ``PATH``, then in the running Python's scripts directory, so a
+server installed in the virtual environment ostinato runs from starts without that
+environment being activated.
 """
 
 from __future__ import annotations
@@ -12,10 +16,11 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import sysconfig
 from collections.abc import Sequence
 from typing import Final
 
-__all__ = ["LAUNCHER", "guarded_command"]
+__all__ = ["LAUNCHER", "find_executable", "guarded_command"]
 
 #: The launcher: ``python -S -c LAUNCHER PARENT_PID COMMAND ARGS...``. The parent check
 #: after ``prctl`` covers a parent that died before the request was made.
@@ -27,18 +32,49 @@ LAUNCHER: Final = (
 )
 
 
+def _scripts_directories() -> list[str]:
+    """Where this Python's console scripts are installed (a virtual environment's ``bin``)."""
+    found = [sysconfig.get_path("scripts"), os.path.dirname(sys.executable)]
+    return list(dict.fromkeys(d for d in found if d))
+
+
+def find_executable(command: str, path: str | None = None) -> str:
+    """The executable ``command`` names: on ``path`` (default: ``PATH``), else in this
+    Python's scripts directory.
+
+    Raises:
+        FileNotFoundError: neither has it; the message says where it looked and what to do.
+    """
+    executable = shutil.which(command, path=path)
+    if executable is None and os.path.basename(command) == command:
+        scripts = os.pathsep.join(_scripts_directories())
+        executable = shutil.which(command, path=scripts)
+    if executable is not None:
+        return executable
+    if os.path.basename(command) != command:
+        raise FileNotFoundError(
+            f"no executable {command!r}\n"
+            f'fix: correct the server\'s "command" (the file does not exist or cannot run)'
+        )
+    raise FileNotFoundError(
+        f"no executable {command!r} on PATH nor in this Python's scripts directory "
+        f"({', '.join(_scripts_directories())})\n"
+        f"fix: activate the virtual environment that has {command!r} (source "
+        f'.venv/bin/activate), or give its absolute path as the server\'s "command"'
+    )
+
+
 def guarded_command(
     command: str, args: Sequence[str], path: str | None = None
 ) -> tuple[str, list[str]]:
-    """The command line that starts ``command args`` tied to this process's life.
+    """The command line that starts ``command args`` tied to this process's life
+    (``command`` found by :func:`find_executable`).
 
     Raises:
-        FileNotFoundError: ``command`` is not an executable on ``path`` (default:
-            ``PATH``), so the error names it rather than the launcher.
+        FileNotFoundError: ``command`` is not an executable there, so the error names it
+            rather than the launcher.
     """
+    executable = find_executable(command, path)
     if not sys.platform.startswith("linux"):
-        return command, list(args)
-    executable = shutil.which(command, path=path)
-    if executable is None:
-        raise FileNotFoundError(f"no executable {command!r} (searched PATH)")
+        return executable, list(args)
     return sys.executable, ["-S", "-c", LAUNCHER, str(os.getpid()), executable, *args]

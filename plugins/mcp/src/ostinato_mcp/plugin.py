@@ -80,4 +80,4 @@ def register_settings(register: Any) -> None:
 @hookimpl
 def register_commands(register: Any) -> None:
     """Register ``ostinato mcp``."""
-    register("mcp", "List MCP servers and their tools (ostinato mcp list).", run_mcp_command)
+    register("mcp", "list MCP servers and their tools (ostinato mcp list)", run_mcp_command)

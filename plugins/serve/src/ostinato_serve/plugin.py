@@ -36,7 +36,7 @@ def register_commands(register: Any) -> None:
     """Register ``ostinato serve``."""
     register(
         "serve",
-        "Serve the configured client over HTTP: an OpenAI-compatible endpoint, the loop's "
-        "events and a web page (ostinato serve --tools ...).",
+        "serve the configured client over HTTP: an OpenAI-compatible endpoint, the loop's "
+        "events and a web page (ostinato serve --tools ...)",
         run_serve_command,
     )
