@@ -122,9 +122,10 @@ def test_a_server_that_cannot_start_is_a_configuration_warning_and_the_others_se
     [warning] = [w for w in warned if w.category is McpServerUnavailableWarning]
     assert str(warning.message) == (
         "MCP server 'ghost' (/nonexistent/mcp-server) could not start: FileNotFoundError: "
-        "no executable '/nonexistent/mcp-server' (searched PATH); its tools are unavailable "
-        "until it starts (they are not offered to the model)\n"
-        "fix: `ostinato mcp list` shows each server and why it does not start; correct or "
+        "no executable '/nonexistent/mcp-server'; its tools are unavailable until it "
+        "starts (they are not offered to the model)\n"
+        'fix: correct the server\'s "command" (the file does not exist or cannot run); '
+        "`ostinato mcp list` shows each server and why it does not start; correct or "
         "disable the server 'ghost' in the mcpServers file"
     )
     options = model.prompts[0].options
@@ -198,7 +199,8 @@ def test_mcp_list_finds_a_server_installed_next_to_the_running_python(tmp_path, 
     assert (
         "  FAILED: MCP server 'ghost' (ghost-mcp-server) could not start: FileNotFoundError: no "
         "executable 'ghost-mcp-server' on PATH nor in this Python's scripts directory "
-        f"({scripts}, {os.path.dirname(sys.executable)})\n"
+        f"({scripts}, {os.path.dirname(sys.executable)}); its tools are unavailable until it "
+        "starts\n"
         "    fix: activate the virtual environment that has 'ghost-mcp-server' (source "
         '.venv/bin/activate), or give its absolute path as the server\'s "command"\n'
     ) in out

@@ -252,4 +252,7 @@ async def test_a_call_to_a_server_that_no_longer_starts_tells_the_model_why():
         text = await ask(model, [add], mode)
         assert text.startswith("Error: tool 'add' failed: MCP server 'demo'"), text
         assert "could not start: FileNotFoundError" in text
-        assert text.endswith("its tools are unavailable until it starts")
+        assert text.endswith(
+            "its tools are unavailable until it starts\n"
+            'fix: correct the server\'s "command" (the file does not exist or cannot run)'
+        )

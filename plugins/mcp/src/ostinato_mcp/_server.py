@@ -37,11 +37,17 @@ __all__ = ["McpServer"]
 T = TypeVar("T")
 
 
-def _describe(exc: BaseException) -> str:
+def _innermost(exc: BaseException) -> BaseException:
     if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        return _describe(exc.exceptions[0])
-    text = str(exc).strip()
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+        return _innermost(exc.exceptions[0])
+    return exc
+
+
+def _describe(exc: BaseException) -> tuple[str, str | None]:
+    """What went wrong on one line, and the ``fix:`` line the error carries, if any."""
+    exc = _innermost(exc)
+    text, _, fix = str(exc).strip().partition("\nfix: ")
+    return (f"{type(exc).__name__}: {text}" if text else type(exc).__name__), (fix or None)
 
 
 async def _list_page(
@@ -209,7 +215,7 @@ class McpServer:
         except (ServerGoneError, MCPError) as exc:
             await self._drop(connection)
             raise ToolExecutionError(
-                f"MCP server {self.name!r} could not list its tools: {_describe(exc)}"
+                f"MCP server {self.name!r} could not list its tools: {_describe(exc)[0]}"
             ) from exc
         self._listed = tuple(listed)
         return self.tools()
@@ -258,9 +264,11 @@ class McpServer:
         try:
             return await self._connect()
         except Exception as exc:
+            problem, fix = _describe(exc)
             raise ToolExecutionError(
                 f"MCP server {self.name!r} ({self.config.target}) could not start: "
-                f"{_describe(exc)}; its tools are unavailable until it starts",
+                f"{problem}; its tools are unavailable until it starts"
+                + (f"\nfix: {fix}" if fix else ""),
                 tool_name=model_name,
             ) from exc
 
@@ -299,7 +307,7 @@ class McpServer:
         except (ServerGoneError, Exception) as exc:
             await self._drop(connection)
             raise ToolExecutionError(
-                f"MCP server {self.name!r} stopped during the call ({_describe(exc)}); "
+                f"MCP server {self.name!r} stopped during the call ({_describe(exc)[0]}); "
                 f"it is started again on the next call",
                 tool_name=label,
             ) from exc

@@ -151,10 +151,12 @@ class McpToolset:
         for server, result in zip(self.servers, results):
             if isinstance(result, ToolExecutionError):
                 self.failures[server.name] = result
+                problem, _, own_fix = str(result).partition("\nfix: ")
                 warnings.warn(
-                    f"{result} (they are not offered to the model)\n"
-                    f"fix: `ostinato mcp list` shows each server and why it does not start; "
-                    f"correct or disable the server {server.name!r} in the mcpServers file",
+                    f"{problem} (they are not offered to the model)\n"
+                    f"fix: {own_fix + '; ' if own_fix else ''}`ostinato mcp list` shows each "
+                    f"server and why it does not start; correct or disable the server "
+                    f"{server.name!r} in the mcpServers file",
                     McpServerUnavailableWarning,
                     stacklevel=2,
                 )
