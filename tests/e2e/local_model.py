@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.commands import run_command
+
 __all__ = ["ROOT", "answered_calls", "needs_local_model", "run_to_success"]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,19 +33,8 @@ def run_to_success(
     """Run ``argv`` in the repository, without a terminal; it must exit 0 and print an
     answer with its usage line. Returns the process and a report of everything it wrote
     (printed, so pytest shows it when a test fails, and in ``-s`` runs)."""
-    proc = subprocess.run(
-        list(argv),
-        cwd=ROOT,
-        env=dict(env),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
-    )
+    proc = run_command(argv, cwd=ROOT, env=env, timeout=1800)
     report = f"exit code {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
-    print(report)
-    assert proc.returncode == 0, report
     assert re.search(r"^usage: .* tokens; \d+ model rounds", proc.stderr, re.MULTILINE), report
     assert proc.stdout.strip(), report
     return proc, report

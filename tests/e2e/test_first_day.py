@@ -24,6 +24,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.commands import run_command
 from tests.e2e.local_model import ROOT, needs_local_model
 from tests.packaging.workspace import readme_example
 
@@ -46,32 +47,11 @@ def _new_user(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def _run(
-    argv: list[str], env: dict[str, str], cwd: Path, timeout: float = 120
-) -> subprocess.CompletedProcess[str]:
-    """Run a command without a terminal; it must exit 0."""
-    proc = subprocess.run(
-        argv,
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    report = f"{' '.join(argv)}\nexit code {proc.returncode}\n"
-    report += f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
-    print(report)
-    assert proc.returncode == 0, report
-    return proc
-
-
 def test_the_readmes_twenty_lines_print_what_the_readme_shows(tmp_path: Path):
     script, shown = readme_example()
     path = tmp_path / "twenty_lines.py"
     path.write_text(script, encoding="utf-8")
-    proc = _run([str(BIN / "python"), str(path)], _new_user(tmp_path), cwd=tmp_path)
+    proc = run_command([BIN / "python", path], env=_new_user(tmp_path), cwd=tmp_path)
     assert proc.stdout.strip() == shown.strip()
 
 
@@ -80,16 +60,16 @@ def test_chat_with_a_conversation_then_logs_shows_it(tmp_path: Path):
     question = "In one short sentence: what is the capital of France?"
     chat = [str(BIN / "ostinato"), "chat", "-c", "first-day", question]
     # The default model: the local one (its server starts with the first request).
-    answered = _run(chat, env, cwd=ROOT, timeout=1800)
+    answered = run_command(chat, env=env, cwd=ROOT, timeout=1800)
     assert re.search(r"^usage: .* tokens; \d+ model rounds?\b", answered.stderr, re.MULTILINE)
     assert answered.stdout.strip(), "the model answered nothing"
     answer = answered.stdout.strip().splitlines()[0].strip()
 
-    listed = _run([str(BIN / "ostinato"), "logs"], env, cwd=ROOT).stdout
+    listed = run_command([BIN / "ostinato", "logs"], env=env, cwd=ROOT).stdout
     assert re.search(r"^first-day\s+[1-9]", listed, re.MULTILINE), (
         "`ostinato logs` does not list the conversation `ostinato chat -c first-day` stored"
     )
-    shown = _run([str(BIN / "ostinato"), "logs", "show", "first-day"], env, cwd=ROOT).stdout
+    shown = run_command([BIN / "ostinato", "logs", "show", "first-day"], env=env, cwd=ROOT).stdout
     assert question in shown, shown
     assert answer in shown, (answer, shown)
 

@@ -17,7 +17,6 @@ import email.parser
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tarfile
 import zipfile
@@ -28,6 +27,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.commands import run_command
 from tests.packaging.workspace import (
     LICENSE,
     ROOT,
@@ -54,20 +54,7 @@ def _uv() -> list[str]:
 
 def _run(argv: Sequence[str | Path], *, cwd: Path, env: dict[str, str] | None = None) -> str:
     """Run ``argv``; it must exit 0. Returns its standard output."""
-    proc = subprocess.run(
-        [str(a) for a in argv],
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    report = f"{' '.join(map(str, argv))}\nexit code {proc.returncode}\n"
-    report += f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
-    assert proc.returncode == 0, report
-    return proc.stdout
+    return run_command(argv, cwd=cwd, env=env).stdout
 
 
 @dataclass(frozen=True)
