@@ -32,7 +32,12 @@ pytestmark = pytest.mark.skipif(
 
 
 def _commands(target: str) -> list[list[str]]:
-    """The uv commands ``make <target>`` runs (with its prerequisites'), as argv lists."""
+    """The uv commands ``make <target>`` runs (with its prerequisites'), as argv lists
+    from the subcommand on (``sync …``, ``run …``).
+
+    The Makefile runs ``$(PYTHON) -m uv``: the uv of the interpreter make was started with.
+    Inside ``make test`` the first ``python3`` on PATH is the project's, which has no uv, so
+    the tests run these commands with the uv they found (``UV``)."""
     done = subprocess.run(
         ["make", "-n", "-B", target], cwd=ROOT, capture_output=True, text=True, check=True
     )
@@ -44,8 +49,7 @@ def _commands(target: str) -> list[list[str]]:
             continue
         at = words.index("uv")
         if words[at + 1] in ("sync", "run"):
-            # From `python3 -m uv` on: a VARIABLE=value prefix stays out.
-            commands.append(words[at - 2 :])
+            commands.append(words[at + 1 :])
     return commands
 
 
@@ -61,13 +65,13 @@ def _environment(project_environment: Path) -> dict[str, str]:
 
 
 def test_every_sync_installs_the_workspace_but_the_replacement_tool_advisor(tmp_path):
-    syncs = [c for target in TARGETS for c in _commands(target) if c[3] == "sync"]
+    syncs = [c for target in TARGETS for c in _commands(target) if c[0] == "sync"]
     assert syncs, "no target syncs the environment"
     expected = _workspace_distributions() - {REPLACEMENT}
     assert {"ostinato", "ostinato-openai", "ostinato-llamacpp", "ostinato-memory"} <= expected
     for command in {tuple(c) for c in syncs}:
         planned = subprocess.run(
-            [*(w for w in command if w != "--quiet"), "--dry-run"],
+            [*UV, *(w for w in command if w != "--quiet"), "--dry-run"],
             cwd=ROOT,
             env=_environment(tmp_path / "fresh"),
             capture_output=True,
@@ -89,13 +93,13 @@ def test_no_target_syncs_again_when_it_runs(tmp_path):
     venv = tmp_path / "venv"
     created = subprocess.run([*UV, "venv", "--quiet", str(venv)], capture_output=True, text=True)
     assert created.returncode == 0, created.stderr
-    runs = {tuple(c) for target in TARGETS for c in _commands(target) if c[3] == "run"}
+    runs = {tuple(c) for target in TARGETS for c in _commands(target) if c[0] == "run"}
     assert runs, "no target uses uv run"
     for command in runs:
-        at = 4
+        at = 1
         while at < len(command) and command[at].startswith("-"):
             at += 2 if command[at] in _VALUE_OPTIONS else 1
-        probe = [*command[:at], "python", "-c", "pass"]
+        probe = [*UV, *command[:at], "python", "-c", "pass"]
         done = subprocess.run(
             probe, cwd=ROOT, env=_environment(venv), capture_output=True, text=True, check=False
         )
@@ -110,7 +114,7 @@ def test_no_target_syncs_again_when_it_runs(tmp_path):
 
 
 def test_the_demo_runs_the_tool_advisor_the_environment_gives():
-    (demo,) = [c for c in _commands("demo") if c[3] == "run"]
+    (demo,) = [c for c in _commands("demo") if c[0] == "run"]
     assert "ostinato" in demo and "chat" in demo
     printed = subprocess.run(
         ["make", "-n", "-B", "demo"], cwd=ROOT, capture_output=True, text=True, check=True
