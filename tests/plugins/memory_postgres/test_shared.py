@@ -3,9 +3,11 @@ conversations, the server stopped mid-turn, a connection dropped from the pool."
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 import psycopg
+import pytest
 
 from ostinato import AdvisorParams
 from ostinato.messages import AssistantMessage, UserMessage
@@ -71,4 +73,25 @@ async def test_a_connection_dropped_from_the_pool_is_replaced(postgres_server, p
     assert await repository.find_by_conversation_id("c") == [UserMessage("kept")]
     await repository.save_all("c", [UserMessage("changed")])
     assert await repository.find_by_conversation_id("c") == [UserMessage("changed")]
+    await repository.aclose()
+
+
+async def test_a_server_back_after_an_outage_is_used_at_once(
+    postgres_server: PostgresServer, postgres_url
+):
+    # While the server is down, psycopg's pool retries with a delay that doubles (1, 2, 4,
+    # 8 s ...): after an 8 s outage its next attempt is about 15 s after the first. A use
+    # right after the server is back must not wait for it (the repository's timeout is 1 s).
+    repository = PostgresChatMemoryRepository(
+        postgres_url, timeout=1, pool_min_size=1, pool_max_size=1
+    )
+    await repository.save_all("outage", [UserMessage("before")])
+    postgres_server.stop()
+    try:
+        with pytest.raises(ChatMemoryStoreUnavailableError):
+            await repository.find_by_conversation_id("outage")
+        await asyncio.sleep(8)  # the outage
+    finally:
+        postgres_server.start()
+    assert await repository.find_by_conversation_id("outage") == [UserMessage("before")]
     await repository.aclose()

@@ -15,8 +15,13 @@ attempt that was cancelled, and ``asyncio.run`` would wait for it forever at exi
 that cannot open is closed at once (nothing keeps retrying behind the error), and the
 next use opens a new one. psycopg's pool logs each failed attempt; for these pools the
 attempts are not logged, the last one's reason goes into the repository's error instead
-(:attr:`LoopPool.last_connect_error`). This module imports psycopg; only the repository
-imports it.
+(:attr:`LoopPool.last_connect_error`).
+
+While the server is down, psycopg's pool retries in the background with a delay that
+doubles each time (up to minutes), so a pool would go on failing for a while after the
+server is back. A use that finds no connection within the timeout while attempts have been
+failing replaces the pool with a fresh one, which tries the server at once. This module
+imports psycopg; only the repository imports it.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from psycopg import AsyncConnection
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from ostinato_memory_postgres._deadline import answer_within
 
@@ -96,25 +101,37 @@ class LoopPool:
             when none failed since the last success).
     """
 
-    __slots__ = ("__weakref__", "_closed", "_opened", "_timeout", "last_connect_error", "pool")
+    __slots__ = (
+        "__weakref__",
+        "_closed",
+        "_new_pool",
+        "_opened",
+        "_timeout",
+        "last_connect_error",
+        "pool",
+    )
 
     def __init__(self, url: str, *, min_size: int, max_size: int, timeout: float) -> None:
-        name = f"{_NAME}-{next(_numbers)}"
-        self.pool: AsyncConnectionPool[AsyncConnection[Any]] = AsyncConnectionPool(
-            url,
-            min_size=min(min_size, max_size),
-            max_size=max_size,
-            timeout=timeout,
-            open=False,
-            check=_checker(timeout),
-            kwargs={"autocommit": True, "connect_timeout": max(1, round(timeout))},
-            name=name,
-        )
+        def new_pool() -> AsyncConnectionPool[AsyncConnection[Any]]:
+            name = f"{_NAME}-{next(_numbers)}"
+            _pools[name] = self
+            return AsyncConnectionPool(
+                url,
+                min_size=min(min_size, max_size),
+                max_size=max_size,
+                timeout=timeout,
+                open=False,
+                check=_checker(timeout),
+                kwargs={"autocommit": True, "connect_timeout": max(1, round(timeout))},
+                name=name,
+            )
+
+        self._new_pool = new_pool
+        self.pool: AsyncConnectionPool[AsyncConnection[Any]] = new_pool()
         self._opened = False
         self._closed = False
         self._timeout = timeout
         self.last_connect_error: str | None = None
-        _pools[name] = self
 
     @property
     def is_closed(self) -> bool:
@@ -126,14 +143,33 @@ class LoopPool:
         """A checked connection, returned to the pool on the way out."""
         if not self._opened:
             self._opened = True
-            try:
-                await self.pool.open(wait=True, timeout=self._timeout)
-            except BaseException:
-                await self.aclose()  # nothing goes on connecting behind the error
+            await self._open()
+        pool = self.pool
+        try:
+            connection = await pool.getconn()
+        except PoolTimeout:
+            if self.last_connect_error is None:
                 raise
-            self.last_connect_error = None
-        async with self.pool.connection() as connection:
-            yield connection
+            if self.pool is pool:  # not replaced already by a use waiting beside this one
+                self.pool = self._new_pool()
+                await pool.close(timeout=0)
+                _pools.pop(pool.name, None)
+                await self._open()
+            pool = self.pool
+            connection = await pool.getconn()
+        try:
+            async with connection:
+                yield connection
+        finally:
+            await pool.putconn(connection)
+
+    async def _open(self) -> None:
+        try:
+            await self.pool.open(wait=True, timeout=self._timeout)
+        except BaseException:
+            await self.aclose()  # nothing goes on connecting behind the error
+            raise
+        self.last_connect_error = None
 
     async def aclose(self) -> None:
         """Close the pool and its connections."""
