@@ -6,8 +6,9 @@ model call and each batch of tools under :func:`until_cancelled`: on cancellatio
 model request is cancelled, async tools are cancelled and sync tools abandoned (their
 threads finish on their own; their results are dropped), and the turn ends with reason
 ``cancelled`` and an answer; the calls of the interrupted batch that finished keep their
-results, the others are answered ``cancelled``. This module must not know the loop; it only races work against a scope,
-and imports asyncio only when it does (``import ostinato`` stays light).
+results, the others are answered ``cancelled``. This module must not know the loop; it
+only races work against a scope, and imports asyncio only when it does (``import
+ostinato`` stays light).
 """
 
 from __future__ import annotations
