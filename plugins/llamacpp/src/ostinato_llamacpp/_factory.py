@@ -15,6 +15,7 @@ from typing import Final
 
 from ostinato.errors import ConfigurationError
 from ostinato_llamacpp._artifacts import DEFAULT_MODEL, DEFAULT_MODEL_NAME
+from ostinato_llamacpp._choice import chosen_binary
 from ostinato_llamacpp._errors import small_model_hint
 from ostinato_llamacpp._model import LlamaCppChatModel
 from ostinato_llamacpp._server import ServerSpec
@@ -23,6 +24,7 @@ from ostinato_openai import OpenAIChatOptions
 
 __all__ = [
     "BUNDLED_TEMPLATE",
+    "chat_template_of",
     "create_chat_model",
     "default_options_for",
     "resolve_model_path",
@@ -33,8 +35,9 @@ __all__ = [
 BUNDLED_TEMPLATE: Final = Path(__file__).with_name("templates") / "qwen2.5-coder-tools.jinja"
 
 _SETUP_FIX: Final = (
-    "fix: run `ostinato local setup` (builds llama-server and assembles the 1.1 GB model "
-    "in the cache; about 10 minutes the first time)"
+    "fix: run `ostinato local setup` (installs llama-server, prebuilt or built from source, "
+    "and assembles the 1.1 GB model in the cache; about a minute the first time with the "
+    "prebuilt server, 10 minutes or more with a source build)"
 )
 
 
@@ -67,7 +70,8 @@ def resolve_model_path(name: str, settings: LlamaCppSettings) -> Path:
 
 
 def resolve_server_binary(settings: LlamaCppSettings) -> Path:
-    """The ``llama-server`` to run: the setting, the one setup built, or ``PATH``'s.
+    """The ``llama-server`` to run: the setting, the one setup chose (prebuilt or built
+    from source; ``OSTINATO_LLAMACPP_SERVER_INSTALL`` may insist on one), or ``PATH``'s.
 
     Raises:
         ConfigurationError: none of these exists.
@@ -84,19 +88,29 @@ def resolve_server_binary(settings: LlamaCppSettings) -> Path:
             "fix: point it at a llama-server binary, or unset it to use the one "
             "`ostinato local setup` builds"
         )
-    built = settings.layout.server
-    if built.is_file():
-        return built
+    layout = settings.layout
+    chosen = chosen_binary(layout, settings.server_install)
+    if chosen is not None:
+        return chosen
     found = shutil.which("llama-server")
     if found:
         return Path(found)
+    where = {
+        "prebuilt": f"the prebuilt one is not at {layout.prebuilt_server}",
+        "source": f"the source build is not at {layout.server}",
+    }.get(settings.server_install, f"setup has not installed one in {layout.root}")
     raise ConfigurationError(
-        f"no llama-server found (not at {built}, not on PATH)\n{_SETUP_FIX}, or set "
+        f"no llama-server found ({where}; none on PATH)\n{_SETUP_FIX}, or set "
         "OSTINATO_LLAMACPP_SERVER to a llama-server binary"
     )
 
 
-def _template(settings: LlamaCppSettings, bundled: bool) -> Path | None:
+def chat_template_of(settings: LlamaCppSettings, *, bundled: bool) -> Path | None:
+    """The chat template file the server gets (``None``: the GGUF's own).
+
+    Raises:
+        ConfigurationError: ``OSTINATO_LLAMACPP_CHAT_TEMPLATE`` names no file.
+    """
     value = settings.chat_template
     if value is None:
         return BUNDLED_TEMPLATE if bundled else None
@@ -156,9 +170,9 @@ def create_chat_model(
     spec = ServerSpec(
         binary=resolve_server_binary(settings),
         model=model_path,
-        threads=settings.threads,
+        threads=settings.server_threads,
         context=settings.context,
-        chat_template=_template(settings, bundled),
+        chat_template=chat_template_of(settings, bundled=bundled),
         alias=name if bundled else Path(name).stem,
         extra_args=settings.extra_server_args,
     )

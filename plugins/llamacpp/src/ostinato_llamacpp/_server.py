@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Final
 
-from ostinato_llamacpp._errors import LlamaServerStartError
+from ostinato_llamacpp._errors import LlamaServerStartError, exit_signal
 
 __all__ = ["LOOPBACK", "LlamaServer", "ServerSpec", "free_port"]
 
@@ -247,7 +247,9 @@ class LlamaServer:
             if code is not None:
                 if any(m in self.log_tail(40).lower() for m in _PORT_TAKEN_MARKERS):
                     raise _PortTaken
-                raise self._start_error(f"exited with status {code} while starting")
+                killed = exit_signal(code)
+                by = f" (killed by {killed})" if killed else ""
+                raise self._start_error(f"exited with status {code}{by} while starting")
             with (
                 contextlib.suppress(urllib.error.URLError, OSError),
                 _NO_PROXY.open(url, timeout=2.0) as response,
