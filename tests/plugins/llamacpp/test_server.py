@@ -203,3 +203,11 @@ def test_no_orphan_however_the_owner_ends(
         finally:
             if owner.poll() is None:
                 owner.kill()
+
+
+def test_exit_statuses_name_the_signal_that_ended_the_server() -> None:
+    from ostinato_llamacpp._errors import exit_signal
+
+    assert exit_signal(132) == "SIGILL"  # the guard's and the shell's 128 + number
+    assert exit_signal(-11) == "SIGSEGV"  # Python's negative status
+    assert [exit_signal(code) for code in (None, 0, 1, 7, 128, 128 + 200)] == [None] * 6
