@@ -7,7 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from ostinato_llamacpp._cpus import cgroup_cpu_limit, default_threads, usable_cpus
+from ostinato_llamacpp._cpus import (
+    cgroup_cpu_limit,
+    default_batch_threads,
+    default_threads,
+    usable_cpus,
+)
 
 
 def write(path: Path, text: str) -> None:
@@ -56,3 +61,4 @@ def test_usable_cpus_is_the_tighter_of_affinity_and_quota(
 @pytest.mark.parametrize(("cpus", "threads"), [(1, 1), (2, 1), (3, 1), (4, 2), (16, 8)])
 def test_the_thread_rule_is_half_the_usable_cpus(cpus: int, threads: int) -> None:
     assert default_threads(cpus) == threads
+    assert default_batch_threads(cpus) == cpus  # the prompt is read on all of them

@@ -145,13 +145,20 @@ def test_url_setting_uses_a_running_server_without_files(monkeypatch: pytest.Mon
 def test_threads_follow_the_usable_cpus_unless_set(
     cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # 8 usable CPUs (affinity and cgroup quota), whatever the host has: 4 threads
+    # 8 usable CPUs (affinity and cgroup quota), whatever the host has: 4 threads to
+    # generate, all 8 to read the prompt
     monkeypatch.setattr("ostinato_llamacpp._cpus.usable_cpus", lambda *a, **k: 8)
-    assert create_chat_model("default").spec_of_server.threads == 4
+
+    def threads() -> tuple[int, int | None]:
+        spec = create_chat_model("default").spec_of_server
+        assert f"--threads {spec.threads}" in " ".join(spec.command(8080))
+        return spec.threads, spec.threads_batch
+
+    assert threads() == (4, 8)
     monkeypatch.setenv("OSTINATO_LLAMACPP_THREADS", "auto")
-    assert create_chat_model("default").spec_of_server.threads == 4
+    assert threads() == (4, 8)
     monkeypatch.setenv("OSTINATO_LLAMACPP_THREADS", "3")
-    assert create_chat_model("default").spec_of_server.threads == 3
+    assert threads() == (3, 3)
 
 
 def test_the_server_follows_setups_choice_or_the_forced_path(

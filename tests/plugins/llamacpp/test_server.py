@@ -44,6 +44,8 @@ def test_command_line_carries_the_spec(tmp_path: Path) -> None:
         "--ctx-size 4096 --chat-template-file /t/tools.jinja --alias default --flash-attn on"
     )
     assert "--ctx-size" not in ServerSpec(Path("s"), Path("m"), context=0).command(1)
+    batch = ServerSpec(Path("s"), Path("m"), threads=1, threads_batch=2).command(1)
+    assert "--threads 1 --threads-batch 2 --parallel 1" in " ".join(batch)
 
 
 def test_free_port_is_bindable() -> None:

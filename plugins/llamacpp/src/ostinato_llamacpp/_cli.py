@@ -87,6 +87,7 @@ def _setup(args: argparse.Namespace, out: TextIO) -> int:
         keep=args.keep,
         server_install=args.server_install or settings.server_install,
         threads=settings.server_threads,
+        threads_batch=settings.server_threads_batch,
         probe_model=settings.model_path,
         probe_template=chat_template_of(settings, bundled=True),
         probe_timeout=settings.probe_timeout,
@@ -112,6 +113,7 @@ def _setup(args: argparse.Namespace, out: TextIO) -> int:
 def _status(args: argparse.Namespace, out: TextIO) -> int:
     from ostinato.errors import ConfigurationError
     from ostinato_llamacpp._choice import read_choice
+    from ostinato_llamacpp._cpus import usable_cpus
     from ostinato_llamacpp._factory import resolve_model_path, resolve_server_binary
     from ostinato_llamacpp._setup import server_is_built
 
@@ -143,8 +145,13 @@ def _status(args: argparse.Namespace, out: TextIO) -> int:
         return 1
     print(f"llamacpp:default runs {server} on {gguf}", file=out)
     threads = settings.server_threads
-    how = "OSTINATO_LLAMACPP_THREADS" if settings.threads else "half the usable CPUs"
-    print(f"  threads {threads} ({how}), context {settings.context}", file=out)
+    batch = settings.server_threads_batch
+    how = (
+        "OSTINATO_LLAMACPP_THREADS"
+        if settings.threads
+        else f"half the {usable_cpus()} usable CPUs; the prompt on all of them"
+    )
+    print(f"  threads {threads}, batch {batch} ({how}), context {settings.context}", file=out)
     return 0
 
 

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Final
 
-__all__ = ["cgroup_cpu_limit", "default_threads", "usable_cpus"]
+__all__ = ["cgroup_cpu_limit", "default_batch_threads", "default_threads", "usable_cpus"]
 
 _PROC_CGROUP: Final = Path("/proc/self/cgroup")
 _CGROUP_ROOT: Final = Path("/sys/fs/cgroup")
@@ -108,3 +108,12 @@ def default_threads(cpus: int | None = None) -> int:
     """
     count = usable_cpus() if cpus is None else cpus
     return max(count // 2, 1)
+
+
+def default_batch_threads(cpus: int | None = None) -> int:
+    """The prompt-processing threads of a started ``llama-server``: all the usable CPUs.
+
+    Reading the prompt is arithmetic on whole matrices, which every core speeds up; it
+    is most of a tool turn (hundreds of prompt tokens, tens generated).
+    """
+    return usable_cpus() if cpus is None else max(cpus, 1)

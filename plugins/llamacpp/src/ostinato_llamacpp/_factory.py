@@ -171,6 +171,7 @@ def create_chat_model(
         binary=resolve_server_binary(settings),
         model=model_path,
         threads=settings.server_threads,
+        threads_batch=settings.server_threads_batch,
         context=settings.context,
         chat_template=chat_template_of(settings, bundled=bundled),
         alias=name if bundled else Path(name).stem,

@@ -33,6 +33,7 @@ class ProbeSettings:
     template: Path | None
     threads: int
     timeout: float
+    threads_batch: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +128,7 @@ def try_prebuilt(
             binary=binary,
             model=probe.model,
             threads=probe.threads,
+            threads_batch=probe.threads_batch,
             chat_template=probe.template,
             alias="probe",
         )

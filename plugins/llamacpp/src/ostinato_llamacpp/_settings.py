@@ -53,7 +53,8 @@ class LlamaCppSettings(PluginSettings, env_prefix=ENV_PREFIX):
         url: ``OSTINATO_LLAMACPP_URL``: an already running llama-server (e.g.
             ``http://127.0.0.1:8080``) to use instead of starting one.
         threads: ``OSTINATO_LLAMACPP_THREADS``: generation threads (default: half the
-            CPUs this process may use, by affinity and cgroup quota, at least one).
+            CPUs this process may use, by affinity and cgroup quota, at least one; the
+            prompt is then processed on all of them). Set, it is used for both.
         context: ``OSTINATO_LLAMACPP_CONTEXT``: context size in tokens (default 8192;
             0: the model's own).
         chat_template: ``OSTINATO_LLAMACPP_CHAT_TEMPLATE``: a Jinja chat template file;
@@ -139,6 +140,13 @@ class LlamaCppSettings(PluginSettings, env_prefix=ENV_PREFIX):
         from ostinato_llamacpp._cpus import default_threads
 
         return self.threads if self.threads is not None else default_threads()
+
+    @property
+    def server_threads_batch(self) -> int:
+        """Prompt-processing threads: ``threads`` when set, else all the usable CPUs."""
+        from ostinato_llamacpp._cpus import default_batch_threads
+
+        return self.threads if self.threads is not None else default_batch_threads()
 
     @property
     def extra_server_args(self) -> tuple[str, ...]:

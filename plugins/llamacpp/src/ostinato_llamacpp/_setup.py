@@ -84,7 +84,8 @@ class SetupOptions:
         keep: keep downloads, sources and the build tree after success.
         server_install: ``auto`` (prebuilt if it fits and passes its probe, else build),
             ``prebuilt`` (no fallback) or ``source``.
-        threads: the threads the probe starts the server with.
+        threads: the generation threads the probe starts the server with.
+        threads_batch: its prompt-processing threads (``None``: ``threads``).
         probe_model: the model the probe loads (default: the assembled default model,
             if there is one).
         probe_template: the chat template the probe starts the server with.
@@ -99,6 +100,7 @@ class SetupOptions:
     keep: bool = False
     server_install: str = "auto"
     threads: int = 1
+    threads_batch: int | None = None
     probe_model: Path | None = None
     probe_template: Path | None = None
     probe_timeout: float = 120.0
@@ -182,7 +184,11 @@ def _choose_server(
             layout,
             index_url=options.index_url,
             probe=ProbeSettings(
-                probe_model, options.probe_template, options.threads, options.probe_timeout
+                probe_model,
+                options.probe_template,
+                options.threads,
+                options.probe_timeout,
+                options.threads_batch,
             ),
             progress=progress,
             forced=options.server_install == "prebuilt",
