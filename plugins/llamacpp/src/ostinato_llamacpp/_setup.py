@@ -202,10 +202,6 @@ def _choose_server(
             steps.end(title, f"chosen: {outcome.binary}\n      why: {outcome.reason}")
             return outcome.binary
         if options.server_install == "prebuilt":
-            write_choice(
-                layout,
-                ServerChoice("source", layout.server, outcome.reason, options.threads, record),
-            )
             raise PrebuiltServerError(
                 f"{outcome.reason}\n"
                 "fix: unset OSTINATO_LLAMACPP_SERVER_INSTALL (or set it to auto) to build "
@@ -215,8 +211,9 @@ def _choose_server(
         reason = f"{outcome.reason}; building from source instead"
         steps.end(title, f"not used: {reason}")
         steps.insert(*_SOURCE_STEPS)
+    # recorded before building, so a failed build does not cost another probe next time
+    write_choice(layout, ServerChoice("source", layout.server, reason, options.threads, record))
     server = _setup_server(options, progress, steps)
-    write_choice(layout, ServerChoice("source", server, reason, options.threads, record))
     forced = options.server_install == "source"
     progress.note(
         f"chosen: {server} (built from source)" + (f"\n      why: {reason}" if forced else "")
