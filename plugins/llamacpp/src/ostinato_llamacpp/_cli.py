@@ -1,5 +1,6 @@
-"""``ostinato local``: ``setup`` builds llama-server and assembles the default model;
-``status`` says what is there and what ``OSTINATO_MODEL=llamacpp:default`` would run.
+"""``ostinato local``: ``setup`` installs llama-server and assembles the default model;
+``serve`` keeps its server warm between runs; ``status`` says what is there and what
+``OSTINATO_MODEL=llamacpp:default`` would run.
 
 Errors (:class:`~ostinato.errors.OstinatoError`) propagate to the ``ostinato`` command,
 which prints them with their fix and exits 1; a Ctrl-C exits 130 and says how to resume.
@@ -53,6 +54,18 @@ def build_parser() -> argparse.ArgumentParser:
     only.add_argument("--model-only", action="store_true", help="only assemble the model")
     setup.add_argument("--keep", action="store_true", help="keep downloads, sources and build tree")
     setup.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    serve = commands.add_parser(
+        "serve",
+        help="keep llamacpp:default's server warm for later `ostinato chat` runs",
+        description="Start the llama-server llamacpp:default would start and keep it "
+        "running until it has been idle for --idle seconds; models built meanwhile use it "
+        "(the model already loaded, the prompt prefix cached). Run it in the background: "
+        "`ostinato local serve &`.",
+    )
+    serve.add_argument(
+        "--idle", type=float, default=600.0, help="seconds without a request before it stops"
+    )
+    serve.add_argument("--model", default="default", help="llamacpp:<MODEL> (default: default)")
     status = commands.add_parser("status", help="show what is set up and what would run")
     status.add_argument("--cache-dir", type=Path, help="the cache directory to look at")
     return parser
@@ -155,6 +168,36 @@ def _status(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace, out: TextIO) -> int:
+    from ostinato_llamacpp._factory import server_spec
+    from ostinato_llamacpp._warm import find_warm_server, serve_warm
+
+    settings = _settings()
+    spec = server_spec(args.model, settings)
+    running = find_warm_server(settings.layout, spec)
+    if running is not None:
+        print(f"a warm llama-server for llamacpp:{args.model} already runs at {running}", file=out)
+        return 0
+
+    def ready(url: str) -> None:
+        print(
+            f"llama-server for llamacpp:{args.model} warm at {url}; stops after "
+            f"{args.idle:g} s without a request",
+            file=out,
+            flush=True,
+        )
+
+    serve_warm(
+        spec,
+        settings.layout,
+        idle=args.idle,
+        startup_timeout=settings.startup_timeout,
+        on_ready=ready,
+    )
+    print("llama-server stopped", file=out)
+    return 0
+
+
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     """Run ``ostinato local`` with ``argv``; return the exit code."""
     stream = out or sys.stderr
@@ -162,6 +205,8 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     args = parser.parse_args(list(argv))
     if args.action == "setup":
         return _setup(args, stream)
+    if args.action == "serve":
+        return _serve(args, stream)
     if args.action == "status":
         return _status(args, out or sys.stdout)
     parser.print_help(out or sys.stdout)

@@ -4,7 +4,8 @@
 with the chat template shipped in this package, at temperature 0) or the path of any
 GGUF (its own chat template, the server's temperature). Nothing starts here: files are
 checked, so that a missing setup is reported when the client is built, and the server
-starts on the first request.
+starts on the first request, unless ``ostinato local serve`` keeps the same server warm
+(then the model talks to that one).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ostinato_llamacpp._errors import small_model_hint
 from ostinato_llamacpp._model import LlamaCppChatModel
 from ostinato_llamacpp._server import ServerSpec
 from ostinato_llamacpp._settings import GGUF_TEMPLATE, LlamaCppSettings
+from ostinato_llamacpp._warm import find_warm_server
 from ostinato_openai import OpenAIChatOptions
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "default_options_for",
     "resolve_model_path",
     "resolve_server_binary",
+    "server_spec",
 ]
 
 #: The chat template shipped for the bundled model (see the plugin's README for why).
@@ -142,6 +145,27 @@ def default_options_for(
     )
 
 
+def server_spec(name: str, settings: LlamaCppSettings) -> ServerSpec:
+    """The server ``llamacpp:<name>`` starts under ``settings``.
+
+    Raises:
+        ConfigurationError: the model or the server binary is missing, or the chat
+            template setting names no file.
+    """
+    bundled = name == DEFAULT_MODEL_NAME
+    model_path = resolve_model_path(name, settings)  # the more specific error first
+    return ServerSpec(
+        binary=resolve_server_binary(settings),
+        model=model_path,
+        threads=settings.server_threads,
+        threads_batch=settings.server_threads_batch,
+        context=settings.context,
+        chat_template=chat_template_of(settings, bundled=bundled),
+        alias=name if bundled else Path(name).stem,
+        extra_args=settings.extra_server_args,
+    )
+
+
 def create_chat_model(
     model_name: str | None = None, settings: LlamaCppSettings | None = None
 ) -> LlamaCppChatModel:
@@ -166,17 +190,10 @@ def create_chat_model(
         return LlamaCppChatModel(
             settings.url, default_options=options, hint=hint, timeout=settings.timeout
         )
-    model_path = resolve_model_path(name, settings)  # the more specific error first
-    spec = ServerSpec(
-        binary=resolve_server_binary(settings),
-        model=model_path,
-        threads=settings.server_threads,
-        threads_batch=settings.server_threads_batch,
-        context=settings.context,
-        chat_template=chat_template_of(settings, bundled=bundled),
-        alias=name if bundled else Path(name).stem,
-        extra_args=settings.extra_server_args,
-    )
+    spec = server_spec(name, settings)
+    warm = find_warm_server(settings.layout, spec)
+    if warm is not None:  # `ostinato local serve` runs this very server: use it
+        return LlamaCppChatModel(warm, default_options=options, hint=hint, timeout=settings.timeout)
     return LlamaCppChatModel(
         spec,
         default_options=options,
