@@ -12,6 +12,8 @@ What it does is read from the "model" file (``--model``), a JSON object:
   exits after the first streamed chunk;
 * ``crash_once_marker``: crash only if this file does not exist yet (then create it);
 * ``requests_file``: append each chat request body (one JSON per line).
+
+``/metrics`` counts 3 prompt tokens per chat request.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ def main() -> int:
         print("stub llama-server: failing at start as scripted", flush=True)
         return int(script["exit_at_start"])
     ready_at = time.monotonic() + float(script.get("loading_seconds", 0))
+    answered = [0]  # prompt tokens "read" so far (3 a request), for /metrics
 
     def should_crash(kind: str) -> bool:
         if script.get("crash") != kind:
@@ -67,7 +70,16 @@ def main() -> int:
             self.wfile.write(data)
 
         def do_GET(self) -> None:
-            if self.path not in ("/health", "/v1/health"):
+            if self.path == "/metrics":  # what `--metrics` adds, in Prometheus' text format
+                body = (
+                    f"llamacpp:prompt_tokens_total {answered[0]}\nllamacpp:requests_processing 0\n"
+                )
+                self.send_response(200)
+                self.send_header("content-type", "text/plain")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body.encode())
+            elif self.path not in ("/health", "/v1/health"):
                 self._json(404, {"error": {"code": 404, "message": "not found"}})
             elif time.monotonic() < ready_at:
                 self._json(503, {"error": {"code": 503, "message": "Loading model"}})
@@ -76,6 +88,7 @@ def main() -> int:
 
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+            answered[0] += 3
             if "requests_file" in script:
                 with open(script["requests_file"], "a") as f:
                     f.write(json.dumps(body) + "\n")

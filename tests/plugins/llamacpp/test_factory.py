@@ -16,6 +16,7 @@ from ostinato_llamacpp import (
     create_chat_model,
 )
 from ostinato_llamacpp._artifacts import default_cache_dir
+from ostinato_llamacpp._cpus import default_threads
 
 
 @pytest.fixture
@@ -37,7 +38,8 @@ def settings() -> LlamaCppSettings:
 def test_defaults(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     loaded = settings()
-    assert (loaded.threads, loaded.context, loaded.max_tokens) == (1, 8192, 2048)
+    assert (loaded.threads, loaded.context, loaded.max_tokens) == (None, 8192, 2048)
+    assert loaded.server_threads == default_threads() and loaded.server_install == "auto"
     assert loaded.temperature is None and loaded.url is None and loaded.chat_template is None
     assert loaded.layout.root == tmp_path / "xdg" / "ostinato" / "llamacpp"
     monkeypatch.delenv("XDG_CACHE_HOME")
@@ -60,7 +62,7 @@ def test_default_runs_the_bundled_model_with_its_template(cache: Path) -> None:
     assert spec.binary == (cache / "bin" / "llama-server")
     assert spec.model == (cache / "models" / DEFAULT_MODEL.filename).resolve()
     assert spec.chat_template == BUNDLED_TEMPLATE and BUNDLED_TEMPLATE.is_file()
-    assert (spec.threads, spec.context, spec.alias) == (1, 8192, "default")
+    assert (spec.threads, spec.context, spec.alias) == (default_threads(), 8192, "default")
     options = model.default_options
     assert options.temperature == 0.0 and options.parallel_tool_calls is True
     assert options.model == "default" and options.max_tokens == 2048
@@ -138,3 +140,47 @@ def test_url_setting_uses_a_running_server_without_files(monkeypatch: pytest.Mon
     monkeypatch.setenv("OSTINATO_LLAMACPP_URL", "http://127.0.0.1:8080")
     model = create_chat_model("default")
     assert model.base_url == "http://127.0.0.1:8080" and model.server is None
+
+
+def test_threads_follow_the_usable_cpus_unless_set(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 8 usable CPUs (affinity and cgroup quota), whatever the host has: 4 threads to
+    # generate, all 8 to read the prompt
+    monkeypatch.setattr("ostinato_llamacpp._cpus.usable_cpus", lambda *a, **k: 8)
+
+    def threads() -> tuple[int, int | None]:
+        spec = create_chat_model("default").spec_of_server
+        assert f"--threads {spec.threads}" in " ".join(spec.command(8080))
+        return spec.threads, spec.threads_batch
+
+    assert threads() == (4, 8)
+    monkeypatch.setenv("OSTINATO_LLAMACPP_THREADS", "auto")
+    assert threads() == (4, 8)
+    monkeypatch.setenv("OSTINATO_LLAMACPP_THREADS", "3")
+    assert threads() == (3, 3)
+
+
+def test_the_server_follows_setups_choice_or_the_forced_path(
+    cache: Path, stub_binary: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ostinato_llamacpp._artifacts import CacheLayout
+    from ostinato_llamacpp._choice import ServerChoice, write_choice
+
+    layout = CacheLayout(cache)
+    assert create_chat_model("default").spec_of_server.binary == layout.server  # no record
+    layout.prebuilt_server.parent.mkdir(parents=True)
+    layout.prebuilt_server.symlink_to(stub_binary)
+    write_choice(layout, ServerChoice("prebuilt", layout.prebuilt_server, "probe passed", 1))
+    assert create_chat_model("default").spec_of_server.binary == layout.prebuilt_server
+    monkeypatch.setenv("OSTINATO_LLAMACPP_SERVER_INSTALL", "source")
+    assert create_chat_model("default").spec_of_server.binary == layout.server
+    monkeypatch.setenv("OSTINATO_LLAMACPP_SERVER_INSTALL", "Prebuilt")
+    assert create_chat_model("default").spec_of_server.binary == layout.prebuilt_server
+    layout.prebuilt_server.unlink()
+    monkeypatch.setenv("PATH", str(cache / "empty"))
+    with pytest.raises(ConfigurationError, match="the prebuilt one is not at"):
+        create_chat_model("default")
+    monkeypatch.setenv("OSTINATO_LLAMACPP_SERVER_INSTALL", "sometimes")
+    with pytest.raises(ConfigurationError, match="OSTINATO_LLAMACPP_SERVER_INSTALL"):
+        create_chat_model("default")

@@ -44,6 +44,8 @@ def test_command_line_carries_the_spec(tmp_path: Path) -> None:
         "--ctx-size 4096 --chat-template-file /t/tools.jinja --alias default --flash-attn on"
     )
     assert "--ctx-size" not in ServerSpec(Path("s"), Path("m"), context=0).command(1)
+    batch = ServerSpec(Path("s"), Path("m"), threads=1, threads_batch=2).command(1)
+    assert "--threads 1 --threads-batch 2 --parallel 1" in " ".join(batch)
 
 
 def test_free_port_is_bindable() -> None:
@@ -203,3 +205,11 @@ def test_no_orphan_however_the_owner_ends(
         finally:
             if owner.poll() is None:
                 owner.kill()
+
+
+def test_exit_statuses_name_the_signal_that_ended_the_server() -> None:
+    from ostinato_llamacpp._errors import exit_signal
+
+    assert exit_signal(132) == "SIGILL"  # the guard's and the shell's 128 + number
+    assert exit_signal(-11) == "SIGSEGV"  # Python's negative status
+    assert [exit_signal(code) for code in (None, 0, 1, 7, 128, 128 + 200)] == [None] * 6

@@ -150,7 +150,9 @@ def test_a_missing_toolchain_is_reported_before_anything_is_downloaded(
     assert "missing: cmake" in message and "missing: a C++ compiler" in message
     assert "apt-get install cmake" in message and "OSTINATO_LLAMACPP_SERVER" in message
     with FakeIndex() as index:
-        options = SetupOptions(CacheLayout(tmp_path / "c"), index_url=index.url, model=False)
+        options = SetupOptions(
+            CacheLayout(tmp_path / "c"), index_url=index.url, model=False, server_install="source"
+        )
         with pytest.raises(BuildError):
             run_setup(options, Progress(io.StringIO()))
         assert index.requests == []
@@ -163,7 +165,10 @@ def test_the_local_setup_command_reports_a_missing_toolchain(
 
     monkeypatch.setenv("OSTINATO_LOAD_PLUGINS", "llamacpp")
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    code = main(["local", "setup", "--server-only", "--cache-dir", str(tmp_path / "c")])
+    cache = str(tmp_path / "c")
+    code = main(
+        ["local", "setup", "--server-only", "--server-install", "source", "--cache-dir", cache]
+    )
     assert code == 1
     err = capsys.readouterr().err
     assert "ostinato: error: building llama-server needs tools" in err

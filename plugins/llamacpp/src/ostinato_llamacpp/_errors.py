@@ -14,6 +14,7 @@ with :func:`small_model_hint` appended to its message.
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import Final
 
@@ -24,6 +25,7 @@ __all__ = [
     "LlamaServerCrashedError",
     "LlamaServerError",
     "LlamaServerStartError",
+    "exit_signal",
     "small_model_hint",
     "with_hint",
 ]
@@ -36,6 +38,21 @@ _STRONGER: Final = (
     "OSTINATO_MODEL=llamacpp:/path/to/a-larger-model.gguf, OSTINATO_MODEL=ollama:qwen3, "
     "or OSTINATO_MODEL=openai:gpt-4.1-mini (with OSTINATO_OPENAI_API_KEY)"
 )
+
+
+def exit_signal(exit_code: int | None) -> str | None:
+    """The signal that ended a process (``"SIGILL"``), from its exit status.
+
+    Negative statuses are Python's (``-4``); statuses above 128 are the guard's and the
+    shell's (``132``: 128 + SIGILL's number). ``None`` when no signal ended it.
+    """
+    if exit_code is None or 0 <= exit_code <= 128:
+        return None
+    number = -exit_code if exit_code < 0 else exit_code - 128
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return None
 
 
 class LlamaServerError(ModelConnectionError):

@@ -4,7 +4,8 @@
 with the chat template shipped in this package, at temperature 0) or the path of any
 GGUF (its own chat template, the server's temperature). Nothing starts here: files are
 checked, so that a missing setup is reported when the client is built, and the server
-starts on the first request.
+starts on the first request, unless ``ostinato local serve`` keeps the same server warm
+(then the model talks to that one).
 """
 
 from __future__ import annotations
@@ -15,26 +16,31 @@ from typing import Final
 
 from ostinato.errors import ConfigurationError
 from ostinato_llamacpp._artifacts import DEFAULT_MODEL, DEFAULT_MODEL_NAME
+from ostinato_llamacpp._choice import chosen_binary
 from ostinato_llamacpp._errors import small_model_hint
 from ostinato_llamacpp._model import LlamaCppChatModel
 from ostinato_llamacpp._server import ServerSpec
 from ostinato_llamacpp._settings import GGUF_TEMPLATE, LlamaCppSettings
+from ostinato_llamacpp._warm import find_warm_server
 from ostinato_openai import OpenAIChatOptions
 
 __all__ = [
     "BUNDLED_TEMPLATE",
+    "chat_template_of",
     "create_chat_model",
     "default_options_for",
     "resolve_model_path",
     "resolve_server_binary",
+    "server_spec",
 ]
 
 #: The chat template shipped for the bundled model (see the plugin's README for why).
 BUNDLED_TEMPLATE: Final = Path(__file__).with_name("templates") / "qwen2.5-coder-tools.jinja"
 
 _SETUP_FIX: Final = (
-    "fix: run `ostinato local setup` (builds llama-server and assembles the 1.1 GB model "
-    "in the cache; about 10 minutes the first time)"
+    "fix: run `ostinato local setup` (installs llama-server, prebuilt or built from source, "
+    "and assembles the 1.1 GB model in the cache; about a minute the first time with the "
+    "prebuilt server, 10 minutes or more with a source build)"
 )
 
 
@@ -67,7 +73,8 @@ def resolve_model_path(name: str, settings: LlamaCppSettings) -> Path:
 
 
 def resolve_server_binary(settings: LlamaCppSettings) -> Path:
-    """The ``llama-server`` to run: the setting, the one setup built, or ``PATH``'s.
+    """The ``llama-server`` to run: the setting, the one setup chose (prebuilt or built
+    from source; ``OSTINATO_LLAMACPP_SERVER_INSTALL`` may insist on one), or ``PATH``'s.
 
     Raises:
         ConfigurationError: none of these exists.
@@ -84,19 +91,29 @@ def resolve_server_binary(settings: LlamaCppSettings) -> Path:
             "fix: point it at a llama-server binary, or unset it to use the one "
             "`ostinato local setup` builds"
         )
-    built = settings.layout.server
-    if built.is_file():
-        return built
+    layout = settings.layout
+    chosen = chosen_binary(layout, settings.server_install)
+    if chosen is not None:
+        return chosen
     found = shutil.which("llama-server")
     if found:
         return Path(found)
+    where = {
+        "prebuilt": f"the prebuilt one is not at {layout.prebuilt_server}",
+        "source": f"the source build is not at {layout.server}",
+    }.get(settings.server_install, f"setup has not installed one in {layout.root}")
     raise ConfigurationError(
-        f"no llama-server found (not at {built}, not on PATH)\n{_SETUP_FIX}, or set "
+        f"no llama-server found ({where}; none on PATH)\n{_SETUP_FIX}, or set "
         "OSTINATO_LLAMACPP_SERVER to a llama-server binary"
     )
 
 
-def _template(settings: LlamaCppSettings, bundled: bool) -> Path | None:
+def chat_template_of(settings: LlamaCppSettings, *, bundled: bool) -> Path | None:
+    """The chat template file the server gets (``None``: the GGUF's own).
+
+    Raises:
+        ConfigurationError: ``OSTINATO_LLAMACPP_CHAT_TEMPLATE`` names no file.
+    """
     value = settings.chat_template
     if value is None:
         return BUNDLED_TEMPLATE if bundled else None
@@ -128,6 +145,27 @@ def default_options_for(
     )
 
 
+def server_spec(name: str, settings: LlamaCppSettings) -> ServerSpec:
+    """The server ``llamacpp:<name>`` starts under ``settings``.
+
+    Raises:
+        ConfigurationError: the model or the server binary is missing, or the chat
+            template setting names no file.
+    """
+    bundled = name == DEFAULT_MODEL_NAME
+    model_path = resolve_model_path(name, settings)  # the more specific error first
+    return ServerSpec(
+        binary=resolve_server_binary(settings),
+        model=model_path,
+        threads=settings.server_threads,
+        threads_batch=settings.server_threads_batch,
+        context=settings.context,
+        chat_template=chat_template_of(settings, bundled=bundled),
+        alias=name if bundled else Path(name).stem,
+        extra_args=settings.extra_server_args,
+    )
+
+
 def create_chat_model(
     model_name: str | None = None, settings: LlamaCppSettings | None = None
 ) -> LlamaCppChatModel:
@@ -152,16 +190,10 @@ def create_chat_model(
         return LlamaCppChatModel(
             settings.url, default_options=options, hint=hint, timeout=settings.timeout
         )
-    model_path = resolve_model_path(name, settings)  # the more specific error first
-    spec = ServerSpec(
-        binary=resolve_server_binary(settings),
-        model=model_path,
-        threads=settings.threads,
-        context=settings.context,
-        chat_template=_template(settings, bundled),
-        alias=name if bundled else Path(name).stem,
-        extra_args=settings.extra_server_args,
-    )
+    spec = server_spec(name, settings)
+    warm = find_warm_server(settings.layout, spec)
+    if warm is not None:  # `ostinato local serve` runs this very server: use it
+        return LlamaCppChatModel(warm, default_options=options, hint=hint, timeout=settings.timeout)
     return LlamaCppChatModel(
         spec,
         default_options=options,

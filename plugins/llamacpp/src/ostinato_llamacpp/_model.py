@@ -29,7 +29,7 @@ from ostinato.errors import (
 )
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
-from ostinato_llamacpp._errors import PROVIDER, LlamaServerCrashedError, with_hint
+from ostinato_llamacpp._errors import PROVIDER, LlamaServerCrashedError, exit_signal, with_hint
 from ostinato_llamacpp._server import LlamaServer, ServerSpec
 from ostinato_llamacpp._shared import acquire_server, release_server
 from ostinato_openai import OpenAIChatModel, OpenAIChatOptions, RetryPolicy
@@ -247,8 +247,10 @@ class LlamaCppChatModel:
             if code is not None:
                 tail = server.log_tail()
                 shown = f"\n  last output:\n    {tail.replace(chr(10), chr(10) + '    ')}"
+                killed = exit_signal(code)
+                by = f" (killed by {killed})" if killed else ""
                 return LlamaServerCrashedError(
-                    f"llamacpp: llama-server exited with status {code} while answering "
+                    f"llamacpp: llama-server exited with status {code}{by} while answering "
                     f"({error}); the next request starts it again\n"
                     f"  model: {server.spec.model}\n  log: {server.log_path}"
                     + (shown if tail else ""),

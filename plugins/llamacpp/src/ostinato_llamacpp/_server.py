@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Final
 
-from ostinato_llamacpp._errors import LlamaServerStartError
+from ostinato_llamacpp._errors import LlamaServerStartError, exit_signal
 
 __all__ = ["LOOPBACK", "LlamaServer", "ServerSpec", "free_port"]
 
@@ -53,6 +53,8 @@ class ServerSpec:
         binary: the ``llama-server`` executable.
         model: the GGUF file.
         threads: generation threads (``--threads``).
+        threads_batch: prompt-processing threads (``--threads-batch``); ``None``: the
+            server's default, ``threads``.
         context: context size in tokens; 0 keeps the model's own (``--ctx-size``).
         chat_template: a Jinja chat template file (``--chat-template-file``); ``None``:
             the one inside the GGUF.
@@ -63,6 +65,7 @@ class ServerSpec:
     binary: Path
     model: Path
     threads: int = 1
+    threads_batch: int | None = None
     context: int = 8192
     chat_template: Path | None = None
     alias: str | None = None
@@ -72,6 +75,8 @@ class ServerSpec:
         """The command line that serves this spec on ``port`` of the loopback interface."""
         args = [str(self.binary), "--model", str(self.model)]
         args += ["--host", LOOPBACK, "--port", str(port), "--threads", str(self.threads)]
+        if self.threads_batch is not None:
+            args += ["--threads-batch", str(self.threads_batch)]
         args += ["--parallel", "1", "--jinja", "--no-webui"]
         if self.context:
             args += ["--ctx-size", str(self.context)]
@@ -247,7 +252,9 @@ class LlamaServer:
             if code is not None:
                 if any(m in self.log_tail(40).lower() for m in _PORT_TAKEN_MARKERS):
                     raise _PortTaken
-                raise self._start_error(f"exited with status {code} while starting")
+                killed = exit_signal(code)
+                by = f" (killed by {killed})" if killed else ""
+                raise self._start_error(f"exited with status {code}{by} while starting")
             with (
                 contextlib.suppress(urllib.error.URLError, OSError),
                 _NO_PROXY.open(url, timeout=2.0) as response,

@@ -1,10 +1,13 @@
-"""``ostinato local setup``'s steps: build llama-server, assemble the default model.
+"""``ostinato local setup``'s steps: assemble the default model, then get llama-server.
 
-Resumable at every level: a finished step is recognised and skipped (the server binary
-runs and carries the right build stamp; the model has the pinned sha256), downloads
-resume, cmake's build tree is reused. After success the downloads, sources and build
-tree of a finished step are removed (``keep=True`` keeps them), leaving ``bin/`` and
-``models/``.
+The server comes prebuilt from the package index when it fits this machine and passes
+its probe on the model (:mod:`._install_prebuilt`), and is otherwise built from source;
+``server.json`` records the choice and why. Resumable at every level: a finished step is
+recognised and skipped (the recorded prebuilt server with its passed probe; a built
+binary that runs and carries the right build stamp; the model with the pinned sha256),
+downloads resume, cmake's build tree is reused. After success the downloads, sources and
+build tree of a finished step are removed (``keep=True`` keeps them), leaving ``bin/``,
+``prebuilt/`` and ``models/``.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from ostinato.errors import OstinatoError
 from ostinato_llamacpp._artifacts import DEFAULT_MODEL, LLAMA_CPP_SDIST, CacheLayout
 from ostinato_llamacpp._assemble import assemble_model, is_intact
 from ostinato_llamacpp._build import (
@@ -26,12 +30,22 @@ from ostinato_llamacpp._build import (
     extract_sources,
     find_toolchain,
 )
+from ostinato_llamacpp._choice import PrebuiltRecord, ServerChoice, write_choice
 from ostinato_llamacpp._fetch import fetch
+from ostinato_llamacpp._install_prebuilt import ProbeSettings, try_prebuilt
 from ostinato_llamacpp._progress import Progress, format_size
 
-__all__ = ["SetupOptions", "SetupResult", "build_stamp", "run_setup", "server_is_built"]
+__all__ = [
+    "PrebuiltServerError",
+    "SetupOptions",
+    "SetupResult",
+    "build_stamp",
+    "run_setup",
+    "server_is_built",
+]
 
 _STAMP_SUFFIX: Final = ".json"
+_SOURCE_STEPS: Final = ("llama.cpp sources", "build llama-server")
 
 
 def build_stamp() -> dict[str, object]:
@@ -68,6 +82,14 @@ class SetupOptions:
         build: build llama-server.
         model: assemble the default model.
         keep: keep downloads, sources and the build tree after success.
+        server_install: ``auto`` (prebuilt if it fits and passes its probe, else build),
+            ``prebuilt`` (no fallback) or ``source``.
+        threads: the generation threads the probe starts the server with.
+        threads_batch: its prompt-processing threads (``None``: ``threads``).
+        probe_model: the model the probe loads (default: the assembled default model,
+            if there is one).
+        probe_template: the chat template the probe starts the server with.
+        probe_timeout: seconds the probe may take.
     """
 
     layout: CacheLayout
@@ -76,6 +98,12 @@ class SetupOptions:
     build: bool = True
     model: bool = True
     keep: bool = False
+    server_install: str = "auto"
+    threads: int = 1
+    threads_batch: int | None = None
+    probe_model: Path | None = None
+    probe_template: Path | None = None
+    probe_timeout: float = 120.0
 
 
 @dataclass(slots=True)
@@ -85,6 +113,11 @@ class SetupResult:
     server: Path | None = None
     model: Path | None = None
     timings: dict[str, float] = field(default_factory=dict)
+
+
+class PrebuiltServerError(OstinatoError):
+    """The prebuilt server was forced (``OSTINATO_LLAMACPP_SERVER_INSTALL=prebuilt``) and
+    cannot be used on this machine."""
 
 
 class _Steps:
@@ -102,6 +135,10 @@ class _Steps:
         self._started = time.monotonic()
         return title
 
+    def insert(self, *titles: str) -> None:
+        """Steps that turned out to be needed, run next."""
+        self._titles[self._number : self._number] = titles
+
     def end(self, title: str, text: str) -> None:
         self.timings[title] = time.monotonic() - self._started
         self._progress.done(text)
@@ -117,17 +154,71 @@ def run_setup(options: SetupOptions, progress: Progress) -> SetupResult:
     """
     result = SetupResult()
     titles = []
-    if options.build:
-        titles += ["llama.cpp sources", "build llama-server"]
     if options.model:
         titles += ["model parts", "assemble the model"]
-    steps = _Steps(progress, titles)
     if options.build:
-        result.server = _setup_server(options, progress, steps)
+        source = options.server_install == "source"
+        titles += _SOURCE_STEPS if source else ["prebuilt llama-server"]
+    steps = _Steps(progress, titles)
     if options.model:
         result.model = _setup_model(options, progress, steps)
+    if options.build:
+        result.server = _choose_server(options, result.model, progress, steps)
     result.timings = steps.timings
     return result
+
+
+def _choose_server(
+    options: SetupOptions, model: Path | None, progress: Progress, steps: _Steps
+) -> Path:
+    layout = options.layout
+    record: PrebuiltRecord | None = None
+    if options.server_install == "source":
+        reason = "the source build is forced (OSTINATO_LLAMACPP_SERVER_INSTALL=source)"
+    else:
+        title = steps.begin()
+        probe_model = options.probe_model or model
+        if probe_model is None and layout.default_model.is_file():
+            probe_model = layout.default_model
+        outcome = try_prebuilt(
+            layout,
+            index_url=options.index_url,
+            probe=ProbeSettings(
+                probe_model,
+                options.probe_template,
+                options.threads,
+                options.probe_timeout,
+                options.threads_batch,
+            ),
+            progress=progress,
+            forced=options.server_install == "prebuilt",
+        )
+        record = outcome.record
+        if outcome.binary is not None:
+            write_choice(
+                layout,
+                ServerChoice("prebuilt", outcome.binary, outcome.reason, options.threads, record),
+            )
+            steps.end(title, f"chosen: {outcome.binary}\n      why: {outcome.reason}")
+            return outcome.binary
+        if options.server_install == "prebuilt":
+            raise PrebuiltServerError(
+                f"{outcome.reason}\n"
+                "fix: unset OSTINATO_LLAMACPP_SERVER_INSTALL (or set it to auto) to build "
+                "llama-server from source instead, or set OSTINATO_LLAMACPP_SERVER to a "
+                "llama-server that runs here"
+            )
+        reason = f"{outcome.reason}; building from source instead"
+        steps.end(title, f"not used: {reason}")
+        steps.insert(*_SOURCE_STEPS)
+    # recorded before building, so a failed build does not cost another probe next time
+    write_choice(layout, ServerChoice("source", layout.server, reason, options.threads, record))
+    server = _setup_server(options, progress, steps)
+    forced = options.server_install == "source"
+    progress.note(
+        f"chosen: {server} (built from source)" + (f"\n      why: {reason}" if forced else "")
+    )
+    return server
 
 
 def _setup_server(options: SetupOptions, progress: Progress, steps: _Steps) -> Path:

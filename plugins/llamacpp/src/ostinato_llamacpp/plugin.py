@@ -104,9 +104,11 @@ def register_advisors(register: Any) -> None:
 
 @hookimpl
 def register_commands(register: Any) -> None:
-    """Register ``ostinato local`` (``setup``: build llama-server, fetch the model)."""
+    """Register ``ostinato local`` (``setup``: install llama-server, fetch the model;
+    ``serve``: keep its server warm; ``status``)."""
     register(
         COMMAND,
-        "a local model: `ostinato local setup` builds llama-server and fetches the default model",
+        "a local model: `ostinato local setup` installs llama-server and fetches the default "
+        "model; `ostinato local serve` keeps it warm",
         run_local_command,
     )
