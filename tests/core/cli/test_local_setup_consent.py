@@ -30,8 +30,8 @@ def test_without_a_terminal_nothing_is_built_and_the_fix_names_the_command(local
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == (
         "ostinato: error: llamacpp:default is not set up (llama-server is not built, or the "
-        "model is not fetched); fix: run `ostinato local setup` first (several minutes and a "
-        "1.1 GB download, once), pass --yes to let ostinato chat run it, or choose another "
+        "model is not fetched); fix: run `ostinato local setup` first (a 1.1 GB download and "
+        "about a minute, once), pass --yes to let ostinato chat run it, or choose another "
         "model with --model\n"
     )
     assert calls.read_text().split("\n")[:-1] == ["status"]  # asked, never set up

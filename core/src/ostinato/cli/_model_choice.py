@@ -142,8 +142,8 @@ def _is_terminal(stream: TextIO) -> bool:
 def _consents(why: str, stdin: TextIO, err: TextIO) -> bool:
     print(
         f"ostinato: {why} {LOCAL_DEFAULT_MODEL} runs a small local model, which is not set up "
-        f"yet: `ostinato {LOCAL_COMMAND} setup` builds llama-server and fetches a 1.1 GB "
-        "model (several minutes, once)",
+        f"yet: `ostinato {LOCAL_COMMAND} setup` installs llama-server and fetches a 1.1 GB "
+        "model (about a minute; longer where llama-server must be built from source; once)",
         file=err,
         flush=True,
     )
@@ -176,7 +176,7 @@ def ensure_local_model(
     refused = ConfigurationError(
         f"{LOCAL_DEFAULT_MODEL} is not set up (llama-server is not built, or the model is "
         "not fetched)\n"
-        f"fix: run `{setup}` first (several minutes and a 1.1 GB download, once), pass "
+        f"fix: run `{setup}` first (a 1.1 GB download and about a minute, once), pass "
         "--yes to let ostinato chat run it, or choose another model with --model"
     )
     if not assume_yes:
@@ -188,8 +188,8 @@ def ensure_local_model(
     else:
         print(
             f"ostinato: {why} {LOCAL_DEFAULT_MODEL} runs a small local model, which is not set "
-            f"up yet: running `{setup}` (builds llama-server and fetches the model; several "
-            "minutes, once)",
+            f"up yet: running `{setup}` (installs llama-server and fetches the model; about "
+            "a minute, longer where llama-server must be built from source; once)",
             file=err,
             flush=True,
         )
