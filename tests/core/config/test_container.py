@@ -11,7 +11,13 @@ from pydantic_settings import SettingsConfigDict
 import ostinato
 from ostinato.advisors import ToolCallingAdvisor
 from ostinato.client import AdvisorParams, ChatClient
-from ostinato.config import AutoConfiguration, PluginSettings, build_container, chat_client
+from ostinato.config import (
+    AutoConfiguration,
+    BadSettingWarning,
+    PluginSettings,
+    build_container,
+    chat_client,
+)
 from ostinato.errors import ConfigurationError, PluginError
 from ostinato.messages import ToolResponseMessage
 from ostinato.plugins import PluginLoadWarning, hookimpl
@@ -225,7 +231,11 @@ class TestSettingsReachThePieces:
 
         monkeypatch.setenv("OSTINATO_MODEL", "acme:x")
         monkeypatch.setenv("OSTINATO_ACME_RETRIES", "many")
-        with pytest.raises(ConfigurationError) as caught:
+        # Loading the plugins warns; the model's provider uses the settings, so it refuses.
+        with (
+            pytest.warns(BadSettingWarning, match="OSTINATO_ACME_RETRIES='many'"),
+            pytest.raises(ConfigurationError) as caught,
+        ):
             chat_client(plugins=[Acme()])
         assert str(caught.value).splitlines()[:2] == [
             "1 plugin setting has a bad value:",

@@ -14,7 +14,7 @@ from pydantic_settings import BaseSettings
 from ostinato.config import build_container, create_plugin_manager
 from ostinato.errors import ConfigurationError
 from ostinato.plugins import collect_registry
-from ostinato.settings import Settings, load_settings, setting_fields
+from ostinato.settings import BadSettingWarning, Settings, load_settings, setting_fields
 from ostinato.settings._json_fields import json_variables
 from tests.core.config.loading import refused
 
@@ -107,10 +107,14 @@ def test_a_bad_json_value_from_dotenv_says_so(clean_environment):
 def test_the_container_reports_a_plugins_bad_json_value_as_a_configuration_error(monkeypatch):
     monkeypatch.setenv("OSTINATO_MODEL", "openai:gpt-4.1-mini")
     monkeypatch.setenv("OSTINATO_OPENAI_EXTRA_HEADERS", f'{{"api-key": "{LEAK}"')
-    with pytest.raises(ConfigurationError) as caught:
+    with (
+        pytest.warns(BadSettingWarning) as warned,
+        pytest.raises(ConfigurationError) as caught,
+    ):
         build_container(entry_points=True).chat_client()
     assert "OSTINATO_OPENAI_EXTRA_HEADERS=" in str(caught.value)
     assert LEAK not in str(caught.value)
+    assert all(LEAK not in str(w.message) for w in warned)
 
 
 def test_invalid_values_never_show_credentials_inside_them(monkeypatch):
