@@ -46,10 +46,30 @@ def test_credential_names(name: str) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["content-type", "max_tokens", "keyword", "monkey", "anthropic-version", "author", "model"],
+    [
+        "content-type",
+        "max_tokens",
+        "keyword",
+        "monkey",
+        "anthropic-version",
+        "author",
+        "model",
+        "KeyError",
+        "TokenExpiredError",
+        "AuthenticationException",
+    ],
 )
 def test_names_that_are_not_credentials(name: str) -> None:
     assert not is_credential_name(name)
+
+
+def test_an_exception_and_its_message_are_not_a_credential_pair() -> None:
+    # What a tool raised reaches the model and the user as ``Class: message``.
+    assert mask_credentials("KeyError: 3") == "KeyError: 3"
+    assert mask_credentials("tool raised KeyError: 'city'") == "tool raised KeyError: 'city'"
+    assert mask_credentials("KeyError: 'x' (api_key=sk-12345678)") == (
+        f"KeyError: 'x' (api_key={MASK})"
+    )
 
 
 def test_a_redactor_masks_a_key_as_sent_percent_encoded_and_json_escaped() -> None:

@@ -69,6 +69,8 @@ _CREDENTIAL_WORDS: Final = frozenset(
 )
 #: Words ending in one of these are credentials too (``secretkey``, ``authtoken``).
 _CREDENTIAL_SUFFIXES: Final = ("apikey", "secret", "password", "token", "accesskey", "secretkey")
+#: The last word of an exception class's name (``KeyError``, ``InvalidTokenWarning``).
+_EXCEPTION_WORDS: Final = frozenset({"error", "exception", "warning"})
 _WORD: Final = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 #: ``name: value`` / ``name=value`` / ``"name": "value"``; the name decides. A quoted
@@ -101,9 +103,12 @@ def is_credential_name(name: str) -> bool:
     The name is split into words (``x-api-key``, ``X_Auth_Token``, ``apiKey``) and one of
     them must be a credential word: ``key``, ``apikey``, ``token``, ``secret``, ``auth``,
     ``authorization``, ``password``, ``cookie``, ``signature``, ``credential``...
-    ``max_tokens`` and ``keyword`` are not credentials.
+    ``max_tokens`` and ``keyword`` are not credentials, nor is an exception class
+    (``KeyError``, ``TokenExpiredError``): ``KeyError: 'city'`` is an error, not a key.
     """
     words = [w.lower() for w in _WORD.findall(name)]
+    if words and words[-1] in _EXCEPTION_WORDS:
+        return False
     return any(w in _CREDENTIAL_WORDS or w.endswith(_CREDENTIAL_SUFFIXES) for w in words)
 
 
