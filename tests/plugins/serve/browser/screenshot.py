@@ -4,7 +4,7 @@ Serves the scenario's client (``scenario.py``) with the real app on loopback, as
 the weather (two tool calls run), asks to pay (a call waits for approval), and saves what
 the browser shows. Run it from the repository root after changing the page::
 
-    uv run --all-packages python -m tests.plugins.serve.browser.screenshot
+    uv run --no-sync python -m tests.plugins.serve.browser.screenshot
 """
 
 from __future__ import annotations
