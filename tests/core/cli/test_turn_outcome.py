@@ -29,6 +29,25 @@ def test_the_iteration_cap_is_shown_with_the_calls_that_did_not_run(scripted, tm
     assert lines[-1].startswith('  did not run: get_weather(city="City ')
 
 
+def test_a_usage_limit_is_named_with_its_variable(scripted, tmp_path):
+    done = run_ostinato(
+        scripted,
+        tmp_path,
+        "chat",
+        "-m",
+        "scripted:tools-forever",
+        "--tools",
+        WEATHER_PY,
+        "hi",
+        env={"OSTINATO_TOOLS__MAX_MODEL_REQUESTS": "2"},
+    )
+    assert done.returncode == EXIT_STOPPED_AT_LIMIT
+    assert (
+        "ostinato: error: stopped at the model-request limit of the turn after 2 model "
+        "rounds, before an answer; fix: raise OSTINATO_TOOLS__MAX_MODEL_REQUESTS"
+    ) in done.stderr
+
+
 def test_tool_calls_returned_unrun_are_shown_when_the_loop_is_off(scripted, tmp_path):
     done = run_ostinato(
         scripted,

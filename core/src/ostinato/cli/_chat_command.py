@@ -107,7 +107,9 @@ def ask_once(
     renderer.finish(result.response, result.rounds, result.seconds)
     if as_json:
         print_json(result.response.to_dict() if result.response is not None else None, out)
-    code, why = turn_outcome(result.response, result.ended, result.rounds, result.not_run)
+    code, why = turn_outcome(
+        result.response, result.ended, result.rounds, result.not_run, result.limit
+    )
     if why is not None:
         print_error(why, err, exit_code=code, with_json=False)
     return code

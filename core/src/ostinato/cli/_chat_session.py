@@ -52,14 +52,15 @@ _MCP_PREFIX: Final = "OSTINATO_MCP_"
 @dataclass(frozen=True, slots=True)
 class TurnResult:
     """What one turn produced: the final response, its model rounds, its duration, and
-    why its tool loop ended (``None`` when no tool loop ran), and the calls the model asked
-    for that the loop did not run."""
+    why its tool loop ended (``None`` when no tool loop ran; ``limit`` names a usage limit
+    it reached), and the calls the model asked for that the loop did not run."""
 
     response: ChatResponse | None
     rounds: int
     seconds: float
     ended: LoopExitReason | None = None
     not_run: tuple[ToolCall, ...] = ()
+    limit: str | None = None
 
 
 class ChatSession:
@@ -147,7 +148,9 @@ class ChatSession:
             self.history += [UserMessage(question), AssistantMessage(answer or "")]
         seconds = time.perf_counter() - started
         not_run = tuple(listener.not_run.values())
-        return TurnResult(response, listener.rounds, seconds, listener.ended, not_run)
+        return TurnResult(
+            response, listener.rounds, seconds, listener.ended, not_run, listener.limit
+        )
 
     async def aclose(self) -> None:
         """Close the model (its HTTP clients, a local server it started)."""

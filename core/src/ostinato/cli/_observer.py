@@ -83,7 +83,7 @@ class ToolCallListener:
     Use one listener per turn: :attr:`rounds` counts that turn's model rounds.
     """
 
-    __slots__ = ("_events", "_rounds", "_running", "ended", "not_run")
+    __slots__ = ("_events", "_rounds", "_running", "ended", "limit", "not_run")
 
     def __init__(self, events: ChatEvents) -> None:
         self._events = events
@@ -91,6 +91,8 @@ class ToolCallListener:
         self._running: dict[str, tuple[ToolCall, float]] = {}
         #: Why the turn's tool loop ended (``None`` until it did, or when no loop ran).
         self.ended: LoopExitReason | None = None
+        #: With ``ended`` at a usage limit, which one (``model_requests``...).
+        self.limit: str | None = None
         #: The calls the model asked for that have not started (by id, in order).
         self.not_run: dict[str, ToolCall] = {}
 
@@ -115,6 +117,7 @@ class ToolCallListener:
             self._finished(event)
         elif isinstance(event, LoopEnded):
             self.ended = event.reason
+            self.limit = event.limit
 
     def _finished(self, event: ToolFinished) -> None:
         call = event.call

@@ -45,6 +45,14 @@ _LIMITS: Final = {
 }
 
 
+#: Each usage limit of a turn (``LoopEnded.limit``): what stopped, and what to change.
+_USAGE_LIMITS: Final = {
+    "model_requests": ("the model-request limit", "raise OSTINATO_TOOLS__MAX_MODEL_REQUESTS"),
+    "total_tokens": ("the token limit", "raise OSTINATO_TOOLS__MAX_TOTAL_TOKENS"),
+    "tool_calls": ("the tool-call budget", "raise UsageLimits(tool_calls=...) of the client"),
+}
+
+
 def _calls(response: ChatResponse | None) -> list[ToolCall]:
     generation = response.result if response is not None else None
     return list(generation.output.tool_calls) if generation is not None else []
@@ -55,17 +63,22 @@ def turn_outcome(
     ended: LoopExitReason | None,
     rounds: int,
     not_run_in_loop: Sequence[ToolCall] = (),
+    limit: str | None = None,
 ) -> tuple[int, str | None]:
     """The exit code of a turn and, when it did not end with an answer, the message
     saying why (a first line, the calls that did not run, a ``fix:`` line).
 
     ``not_run_in_loop`` are the calls the loop was asked for and did not run (at the cap
-    the answer is a text, not those calls).
+    the answer is a text, not those calls); ``limit`` is the usage limit a ``budget``
+    ending reached, named in the message when given.
     """
     calls = list(not_run_in_loop) if ended in _LIMITS else _calls(response)
     not_run = [f"  did not run: {format_call(c.name, c.arguments)}" for c in calls]
     if ended in _LIMITS:
         what, fix = _LIMITS[ended]
+        if ended is LoopExitReason.BUDGET and limit in _USAGE_LIMITS:
+            which, fix = _USAGE_LIMITS[limit]
+            what = f"stopped at {which} of the turn"
         plural = "s" if rounds != 1 else ""
         head = f"{what} after {rounds} model round{plural}, before an answer"
         return EXIT_STOPPED_AT_LIMIT, "\n".join([head, *not_run, f"fix: {fix}"])
