@@ -52,6 +52,7 @@ LEAVES = {
     "ostinato._lazy",
     "ostinato.context_keys",
     "ostinato.redaction",
+    "ostinato._usage_limits",
 }
 LAYERS = (
     "errors",
@@ -88,15 +89,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("ostinato.durable._runner", "ostinato.cli._tool_loading"): (
         "a worker resolves the tools a turn names with the CLI's tool loading, lazily, when a "
         "turn runs; it goes when tool loading moves to tools"
-    ),
-    ("ostinato.settings._plugin_settings", "ostinato.plugins"): (
-        "type-level only: the plugin registry whose settings classes it loads; to go, the "
-        "registry's settings entries need a protocol in settings"
-    ),
-    ("ostinato.settings._settings", "ostinato.advisors"): (
-        "ToolsSettings.tool_loop_settings() builds the tool loop's UsageLimits lazily; to go, "
-        "that method moves beside the tool calling advisor (its callers: the core plugin and "
-        "the tool-search plugin)"
     ),
 }
 
