@@ -71,7 +71,7 @@ STDLIB_ALLOWED = frozenset(
 # How many of ostinato's own modules ``import ostinato`` may load. Raise it deliberately,
 # when every import of ostinato needs a new module; a module needed only by some uses
 # loads on first use (a lazy export, or an import inside the function).
-OSTINATO_MODULES_MAX = 62
+OSTINATO_MODULES_MAX = 63
 
 _PROBE = f"""
 import json, sys

@@ -40,16 +40,17 @@
 
 Every `ModelError` carries what is known about the failure (provider, HTTP status, the
 provider's error type and code, request id, retry-after) and never a secret. This module
-is the bottom of the import graph: it imports nothing from the rest of ostinato at run
-time (one import, for type checkers only, names the type of a breach's partial result).
+is the bottom of the import graph: it imports nothing from the rest of ostinato, not even
+for type checkers (a breach's partial result is a type parameter the tools fill in).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final, Generic, TypeVar
 
-if TYPE_CHECKING:
-    from ostinato.tools import ToolExecutionResult
+#: The type of a tool call limit breach's partial result (the tools'
+#: ``ToolExecutionResult``).
+_PartialResultT = TypeVar("_PartialResultT")
 
 __all__ = [
     "AdvisorChainError",
@@ -276,14 +277,15 @@ class NoToolCallError(ToolError):
     """Tool execution was requested for a response that holds no tool call."""
 
 
-class ToolCallLimitExceeded(ToolError):
+class ToolCallLimitExceeded(ToolError, Generic[_PartialResultT]):
     """A per-tool or per-turn tool call limit was breached.
 
     Attributes:
         tool_name: the tool whose own limit was breached, or ``None`` for the total limit.
         limit: the limit that was breached.
-        partial_result: the conversation up to and including the breach response, so a
-            caller can still show what ran (the tool loop turns it into its answer with
+        partial_result: the conversation up to and including the breach response (a
+            :class:`~ostinato.tools.ToolExecutionResult`), so a caller can still show what
+            ran (the tool loop turns it into its answer with
             :func:`ostinato.tools.tool_call_limit_generation`).
     """
 
@@ -300,7 +302,7 @@ class ToolCallLimitExceeded(ToolError):
         *,
         tool_name: str | None,
         limit: int,
-        partial_result: ToolExecutionResult,
+        partial_result: _PartialResultT,
     ) -> None:
         super().__init__(message, tool_name=tool_name)
         self.limit = limit

@@ -65,13 +65,12 @@ from _thread import allocate_lock  # not threading: ``import ostinato`` stays li
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 if TYPE_CHECKING:
-    from ostinato.advisors import Advisor, ChatClientRequest
+    from ostinato._tool_contract import ToolCallback
     from ostinato.errors import ToolError
     from ostinato.messages import ToolCall
-    from ostinato.tools import ToolCallback
 
 __all__ = [
     "AdvisorScope",
@@ -101,9 +100,12 @@ ToolScope: TypeAlias = (
 #: Makes an advisor scope current: held around ``advise_call`` and each step of a stream.
 AdvisorScopeActivation: TypeAlias = "Callable[[], AbstractContextManager[object]]"
 
-#: ``(advisor, request, stream) -> context manager`` entered around one advisor's work.
+#: ``(advisor, request, stream) -> context manager`` entered around one advisor's work:
+#: the :class:`~ostinato.advisors.Advisor` and its
+#: :class:`~ostinato.advisors.ChatClientRequest` (typed ``Any`` here, as this module sits
+#: below the advisors in the import graph; a scope annotates them with the real types).
 AdvisorScope: TypeAlias = (
-    "Callable[[Advisor, ChatClientRequest, bool], AbstractContextManager[AdvisorScopeActivation]]"
+    "Callable[[Any, Any, bool], AbstractContextManager[AdvisorScopeActivation]]"
 )
 
 #: Told the HTTP status of an attempt's response when it arrives.

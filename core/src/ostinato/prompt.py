@@ -32,7 +32,7 @@ from ostinato.messages import (
 )
 
 if TYPE_CHECKING:
-    from ostinato.tools import ToolCallback
+    from ostinato._tool_contract import ToolCallback
 
 __all__ = ["ChatOptions", "Prompt", "ToolCallingChatOptions"]
 

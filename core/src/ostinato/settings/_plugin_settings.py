@@ -11,7 +11,8 @@ reads it loads it again and fails with the usual error naming the variable. Ever
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from pydantic_settings import BaseSettings
 
@@ -21,8 +22,28 @@ from ostinato.settings._loading import load_settings, warn_unknown_variables
 from ostinato.settings._problems import problems_message
 from ostinato.settings._settings import Settings
 
-if TYPE_CHECKING:
-    from ostinato.plugins import Registry
+
+class _Plugin(Protocol):
+    @property
+    def label(self) -> str: ...
+
+
+class _SettingsRegistration(Protocol):
+    @property
+    def value(self) -> type[Any]: ...
+
+    @property
+    def plugin(self) -> _Plugin: ...
+
+
+class Registry(Protocol):
+    """What these functions read of the plugins' registry (:class:`ostinato.plugins.Registry`,
+    which sits above the settings): each registered settings class, by prefix, and the
+    plugin that registered it."""
+
+    @property
+    def settings(self) -> Mapping[str, _SettingsRegistration]: ...
+
 
 __all__ = [
     "BadSettingWarning",

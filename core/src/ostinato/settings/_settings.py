@@ -85,7 +85,7 @@ class ToolsSettings(BaseModel):
     def tool_loop_settings(self) -> dict[str, Any]:
         """The :class:`~ostinato.advisors.ToolCallingAdvisor` settings these give: the
         iteration cap and how a turn ends (what every tool advisor factory passes on)."""
-        from ostinato.advisors import UsageLimits
+        from ostinato._usage_limits import UsageLimits
 
         limits = None
         if self.max_model_requests is not None or self.max_total_tokens is not None:

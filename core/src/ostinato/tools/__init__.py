@@ -3,7 +3,7 @@
 from typing import TYPE_CHECKING
 
 from ostinato._lazy import lazy_exports
-from ostinato.tools._callback import (
+from ostinato._tool_contract import (
     ToolCallback,
     ToolCallbackProvider,
     ToolContext,

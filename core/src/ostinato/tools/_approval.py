@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
+from ostinato._tool_contract import ToolCallback, ToolDefinition
 from ostinato.messages import ToolCall
-from ostinato.tools._callback import ToolCallback, ToolDefinition
 
 __all__ = [
     "ApprovalDecision",

@@ -19,6 +19,7 @@ import dataclasses
 import inspect
 from collections.abc import Mapping, Sequence
 
+from ostinato._tool_contract import ToolCallback
 from ostinato.errors import ApprovalError
 from ostinato.messages import AssistantMessage, Message, ToolCall, ToolResponse, ToolResponseMessage
 from ostinato.model import ChatResponse, Generation
@@ -30,7 +31,6 @@ from ostinato.tools._approval import (
     ApprovalSettings,
     Approver,
 )
-from ostinato.tools._callback import ToolCallback
 from ostinato.tools._pending import PendingToolCalls
 from ostinato.tools._result import ToolCallingManager, ToolExecutionResult
 

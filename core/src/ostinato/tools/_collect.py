@@ -12,9 +12,9 @@ import inspect
 import types
 from typing import Any
 
+from ostinato._tool_contract import ToolCallback, ToolCallbackProvider
 from ostinato.errors import ConfigurationError
 from ostinato.prompt import accept_tool_sources
-from ostinato.tools._callback import ToolCallback, ToolCallbackProvider
 from ostinato.tools._decorator import tool_spec_of
 from ostinato.tools._function import FunctionToolCallback
 

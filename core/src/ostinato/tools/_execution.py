@@ -24,6 +24,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
+from ostinato._tool_contract import ToolCallback, ToolContext
 from ostinato.durable._units import UnitKind, run_unit, unit_interceptor
 from ostinato.errors import (
     ToolArgumentsError,
@@ -34,7 +35,6 @@ from ostinato.errors import (
 )
 from ostinato.instrumentation import tool_scopes
 from ostinato.messages import ToolCall
-from ostinato.tools._callback import ToolCallback, ToolContext
 from ostinato.tools._function import describe_exception
 from ostinato.tools._tool_failure import current_task, tool_failure
 

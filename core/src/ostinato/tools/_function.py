@@ -13,8 +13,8 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ostinato._tool_contract import ToolContext, ToolDefinition, ToolMetadata
 from ostinato.errors import ConfigurationError, ToolArgumentsError, ToolExecutionError
-from ostinato.tools._callback import ToolContext, ToolDefinition, ToolMetadata
 from ostinato.tools._conversion import tool_result_to_text
 from ostinato.tools._decorator import ToolSpec, check_timeout, tool_spec_of
 from ostinato.tools._schema import schema_to_json

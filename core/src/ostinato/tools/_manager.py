@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ostinato._tool_contract import ToolCallback, ToolContext, ToolDefinition
 from ostinato.errors import (
     ConfigurationError,
     NoToolCallError,
@@ -33,7 +34,6 @@ from ostinato.events import current_event_sink
 from ostinato.messages import ToolResponse, ToolResponseMessage
 from ostinato.model import ChatResponse
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
-from ostinato.tools._callback import ToolCallback, ToolContext, ToolDefinition
 from ostinato.tools._exceptions import (
     DefaultToolExecutionExceptionProcessor,
     ToolExecutionExceptionProcessor,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Protocol, runtime_checkable
 
+from ostinato._tool_contract import ToolCallback
 from ostinato.errors import ConfigurationError
-from ostinato.tools._callback import ToolCallback
 
 __all__ = [
     "DelegatingToolCallbackResolver",

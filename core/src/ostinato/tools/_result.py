@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
+from ostinato._tool_contract import ToolDefinition
 from ostinato.errors import ToolCallLimitExceeded
 from ostinato.messages import AssistantMessage, Message, ToolResponseMessage
 from ostinato.model import ChatGenerationMetadata, ChatResponse, FinishReason, Generation
 from ostinato.prompt import ChatOptions, Prompt
-from ostinato.tools._callback import ToolDefinition
 
 __all__ = ["ToolCallingManager", "ToolExecutionResult", "tool_call_limit_generation"]
 
@@ -77,7 +77,7 @@ class ToolExecutionResult:
         ]
 
 
-def tool_call_limit_generation(breach: ToolCallLimitExceeded) -> Generation:
+def tool_call_limit_generation(breach: ToolCallLimitExceeded[ToolExecutionResult]) -> Generation:
     """One generation telling the caller about a tool-call limit ``breach``.
 
     Its text is the breach response sent for the offending call, its finish reason

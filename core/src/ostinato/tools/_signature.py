@@ -23,8 +23,8 @@ from typing import Annotated, Any
 import pydantic
 from pydantic.fields import FieldInfo
 
+from ostinato._tool_contract import ToolContext
 from ostinato.errors import ConfigurationError
-from ostinato.tools._callback import ToolContext
 from ostinato.tools._docstring import parse_docstring
 from ostinato.tools._schema import tidy_schema
 

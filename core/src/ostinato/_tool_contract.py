@@ -1,4 +1,7 @@
-"""The tool contract: what a tool looks like to the model and to the tool calling manager."""
+"""The tool contract: what a tool looks like to the model and to the tool calling manager.
+
+It imports nothing of ostinato, so that prompt options can carry tool callbacks; the names
+are public from :mod:`ostinato.tools`."""
 
 from __future__ import annotations
 
