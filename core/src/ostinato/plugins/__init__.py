@@ -1,7 +1,8 @@
 """Plugins: the hook specifications, the entry-point loader, the registry of contributions.
 
 A plugin is a distribution declaring an entry point in the group ``ostinato`` whose value
-is a small module of hook implementations (see :class:`HookSpecs`)::
+is a small module of hook implementations (the hooks are plain functions in
+``ostinato.plugins._hookspecs``, gathered in :class:`HookSpecs`)::
 
     [project.entry-points.ostinato]
     acme = "ostinato_acme.plugin"
@@ -40,9 +41,16 @@ from ostinato.plugins._types import (
     ChatMemoryRepositoryFactory,
     ChatModelFactory,
     CommandRunner,
+    DurableEngineFactory,
+    RegisterAdvisor,
+    RegisterChatMemoryRepository,
+    RegisterChatModel,
     RegisterCommand,
+    RegisterDurableEngine,
     RegisterFactory,
     RegisterSettings,
+    RegisterToolAdvisor,
+    RegisterToolSet,
     ToolAdvisorFactory,
     ToolSetFactory,
 )
@@ -58,6 +66,7 @@ __all__ = [
     "ChatModelFactory",
     "Command",
     "CommandRunner",
+    "DurableEngineFactory",
     "FactoryContext",
     "Hook",
     "HookSpecs",
@@ -67,9 +76,15 @@ __all__ = [
     "PluginManager",
     "PluginOrigin",
     "ProviderPlugin",
+    "RegisterAdvisor",
+    "RegisterChatMemoryRepository",
+    "RegisterChatModel",
     "RegisterCommand",
+    "RegisterDurableEngine",
     "RegisterFactory",
     "RegisterSettings",
+    "RegisterToolAdvisor",
+    "RegisterToolSet",
     "Registration",
     "Registry",
     "SkippedPlugin",
