@@ -150,6 +150,7 @@ def test_public_names():
         "Registration",
         "Registry",
         "SkippedPlugin",
+        "StorePlugin",
         "ToolAdvisorFactory",
         "ToolSetFactory",
         "ToolSetNotEnabledWarning",
@@ -159,6 +160,7 @@ def test_public_names():
         "hookspec",
         "lazy_exports",
         "provider_plugin",
+        "store_plugin",
     }
     for name in ostinato.plugins.__all__:
         assert hasattr(ostinato.plugins, name), name

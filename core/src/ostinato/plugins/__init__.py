@@ -9,8 +9,9 @@ is a small module of hook implementations (the hooks are plain functions in
 
 :class:`PluginManager` loads them (reporting the broken ones), :func:`collect_registry`
 runs their hooks into a :class:`Registry`; every factory they registered is called with a
-:class:`FactoryContext`. Only this package imports pluggy; ``import
-ostinato`` does not import it.
+:class:`FactoryContext`. :func:`provider_plugin` and :func:`store_plugin` declare the
+common plugins (a chat model provider, a chat memory store) in a few lines. Only this
+package imports pluggy; ``import ostinato`` does not import it.
 """
 
 from ostinato._lazy import lazy_exports
@@ -36,6 +37,7 @@ from ostinato.plugins._info import (
 from ostinato.plugins._manager import ENTRY_POINT_GROUP, PluginManager
 from ostinato.plugins._provider import ProviderPlugin, provider_plugin
 from ostinato.plugins._registry import KINDS, Command, Registration, Registry, collect_registry
+from ostinato.plugins._store import StorePlugin, store_plugin
 from ostinato.plugins._types import (
     AdvisorFactory,
     ChatMemoryRepositoryFactory,
@@ -88,6 +90,7 @@ __all__ = [
     "Registration",
     "Registry",
     "SkippedPlugin",
+    "StorePlugin",
     "ToolAdvisorFactory",
     "ToolSetFactory",
     "ToolSetNotEnabledWarning",
@@ -97,4 +100,5 @@ __all__ = [
     "hookspec",
     "lazy_exports",
     "provider_plugin",
+    "store_plugin",
 ]
