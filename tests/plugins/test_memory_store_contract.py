@@ -20,7 +20,7 @@ import pytest
 import ostinato_memory.plugin as memory_plugin
 from ostinato.config import Settings, create_plugin_manager, create_registry
 from ostinato.errors import ConfigurationError
-from ostinato.plugins import FactoryContext
+from ostinato.plugins import FactoryContext, StorePlugin
 from ostinato_memory import ChatMemoryStoreUnavailableError
 from ostinato_memory_postgres import (
     PostgresChatMemoryRepository,
@@ -91,6 +91,22 @@ def store(request: pytest.FixtureRequest) -> Store:
 def test_the_entry_point_is_installed(store: Store):
     found = {ep.name: ep.value for ep in importlib.metadata.entry_points(group="ostinato")}
     assert found[store.name] == store.plugin.__name__
+
+
+def test_the_plugin_module_is_declared_with_store_plugin_and_keeps_its_names(store: Store):
+    module = store.plugin
+    assert isinstance(module.PLUGIN, StorePlugin)
+    assert module.PLUGIN.repository == module.REPOSITORY_NAME == store.repository
+    assert store.prefix == module.SETTINGS_PREFIX
+    assert set(module.__all__) >= {
+        "REPOSITORY_NAME",
+        "SETTINGS_PREFIX",
+        f"create_{store.repository}_repository",
+        f"{store.repository}_repository",
+        "register_chat_memory_repositories",
+        "register_settings",
+    }
+    assert module.register_settings == module.PLUGIN.register_settings
 
 
 def test_the_hooks_register_the_repository_and_the_settings(monkeypatch, store: Store):

@@ -6,6 +6,7 @@ import dataclasses
 import inspect
 
 import pluggy
+import pytest
 
 import ostinato.plugins
 from ostinato.plugins import (
@@ -15,6 +16,7 @@ from ostinato.plugins import (
     PROJECT_NAME,
     HookSpecs,
     Registry,
+    _hookspecs,
     hookimpl,
     hookspec,
 )
@@ -43,12 +45,51 @@ def test_one_table_declares_the_hooks_and_the_rest_follows_it():
     # The registry has one field per hook, named by the table, in its order.
     assert [f.name for f in dataclasses.fields(Registry)] == [h.attribute for h in HOOKS]
     for hook in HOOKS:
-        doc = getattr(HookSpecs, hook.name).__doc__ or ""
+        doc = " ".join((getattr(HookSpecs, hook.name).__doc__ or "").split())
         assert f"``{hook.registers}``" in doc
         assert hook.registers.startswith("register(")
         assert hook.registration in ("factory", "settings", "command")
         if hook.registration != "factory":
             assert hook.factory_arguments == ()
+
+
+def test_each_hook_is_a_plain_function_of_one_module():
+    # A reader grepping a hook's name finds ``def register_...(register)`` with its
+    # docstring in ostinato.plugins._hookspecs; the table and pluggy's namespace follow it.
+    functions = [
+        value
+        for name, value in vars(_hookspecs).items()
+        if name.startswith("register_") and inspect.isfunction(value)
+    ]
+    assert tuple(f.__name__ for f in functions) == HOOK_NAMES
+    source = inspect.getsource(_hookspecs)
+    for function, hook in zip(functions, HOOKS, strict=True):
+        assert function.__qualname__ == function.__name__ == hook.name
+        assert function.__module__ == "ostinato.plugins._hookspecs"
+        assert f"\ndef {hook.name}(register: " in source
+        assert getattr(HookSpecs, hook.name) is function
+        assert hook.doc.split()[0] in (function.__doc__ or "")
+        assert getattr(function, f"{PROJECT_NAME}_spec", None) is not None, hook.name
+
+
+def test_pluggy_still_validates_implementations_against_the_functions():
+    class Misspelled:
+        @hookimpl
+        def register_chat_model(self, register):  # not a hook
+            register("x", lambda context, model_name: None)
+
+    class WrongArgument:
+        @hookimpl
+        def register_chat_models(self, registrar):  # not the spec's argument
+            pass
+
+    manager = pluggy.PluginManager(PROJECT_NAME)
+    manager.add_hookspecs(HookSpecs)
+    manager.register(Misspelled())
+    with pytest.raises(pluggy.PluginValidationError, match="register_chat_model"):
+        manager.check_pending()
+    with pytest.raises(pluggy.PluginValidationError, match="registrar"):
+        manager.register(WrongArgument())
 
 
 def test_a_hook_added_to_the_table_is_specified_for_pluggy():
@@ -60,7 +101,7 @@ def test_a_hook_added_to_the_table_is_specified_for_pluggy():
 def test_each_hook_takes_only_a_register_callback():
     for name in HOOK_NAMES:
         parameters = list(inspect.signature(getattr(HookSpecs, name)).parameters)
-        assert parameters == ["self", "register"], name
+        assert parameters == ["register"], name
 
 
 def test_each_hook_is_documented():
@@ -87,6 +128,7 @@ def test_public_names():
         "ChatModelFactory",
         "Command",
         "CommandRunner",
+        "DurableEngineFactory",
         "FactoryContext",
         "Hook",
         "HookSpecs",
@@ -96,12 +138,19 @@ def test_public_names():
         "PluginManager",
         "PluginOrigin",
         "ProviderPlugin",
+        "RegisterAdvisor",
+        "RegisterChatMemoryRepository",
+        "RegisterChatModel",
         "RegisterCommand",
+        "RegisterDurableEngine",
         "RegisterFactory",
         "RegisterSettings",
+        "RegisterToolAdvisor",
+        "RegisterToolSet",
         "Registration",
         "Registry",
         "SkippedPlugin",
+        "StorePlugin",
         "ToolAdvisorFactory",
         "ToolSetFactory",
         "ToolSetNotEnabledWarning",
@@ -111,6 +160,7 @@ def test_public_names():
         "hookspec",
         "lazy_exports",
         "provider_plugin",
+        "store_plugin",
     }
     for name in ostinato.plugins.__all__:
         assert hasattr(ostinato.plugins, name), name

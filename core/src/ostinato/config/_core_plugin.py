@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ostinato.plugins import FactoryContext, PluginInfo, PluginOrigin, RegisterFactory, hookimpl
+from ostinato.plugins import (
+    FactoryContext,
+    PluginInfo,
+    PluginOrigin,
+    RegisterToolAdvisor,
+    hookimpl,
+)
 
 if TYPE_CHECKING:
     from ostinato.advisors import ToolAdvisor
@@ -45,7 +51,7 @@ class CorePlugin:
         )
 
     @hookimpl
-    def register_tool_advisors(self, register: RegisterFactory) -> None:
+    def register_tool_advisors(self, register: RegisterToolAdvisor) -> None:
         """Register ``default``: a ``ToolCallingAdvisor`` with the loop settings of
         ``OSTINATO_TOOLS__*`` (cap, endings, usage limits)."""
         loop_settings = self.settings.tools.tool_loop_settings()

@@ -1,15 +1,17 @@
 """Plugins: the hook specifications, the entry-point loader, the registry of contributions.
 
 A plugin is a distribution declaring an entry point in the group ``ostinato`` whose value
-is a small module of hook implementations (see :class:`HookSpecs`)::
+is a small module of hook implementations (the hooks are plain functions in
+``ostinato.plugins._hookspecs``, gathered in :class:`HookSpecs`)::
 
     [project.entry-points.ostinato]
     acme = "ostinato_acme.plugin"
 
 :class:`PluginManager` loads them (reporting the broken ones), :func:`collect_registry`
 runs their hooks into a :class:`Registry`; every factory they registered is called with a
-:class:`FactoryContext`. Only this package imports pluggy; ``import
-ostinato`` does not import it.
+:class:`FactoryContext`. :func:`provider_plugin` and :func:`store_plugin` declare the
+common plugins (a chat model provider, a chat memory store) in a few lines. Only this
+package imports pluggy; ``import ostinato`` does not import it.
 """
 
 from ostinato._lazy import lazy_exports
@@ -35,14 +37,22 @@ from ostinato.plugins._info import (
 from ostinato.plugins._manager import ENTRY_POINT_GROUP, PluginManager
 from ostinato.plugins._provider import ProviderPlugin, provider_plugin
 from ostinato.plugins._registry import KINDS, Command, Registration, Registry, collect_registry
+from ostinato.plugins._store import StorePlugin, store_plugin
 from ostinato.plugins._types import (
     AdvisorFactory,
     ChatMemoryRepositoryFactory,
     ChatModelFactory,
     CommandRunner,
+    DurableEngineFactory,
+    RegisterAdvisor,
+    RegisterChatMemoryRepository,
+    RegisterChatModel,
     RegisterCommand,
+    RegisterDurableEngine,
     RegisterFactory,
     RegisterSettings,
+    RegisterToolAdvisor,
+    RegisterToolSet,
     ToolAdvisorFactory,
     ToolSetFactory,
 )
@@ -58,6 +68,7 @@ __all__ = [
     "ChatModelFactory",
     "Command",
     "CommandRunner",
+    "DurableEngineFactory",
     "FactoryContext",
     "Hook",
     "HookSpecs",
@@ -67,12 +78,19 @@ __all__ = [
     "PluginManager",
     "PluginOrigin",
     "ProviderPlugin",
+    "RegisterAdvisor",
+    "RegisterChatMemoryRepository",
+    "RegisterChatModel",
     "RegisterCommand",
+    "RegisterDurableEngine",
     "RegisterFactory",
     "RegisterSettings",
+    "RegisterToolAdvisor",
+    "RegisterToolSet",
     "Registration",
     "Registry",
     "SkippedPlugin",
+    "StorePlugin",
     "ToolAdvisorFactory",
     "ToolSetFactory",
     "ToolSetNotEnabledWarning",
@@ -82,4 +100,5 @@ __all__ = [
     "hookspec",
     "lazy_exports",
     "provider_plugin",
+    "store_plugin",
 ]

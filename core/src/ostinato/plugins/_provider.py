@@ -21,12 +21,10 @@ assigns itself (pluggy finds hooks among a module's own attributes only).
 
 from __future__ import annotations
 
-import importlib
-import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ostinato.plugins._declared import DeclaredPlugin, check_path, load
 from ostinato.plugins._hookspecs import hookimpl
 
 if TYPE_CHECKING:
@@ -35,22 +33,8 @@ if TYPE_CHECKING:
 __all__ = ["ProviderPlugin", "provider_plugin"]
 
 
-def _check_path(what: str, path: str) -> None:
-    module, sep, attribute = path.partition(":")
-    if not sep or not module or not attribute:
-        raise ValueError(
-            f"provider_plugin({what}={path!r}) is not a dotted path to an attribute\n"
-            f"fix: write it as 'package.module:attribute'"
-        )
-
-
-def _load(path: str) -> Any:
-    module, _, attribute = path.partition(":")
-    return getattr(importlib.import_module(module), attribute)
-
-
 @dataclass(frozen=True, slots=True)
-class ProviderPlugin:
+class ProviderPlugin(DeclaredPlugin):
     """The hook implementations of a chat model provider (see :func:`provider_plugin`).
 
     Attributes:
@@ -69,21 +53,16 @@ class ProviderPlugin:
     factory: str
     description: str = ""
 
-    def settings_class(self) -> type[Any]:
-        """The settings class (imports its module)."""
-        found: type[Any] = _load(self.settings)
-        return found
-
     def create_chat_model(self, context: FactoryContext, model_name: str) -> Any:
         """The registered factory: the model ``model_name`` (empty: the settings' default)
         with the settings the context holds."""
         settings = context.plugin_settings(self.settings_class())
-        return _load(self.factory)(model_name or None, settings)
+        return load(self.factory)(model_name or None, settings)
 
     def create_from_environment(self, model_name: str) -> Any:
         """The model ``model_name`` (empty: the settings' default), settings read from the
         environment (outside auto-configuration)."""
-        return _load(self.factory)(model_name or None)
+        return load(self.factory)(model_name or None)
 
     def module_values(self) -> dict[str, Any]:
         """The plugin module's names and values: ``PLUGIN`` (this object), ``PROVIDER``,
@@ -100,24 +79,6 @@ class ProviderPlugin:
             "register_settings": self.register_settings,
         }
 
-    def module_exports(
-        self, module: str
-    ) -> tuple[list[str], Callable[[str], Any], Callable[[], list[str]]]:
-        """The plugin module's ``__all__``, ``__getattr__`` and ``__dir__`` (PEP 562),
-        serving :meth:`module_values`; ``module`` is the plugin module's ``__name__``."""
-        values = self.module_values()
-
-        def __getattr__(name: str) -> Any:
-            try:
-                return values[name]
-            except KeyError:
-                raise AttributeError(f"module {module!r} has no attribute {name!r}") from None
-
-        def __dir__() -> list[str]:
-            return sorted({*vars(sys.modules[module]), *values})
-
-        return sorted(values), __getattr__, __dir__
-
     @hookimpl
     def register_chat_models(self, register: Any) -> None:
         """Register the provider."""
@@ -128,11 +89,6 @@ class ProviderPlugin:
         """:attr:`description`; how ``ostinato models`` finds it from the registered
         factory, a method of this object."""
         return self.description
-
-    @hookimpl
-    def register_settings(self, register: Any) -> None:
-        """Register the settings class under the prefix."""
-        register(self.settings_prefix, self.settings_class())
 
 
 def provider_plugin(
@@ -166,7 +122,7 @@ def provider_plugin(
         ValueError: a path is not ``module:attribute``.
     """
     factory = factory or f"ostinato_{provider}._factory:create_chat_model"
-    _check_path("settings", settings)
-    _check_path("factory", factory)
+    check_path("provider_plugin", "settings", settings)
+    check_path("provider_plugin", "factory", factory)
     prefix = settings_prefix or f"OSTINATO_{provider.upper()}_"
     return ProviderPlugin(provider, prefix, settings, factory, description)
