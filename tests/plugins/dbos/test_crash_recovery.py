@@ -8,9 +8,9 @@ import json
 
 import pytest
 
+from ostinato.cli._approve_command import run_approve
 from ostinato.durable import TurnRequest, TurnStatus
 from ostinato.errors import DurableTurnError
-from ostinato_dbos._commands import run_approve
 from ostinato_dbos._relay import EVENTS_STREAM
 from ostinato_memory import SQLiteChatMemoryRepository
 from tests.plugins.dbos.fake_model import FakeModelServer

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from ostinato.cli import main
+from ostinato.cli._approve_command import run_approve
 from ostinato.durable import TurnRequest, TurnStatus
 from ostinato.errors import DurableTurnError
 from ostinato_dbos import DbosEngine, DbosSettings
-from ostinato_dbos._commands import run_approve
 
 
 def test_unknown_and_undecidable_turns_are_clear_errors(

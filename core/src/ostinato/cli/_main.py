@@ -17,6 +17,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Final, NoReturn, TextIO
 
+from ostinato.cli._approve_command import add_approve_command
 from ostinato.cli._chat_command import add_chat_command
 from ostinato.cli._command_table import subcommand_parsers
 from ostinato.cli._completion_command import add_completion_command
@@ -34,6 +35,7 @@ from ostinato.cli._output import (
     summarize,
 )
 from ostinato.cli._plugins_command import add_plugins_command
+from ostinato.cli._worker_command import add_worker_command
 from ostinato.errors import ConfigurationError, OstinatoError, PluginError
 from ostinato.plugins import Command
 
@@ -61,6 +63,8 @@ BUILTIN_COMMANDS: Final[dict[str, Callable[[Any], None]]] = {
     "models": add_models_command,
     "plugins": add_plugins_command,
     "config": add_config_command,
+    "worker": add_worker_command,
+    "approve": add_approve_command,
     "completion": add_completion_command,
     "help": add_help_command,
 }

@@ -6,7 +6,8 @@ runs each through the one :data:`UnitInterceptor` an engine plugin installs; the
 records each unit's result (as JSON) and, after a crash, replays the turn returning the
 recorded results instead of running the units again. :func:`durable_engine` opens the
 installed engine; :meth:`DurableEngine.submit` queues a :class:`TurnRequest` and returns a
-:class:`TurnHandle`. Every name loads on first use.
+:class:`TurnHandle`. :class:`EngineOperations` is what the ``ostinato worker`` and
+``ostinato approve`` commands need of an engine. Every name loads on first use.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ostinato._lazy import lazy_exports
 if TYPE_CHECKING:
     from ostinato.durable._engines import durable_engine
     from ostinato.durable._memory import read_memory, write_memory
+    from ostinato.durable._operations import DurableWorker, EngineOperations
     from ostinato.durable._runner import DecisionWaiter, TurnRunner, resolve_tools
     from ostinato.durable._turns import DurableEngine, TurnHandle, TurnRequest, TurnStatus
     from ostinato.durable._units import (
@@ -37,6 +39,8 @@ __all__ = [
     "DecisionWaiter",
     "DurableEngine",
     "DurableTurnScope",
+    "DurableWorker",
+    "EngineOperations",
     "TurnHandle",
     "TurnRequest",
     "TurnRunner",
@@ -64,6 +68,8 @@ __getattr__, __dir__ = lazy_exports(
         "DecisionWaiter": "ostinato.durable._runner",
         "DurableEngine": "ostinato.durable._turns",
         "DurableTurnScope": "ostinato.durable._units",
+        "DurableWorker": "ostinato.durable._operations",
+        "EngineOperations": "ostinato.durable._operations",
         "TurnHandle": "ostinato.durable._turns",
         "TurnRequest": "ostinato.durable._turns",
         "TurnRunner": "ostinato.durable._runner",

@@ -1,8 +1,8 @@
 """Durable ostinato turns on DBOS: SQLite on one machine, Postgres and queues for many.
 
 Installed, the plugin registers the ``dbos`` durable engine
-(:func:`ostinato.durable.durable_engine`), its settings (``OSTINATO_DBOS_*``) and the
-``ostinato worker`` and ``ostinato approve`` commands. Names load on first use, so
+(:func:`ostinato.durable.durable_engine`; the ``ostinato worker`` and ``ostinato approve``
+commands use it) and its settings (``OSTINATO_DBOS_*``). Names load on first use, so
 importing the package does not import DBOS.
 """
 

@@ -2,7 +2,8 @@
 
 :class:`DbosEngine` talks only to the system database (a ``DBOSClient``), so any process
 — a web server, a script, the ``ostinato approve`` command — submits and follows turns
-without running any; workers (:class:`~ostinato_dbos.Worker`) run them.
+without running any; workers (:class:`~ostinato_dbos.Worker`, :meth:`DbosEngine.worker`)
+run them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ostinato.errors import DurableTurnError, ResumeError
 from ostinato.model import ChatResponse
 from ostinato.tools import ApprovalDecision, PendingToolCalls
 from ostinato_dbos._settings import DbosSettings
-from ostinato_dbos._worker import APP_NAME
+from ostinato_dbos._worker import APP_NAME, Worker
 
 if TYPE_CHECKING:
     from dbos import DBOSClient
@@ -49,13 +50,49 @@ class DbosEngine:
     """
 
     def __init__(self, settings: DbosSettings | None = None, *, poll_seconds: float = 0.2) -> None:
-        from dbos import DBOS, DBOSClient
-
         self.settings = settings if settings is not None else DbosSettings()
         self.poll_seconds = poll_seconds
-        url = self.settings.system_database_url()
-        DBOS.migrate(url)  # a fresh SQLite file (or database) works before any worker ran
-        self.client: DBOSClient = DBOSClient(system_database_url=url, application_name=APP_NAME)
+        self._client: DBOSClient | None = None
+
+    @property
+    def client(self) -> DBOSClient:
+        """The DBOS client of the system database, opened on first use (so that an engine
+        that only starts a :meth:`worker` never opens one)."""
+        if self._client is None:
+            from dbos import DBOS, DBOSClient
+
+            url = self.settings.system_database_url()
+            DBOS.migrate(url)  # a fresh SQLite file (or database) works before any worker ran
+            self._client = DBOSClient(system_database_url=url, application_name=APP_NAME)
+        return self._client
+
+    def worker(
+        self,
+        *,
+        concurrency: int | None = None,
+        executor_id: str | None = None,
+        poll_seconds: float = 1.0,
+    ) -> Worker:
+        """A :class:`~ostinato_dbos.Worker` (not started) on this engine's settings, with
+        ``concurrency`` (``worker_concurrency``) and ``executor_id`` over them."""
+        changes: dict[str, object] = {}
+        if concurrency is not None:
+            changes["worker_concurrency"] = concurrency
+        if executor_id:
+            changes["executor_id"] = executor_id
+        settings = self.settings
+        if changes:
+            settings = DbosSettings(**{**dict(settings), **changes})
+        return Worker(settings, poll_seconds=poll_seconds)
+
+    def turn_ids(self, prefix: str) -> list[str]:
+        """The ids of the durable turns starting with ``prefix``, oldest first."""
+        from ostinato_dbos._workflow import WORKFLOW_NAME
+
+        found = self.client.list_workflows(
+            name=WORKFLOW_NAME, workflow_id_prefix=prefix, load_input=False, load_output=False
+        )
+        return [t.workflow_id for t in found]
 
     def submit(self, request: TurnRequest, *, turn_id: str | None = None) -> DbosTurnHandle:
         """Queue ``request`` for a worker; the same ``turn_id`` twice is one turn."""
@@ -88,7 +125,9 @@ class DbosEngine:
 
     def close(self) -> None:
         """Release the database connections."""
-        self.client.destroy()
+        if self._client is not None:
+            self._client.destroy()
+            self._client = None
 
     def __enter__(self) -> DbosEngine:
         return self

@@ -83,6 +83,11 @@ class Worker:
         self._thread: threading.Thread | None = None
         self._uninstall: Any = None
 
+    @property
+    def queue(self) -> str:
+        """The queue it takes turns from (the ``queue`` setting)."""
+        return self.settings.queue
+
     def start(self) -> None:
         """Build the turns' client (so that a worker without a usable model refuses to
         start), take an executor id, launch DBOS with it, register the queue, and start

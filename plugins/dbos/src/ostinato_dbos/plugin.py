@@ -1,19 +1,19 @@
-"""The plugin's hooks: its settings, the ``dbos`` durable engine, and the ``worker`` and
-``approve`` commands. Import-light: DBOS loads only when one of them is used."""
+"""The plugin's hooks: its settings and the ``dbos`` durable engine (which the
+``ostinato worker`` and ``ostinato approve`` commands use). Import-light: DBOS loads
+only when the engine is used."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from ostinato.plugins import hookimpl
-from ostinato_dbos._commands import APPROVE_HELP, WORKER_HELP, run_approve, run_worker
 from ostinato_dbos._settings import ENV_PREFIX
 
 if TYPE_CHECKING:
     from ostinato.plugins import FactoryContext
     from ostinato_dbos._engine import DbosEngine
 
-__all__ = ["register_commands", "register_durable_engines", "register_settings"]
+__all__ = ["register_durable_engines", "register_settings"]
 
 
 @hookimpl
@@ -35,10 +35,3 @@ def _engine(context: FactoryContext) -> DbosEngine:
 def register_durable_engines(register: Any) -> None:
     """Register the ``dbos`` durable engine."""
     register("dbos", _engine)
-
-
-@hookimpl
-def register_commands(register: Any) -> None:
-    """Register ``ostinato worker`` and ``ostinato approve``."""
-    register("worker", WORKER_HELP, run_worker)
-    register("approve", APPROVE_HELP, run_approve)

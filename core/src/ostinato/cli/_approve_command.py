@@ -1,5 +1,5 @@
 """``ostinato approve``: decide the tool calls a durable turn waits for, or list the
-waiting turns.
+waiting turns, on the installed durable engine.
 
 A turn is named by its id or by the start of it, as long as that start is unique (among
 the waiting turns first, then among all turns). Errors are raised, not printed: the
@@ -10,27 +10,51 @@ never with the engine's own error text.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from ostinato.cli._engine_choice import add_engine_option, open_engine
 from ostinato.errors import DurableTurnError
 
 if TYPE_CHECKING:
-    from ostinato_dbos._engine import DbosEngine
+    from ostinato.cli._context import CliContext
+    from ostinato.durable import EngineOperations
 
-__all__ = ["run_approve"]
+__all__ = ["APPROVE_HELP", "add_approve_command", "approve", "resolve_turn", "run_approve"]
+
+#: ``ostinato help`` line of ``ostinato approve``.
+APPROVE_HELP: Final = "approve or deny the tool calls a durable turn waits for"
 
 _LIST_FIX: Final = "fix: `ostinato approve --list` shows the turns waiting for a decision"
 _SHOWN: Final = 5  # ids listed in an ambiguity error
 
 
-def _turn_ids(engine: DbosEngine, prefix: str) -> list[str]:
-    """The ids of the durable turns starting with ``prefix``, oldest first."""
-    from ostinato_dbos._workflow import WORKFLOW_NAME
+def add_approve_command(subparsers: Any) -> None:
+    """Declare ``ostinato approve``."""
+    parser = subparsers.add_parser("approve", help=APPROVE_HELP, description=APPROVE_HELP)
+    _declare(parser)
+    parser.set_defaults(handler=approve)
 
-    found = engine.client.list_workflows(
-        name=WORKFLOW_NAME, workflow_id_prefix=prefix, load_input=False, load_output=False
-    )
-    return [t.workflow_id for t in found]
+
+def run_approve(argv: list[str], context: CliContext | None = None) -> int:
+    """``ostinato approve ARGV`` in this process, its errors raised rather than printed.
+
+    Raises:
+        ConfigurationError: no (or no single) durable engine is installed.
+        DurableTurnError: see :func:`resolve_turn`.
+    """
+    from ostinato.cli._context import load_context
+
+    parser = argparse.ArgumentParser(prog="ostinato approve", description=APPROVE_HELP)
+    _declare(parser)
+    return approve(parser.parse_args(argv), load_context() if context is None else context)
+
+
+def _declare(parser: Any) -> None:
+    parser.add_argument("turn_id", nargs="?", help="the turn's id, or a unique start of it")
+    parser.add_argument("--deny", action="store_true", help="deny instead of approving")
+    parser.add_argument("--reason", help="why (the model reads it when denied)")
+    parser.add_argument("--list", action="store_true", help="list the waiting turns")
+    add_engine_option(parser)
 
 
 def _ambiguous(prefix: str, ids: list[str], which: str) -> DurableTurnError:
@@ -45,14 +69,14 @@ def _ambiguous(prefix: str, ids: list[str], which: str) -> DurableTurnError:
     )
 
 
-def resolve_turn(engine: DbosEngine, given: str) -> str:
+def resolve_turn(engine: EngineOperations, given: str) -> str:
     """The id of the waiting turn ``given`` names (its id, or a unique start of it).
 
     Raises:
         DurableTurnError: no turn has such an id, the start names several turns, or the
             turn named waits for no decision.
     """
-    ids = _turn_ids(engine, given)
+    ids = list(engine.turn_ids(given))
     if given in ids:
         ids = [given]
     waiting = [turn_id for turn_id in ids if engine.turn(turn_id).pending() is not None]
@@ -76,7 +100,7 @@ def resolve_turn(engine: DbosEngine, given: str) -> str:
     )
 
 
-def _list(engine: DbosEngine) -> int:
+def _list(engine: EngineOperations) -> int:
     waiting = engine.waiting()
     if not waiting:
         print("no durable turn waits for a decision")
@@ -88,24 +112,19 @@ def _list(engine: DbosEngine) -> int:
     return 0
 
 
-def run_approve(argv: list[str], help_line: str) -> int:
+def approve(args: argparse.Namespace, context: CliContext) -> int:
     """``ostinato approve ID [--deny] [--reason TEXT]`` decides every call the turn ``ID``
     (or the one turn whose id starts with ``ID``) waits for; ``ostinato approve --list``
-    lists the waiting turns and their calls.
+    (or no ``ID``) lists the waiting turns and their calls.
 
     Raises:
+        ConfigurationError: no (or no single) durable engine is installed.
         DurableTurnError: see :func:`resolve_turn`.
     """
     from ostinato.tools import ApprovalDecision
-    from ostinato_dbos._engine import DbosEngine
 
-    parser = argparse.ArgumentParser(prog="ostinato approve", description=help_line)
-    parser.add_argument("turn_id", nargs="?", help="the turn's id, or a unique start of it")
-    parser.add_argument("--deny", action="store_true", help="deny instead of approving")
-    parser.add_argument("--reason", help="why (the model reads it when denied)")
-    parser.add_argument("--list", action="store_true", help="list the waiting turns")
-    args = parser.parse_args(argv)
-    with DbosEngine() as engine:
+    engine = open_engine(context, args.engine, "approve")
+    try:
         if args.list or args.turn_id is None:
             return _list(engine)
         turn_id = resolve_turn(engine, args.turn_id.strip())
@@ -116,4 +135,6 @@ def run_approve(argv: list[str], help_line: str) -> int:
         handle.decide({call.id: decision for call in calls})
         verb = "denied" if args.deny else "approved"
         print(f"{verb} {len(calls)} call(s) of {turn_id}")
+    finally:
+        engine.close()
     return 0
