@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from ostinato._frozen import EMPTY, FrozenDict, freeze
 from ostinato.messages import (
@@ -57,12 +57,12 @@ def _as_tool_callbacks(items: Iterable[object]) -> tuple[ToolCallback, ...]:
     """``items`` as tool callbacks: callbacks kept, anything else converted in place."""
     found = tuple(items)
     if _CALLBACK_CLASSES.issuperset(map(type, found)):
-        return found  # type: ignore[return-value]  # every class present is a callback's
+        return cast("tuple[ToolCallback, ...]", found)  # every class present is a callback's
     callbacks: list[ToolCallback] = []
     for item in found:
         if not isinstance(item, type) and hasattr(item, "tool_definition"):
             _CALLBACK_CLASSES.add(type(item))
-            callbacks.append(item)  # type: ignore[arg-type]  # it has the callback's face
+            callbacks.append(cast("ToolCallback", item))  # it has the callback's face
         elif _tool_sources is None:
             raise TypeError(
                 f"ToolCallingChatOptions.tool_callbacks holds {item!r}, which is no tool "

@@ -20,11 +20,11 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from contextvars import ContextVar, Token
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 if TYPE_CHECKING:
     from ostinato.events._failure import ToolFailureKind
-    from ostinato.events._types import LoopEvent
+    from ostinato.events._types import LoopEvent, ToolCallRequested, ToolFinished, ToolStarted
     from ostinato.messages import ToolCall
 
 __all__ = [
@@ -148,15 +148,15 @@ class ToolBatch:
             self._open.clear()
             self._finished.clear()
         elif kind == "tool_call_requested":
-            call: ToolCall = event.call  # type: ignore[attr-defined]  # by its kind
+            call = cast("ToolCallRequested", event).call  # the kind names the class
             self._open[call.id] = (call, None)
         elif kind == "tool_started":
-            call = event.call  # type: ignore[attr-defined]
+            call = cast("ToolStarted", event).call
             self._open[call.id] = (call, time.perf_counter())
         elif kind == "tool_finished":
-            call = event.call  # type: ignore[attr-defined]
-            self._open.pop(call.id, None)
-            self._finished[call.id] = event.result  # type: ignore[attr-defined]
+            finished = cast("ToolFinished", event)
+            self._open.pop(finished.call.id, None)
+            self._finished[finished.call.id] = finished.result
 
     @property
     def finished(self) -> dict[str, str]:
