@@ -8,17 +8,15 @@ from tests.core.cli.cli_process import ROOT, run_ostinato
 WEATHER_PY = str(ROOT / "examples" / "weather.py")
 
 
+def _chat_asking_for_tools_forever(scripted, tmp_path, env: dict[str, str]):
+    """``ostinato chat`` on a model that asks for the weather tool every round."""
+    argv = ["chat", "-m", "scripted:tools-forever", "--tools", WEATHER_PY, "hi"]
+    return run_ostinato(scripted, tmp_path, *argv, env=env)
+
+
 def test_the_iteration_cap_is_shown_with_the_calls_that_did_not_run(scripted, tmp_path):
-    done = run_ostinato(
-        scripted,
-        tmp_path,
-        "chat",
-        "-m",
-        "scripted:tools-forever",
-        "--tools",
-        WEATHER_PY,
-        "hi",
-        env={"OSTINATO_TOOLS__MAX_ITERATIONS": "2"},
+    done = _chat_asking_for_tools_forever(
+        scripted, tmp_path, {"OSTINATO_TOOLS__MAX_ITERATIONS": "2"}
     )
     assert done.returncode == EXIT_STOPPED_AT_LIMIT == 3
     lines = done.stderr.splitlines()
@@ -30,16 +28,8 @@ def test_the_iteration_cap_is_shown_with_the_calls_that_did_not_run(scripted, tm
 
 
 def test_a_usage_limit_is_named_with_its_variable(scripted, tmp_path):
-    done = run_ostinato(
-        scripted,
-        tmp_path,
-        "chat",
-        "-m",
-        "scripted:tools-forever",
-        "--tools",
-        WEATHER_PY,
-        "hi",
-        env={"OSTINATO_TOOLS__MAX_MODEL_REQUESTS": "2"},
+    done = _chat_asking_for_tools_forever(
+        scripted, tmp_path, {"OSTINATO_TOOLS__MAX_MODEL_REQUESTS": "2"}
     )
     assert done.returncode == EXIT_STOPPED_AT_LIMIT
     assert (

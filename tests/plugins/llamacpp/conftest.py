@@ -15,7 +15,7 @@ from ostinato_llamacpp import ServerSpec
 from ostinato_llamacpp._shared import _servers
 from tests.fakes.distributions import clean_environment
 
-__all__ = ["clean_environment", "make_spec", "stub_binary"]
+__all__ = ["cache", "clean_environment", "make_spec", "stub_binary"]
 
 STUB = Path(__file__).with_name("stub_llama_server.py")
 
@@ -68,3 +68,18 @@ def _no_leftover_shared_servers(request: pytest.FixtureRequest) -> Iterator[None
 @pytest.fixture(autouse=True)
 def _isolated(clean_environment: Path) -> Path:
     return clean_environment
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stub_binary: Path) -> Path:
+    """A cache directory holding a built "server" (the stub) and an assembled "model",
+    named by ``OSTINATO_LLAMACPP_CACHE_DIR``."""
+    from ostinato_llamacpp import DEFAULT_MODEL
+
+    root = tmp_path / "cache"
+    (root / "bin").mkdir(parents=True)
+    (root / "bin" / "llama-server").symlink_to(stub_binary)
+    (root / "models").mkdir()
+    (root / "models" / DEFAULT_MODEL.filename).write_text("{}")
+    monkeypatch.setenv("OSTINATO_LLAMACPP_CACHE_DIR", str(root))
+    return root

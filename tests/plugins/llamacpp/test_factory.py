@@ -19,18 +19,6 @@ from ostinato_llamacpp._artifacts import default_cache_dir
 from ostinato_llamacpp._cpus import default_threads
 
 
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stub_binary: Path) -> Path:
-    """A cache directory holding a built "server" and an assembled "model"."""
-    root = tmp_path / "cache"
-    (root / "bin").mkdir(parents=True)
-    (root / "bin" / "llama-server").symlink_to(stub_binary)
-    (root / "models").mkdir()
-    (root / "models" / DEFAULT_MODEL.filename).write_text("{}")
-    monkeypatch.setenv("OSTINATO_LLAMACPP_CACHE_DIR", str(root))
-    return root
-
-
 def settings() -> LlamaCppSettings:
     return load_settings(LlamaCppSettings)
 

@@ -15,21 +15,15 @@ import pytest
 from ostinato.config import load_settings
 from ostinato.messages import UserMessage
 from ostinato.prompt import Prompt
-from ostinato_llamacpp import DEFAULT_MODEL, CacheLayout, LlamaCppSettings, create_chat_model
+from ostinato_llamacpp import CacheLayout, LlamaCppSettings, create_chat_model
 from ostinato_llamacpp._factory import server_spec
 from ostinato_llamacpp._warm import find_warm_server, serve_warm, warm_record_path
 
 
 @pytest.fixture
-def layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stub_binary: Path) -> CacheLayout:
-    """A cache holding a "built" stub server and a "model" (an empty stub script)."""
-    root = tmp_path / "cache"
-    (root / "bin").mkdir(parents=True)
-    (root / "bin" / "llama-server").symlink_to(stub_binary)
-    (root / "models").mkdir()
-    (root / "models" / DEFAULT_MODEL.filename).write_text("{}")
-    monkeypatch.setenv("OSTINATO_LLAMACPP_CACHE_DIR", str(root))
-    return CacheLayout(root)
+def layout(cache: Path) -> CacheLayout:
+    """The layout of a cache holding a "built" stub server and a "model"."""
+    return CacheLayout(cache)
 
 
 class Warm:
