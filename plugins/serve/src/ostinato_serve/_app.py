@@ -22,6 +22,7 @@ from starlette.routing import BaseRoute, Route
 from ostinato.client import ChatClient
 from ostinato.memory import ChatMemoryRepository
 from ostinato.tools import tool_callbacks
+from ostinato_serve._agui import run_agent
 from ostinato_serve._conversations import list_conversations, show_conversation
 from ostinato_serve._guard import Guard
 from ostinato_serve._info import healthz, info
@@ -86,6 +87,7 @@ def _routes() -> list[BaseRoute]:
         Route("/api/info", info, methods=["GET"]),
         Route("/api/turns", start_turn, methods=["POST"]),
         Route("/api/approvals/{pending_id}", resume_turn, methods=["POST"]),
+        Route("/api/ag-ui", run_agent, methods=["POST"]),
         Route("/api/conversations", list_conversations, methods=["GET"]),
         Route("/api/conversations/{conversation_id}", show_conversation, methods=["GET"]),
         Route("/v1/models", list_models, methods=["GET"]),
