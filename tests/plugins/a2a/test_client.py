@@ -192,3 +192,29 @@ def test_an_agents_file_names_agents_and_reads_tokens_from_the_environment(
     monkeypatch.delenv("B_TOKEN")
     with pytest.raises(ValueError, match="B_TOKEN, which is not set"):
         load_agents(path)
+
+
+def test_the_a2a_tool_set_gives_auto_configured_clients_the_remote_agent(
+    sdk_agent: str, monkeypatch: pytest.MonkeyPatch
+):
+    import ostinato_a2a.plugin
+    from ostinato.config import build_container
+
+    monkeypatch.setenv("OSTINATO_TOOLS__ENABLED", "a2a")
+    monkeypatch.setenv("OSTINATO_A2A_AGENTS", sdk_agent)
+    model = ScriptedChatModel(responder=delegating("echo_agent"))
+    container = build_container(plugins=[ostinato_a2a.plugin], chat_model=model)
+    answer = container.chat_client().prompt("hi").call().content()
+    assert answer == "A heard: echo: hi"
+
+
+def test_the_a2a_tool_set_without_agents_says_what_to_set(monkeypatch: pytest.MonkeyPatch):
+    import ostinato_a2a.plugin
+    from ostinato.config import build_container
+
+    monkeypatch.setenv("OSTINATO_TOOLS__ENABLED", "a2a")
+    monkeypatch.delenv("OSTINATO_A2A_AGENTS", raising=False)
+    with pytest.raises(ValueError, match="OSTINATO_A2A_AGENTS"):
+        build_container(
+            plugins=[ostinato_a2a.plugin], chat_model=ScriptedChatModel([])
+        ).chat_client()
