@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import ostinato_a2a
 import ostinato_dbos
 import ostinato_llamacpp
 import ostinato_mcp
@@ -172,6 +173,24 @@ SERVE = {
     "model_name_of",
 }
 
+A2A = {
+    "A2A_PATH",
+    "A2AAgentTool",
+    "A2ASettings",
+    "A2AToolset",
+    "ANSWER_ARTIFACT",
+    "EVENT_METADATA_KEY",
+    "PENDING_METADATA_KEY",
+    "RemoteAgent",
+    "RemoteReply",
+    "TurnExecutor",
+    "__version__",
+    "agent_card",
+    "create_a2a_app",
+    "create_a2a_routes",
+    "load_agents",
+}
+
 SURFACES = [
     Surface(ostinato_memory, frozenset(MEMORY), readme="memory"),
     Surface(ostinato_memory_postgres, frozenset(MEMORY_POSTGRES), readme="memory-postgres"),
@@ -181,6 +200,7 @@ SURFACES = [
     Surface(ostinato_dbos, frozenset(DBOS)),
     Surface(ostinato_llamacpp, frozenset(LLAMACPP)),
     Surface(ostinato_serve, frozenset(SERVE)),
+    Surface(ostinato_a2a, frozenset(A2A)),
 ]
 MODULES = [(s, name) for s in SURFACES for name in s.modules]
 SOURCES = [(s, path) for s in SURFACES for path in s.sources]
