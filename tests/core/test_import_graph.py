@@ -84,13 +84,8 @@ BESIDE = {
     "ostinato.plugins": "config",
     "ostinato.testing": "cli",
 }
-# (importer, imported) pairs that climb on purpose, with why.
-EXCEPTIONS: dict[tuple[str, str], str] = {
-    ("ostinato.durable._runner", "ostinato.cli._tool_loading"): (
-        "a worker resolves the tools a turn names with the CLI's tool loading, lazily, when a "
-        "turn runs; it goes when tool loading moves to tools"
-    ),
-}
+# (importer, imported) pairs that climb on purpose, with why. None do today.
+EXCEPTIONS: dict[tuple[str, str], str] = {}
 
 
 def layer_of(module: str) -> int | None:

@@ -14,78 +14,59 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ostinato._lazy import lazy_exports
-
-if TYPE_CHECKING:
-    from ostinato.durable._engines import durable_engine
-    from ostinato.durable._memory import read_memory, write_memory
-    from ostinato.durable._operations import DurableWorker, EngineOperations
-    from ostinato.durable._runner import DecisionWaiter, TurnRunner, resolve_tools
-    from ostinato.durable._turns import DurableEngine, TurnHandle, TurnRequest, TurnStatus
-    from ostinato.durable._units import (
-        DurableTurnScope,
-        Unit,
-        UnitInterceptor,
-        UnitKind,
-        current_turn,
-        durable_turn,
-        idempotency_key,
-        run_unit,
-        set_unit_interceptor,
-        unit_interceptor,
-    )
-
-__all__ = [
-    "DecisionWaiter",
-    "DurableEngine",
-    "DurableTurnScope",
-    "DurableWorker",
-    "EngineOperations",
-    "TurnHandle",
-    "TurnRequest",
-    "TurnRunner",
-    "TurnStatus",
-    "Unit",
-    "UnitInterceptor",
-    "UnitKind",
-    "current_turn",
-    "durable_engine",
-    "durable_turn",
-    "idempotency_key",
-    "read_memory",
-    "resolve_tools",
-    "run_unit",
-    "set_unit_interceptor",
-    "unit_interceptor",
-    "write_memory",
-]
+from ostinato._lazy import lazy_package
 
 # Every name loads on first use: the hot path imports ``ostinato.durable._units``, and
 # that must not load the rest of the package with it.
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "DecisionWaiter": "ostinato.durable._runner",
-        "DurableEngine": "ostinato.durable._turns",
-        "DurableTurnScope": "ostinato.durable._units",
-        "DurableWorker": "ostinato.durable._operations",
-        "EngineOperations": "ostinato.durable._operations",
-        "TurnHandle": "ostinato.durable._turns",
-        "TurnRequest": "ostinato.durable._turns",
-        "TurnRunner": "ostinato.durable._runner",
-        "TurnStatus": "ostinato.durable._turns",
-        "Unit": "ostinato.durable._units",
-        "UnitInterceptor": "ostinato.durable._units",
-        "UnitKind": "ostinato.durable._units",
-        "current_turn": "ostinato.durable._units",
-        "durable_engine": "ostinato.durable._engines",
-        "durable_turn": "ostinato.durable._units",
-        "idempotency_key": "ostinato.durable._units",
-        "read_memory": "ostinato.durable._memory",
-        "resolve_tools": "ostinato.durable._runner",
-        "run_unit": "ostinato.durable._units",
-        "set_unit_interceptor": "ostinato.durable._units",
-        "unit_interceptor": "ostinato.durable._units",
-        "write_memory": "ostinato.durable._memory",
-    },
-)
+if TYPE_CHECKING:
+    from ostinato.durable._engines import durable_engine as durable_engine
+    from ostinato.durable._memory import read_memory as read_memory
+    from ostinato.durable._memory import write_memory as write_memory
+    from ostinato.durable._operations import DurableWorker as DurableWorker
+    from ostinato.durable._operations import EngineOperations as EngineOperations
+    from ostinato.durable._runner import DecisionWaiter as DecisionWaiter
+    from ostinato.durable._runner import TurnRunner as TurnRunner
+    from ostinato.durable._runner import resolve_tools as resolve_tools
+    from ostinato.durable._turns import DurableEngine as DurableEngine
+    from ostinato.durable._turns import TurnHandle as TurnHandle
+    from ostinato.durable._turns import TurnRequest as TurnRequest
+    from ostinato.durable._turns import TurnStatus as TurnStatus
+    from ostinato.durable._units import DurableTurnScope as DurableTurnScope
+    from ostinato.durable._units import Unit as Unit
+    from ostinato.durable._units import UnitInterceptor as UnitInterceptor
+    from ostinato.durable._units import UnitKind as UnitKind
+    from ostinato.durable._units import current_turn as current_turn
+    from ostinato.durable._units import durable_turn as durable_turn
+    from ostinato.durable._units import idempotency_key as idempotency_key
+    from ostinato.durable._units import run_unit as run_unit
+    from ostinato.durable._units import set_unit_interceptor as set_unit_interceptor
+    from ostinato.durable._units import unit_interceptor as unit_interceptor
+else:
+    __all__, __getattr__, __dir__ = lazy_package(
+        __name__,
+        globals(),
+        {
+            "DecisionWaiter": "ostinato.durable._runner",
+            "DurableEngine": "ostinato.durable._turns",
+            "DurableTurnScope": "ostinato.durable._units",
+            "DurableWorker": "ostinato.durable._operations",
+            "EngineOperations": "ostinato.durable._operations",
+            "TurnHandle": "ostinato.durable._turns",
+            "TurnRequest": "ostinato.durable._turns",
+            "TurnRunner": "ostinato.durable._runner",
+            "TurnStatus": "ostinato.durable._turns",
+            "Unit": "ostinato.durable._units",
+            "UnitInterceptor": "ostinato.durable._units",
+            "UnitKind": "ostinato.durable._units",
+            "current_turn": "ostinato.durable._units",
+            "durable_engine": "ostinato.durable._engines",
+            "durable_turn": "ostinato.durable._units",
+            "idempotency_key": "ostinato.durable._units",
+            "read_memory": "ostinato.durable._memory",
+            "resolve_tools": "ostinato.durable._runner",
+            "run_unit": "ostinato.durable._units",
+            "set_unit_interceptor": "ostinato.durable._units",
+            "unit_interceptor": "ostinato.durable._units",
+            "write_memory": "ostinato.durable._memory",
+        },
+    )

@@ -15,55 +15,40 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import ostinato
-from ostinato.plugins import lazy_exports
-
-if TYPE_CHECKING:
-    from ostinato_mcp._config import (
-        McpConfig,
-        McpConfigError,
-        McpServerConfig,
-        load_mcp_config,
-        parse_mcp_config,
-    )
-    from ostinato_mcp._results import DEFAULT_MAX_RESULT_CHARS
-    from ostinato_mcp._server import McpServer
-    from ostinato_mcp._settings import McpSettings
-    from ostinato_mcp._tool import McpTool, McpToolMetadata
-    from ostinato_mcp._toolset import McpServerUnavailableWarning, McpToolset
-
-__all__ = [
-    "DEFAULT_MAX_RESULT_CHARS",
-    "McpConfig",
-    "McpConfigError",
-    "McpServer",
-    "McpServerConfig",
-    "McpServerUnavailableWarning",
-    "McpSettings",
-    "McpTool",
-    "McpToolMetadata",
-    "McpToolset",
-    "__version__",
-    "load_mcp_config",
-    "parse_mcp_config",
-]
+from ostinato.plugins import lazy_package
 
 #: Every distribution of ostinato is released at one version: core's.
 __version__: str = ostinato.__version__
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "DEFAULT_MAX_RESULT_CHARS": "ostinato_mcp._results",
-        "McpConfig": "ostinato_mcp._config",
-        "McpConfigError": "ostinato_mcp._config",
-        "McpServer": "ostinato_mcp._server",
-        "McpServerConfig": "ostinato_mcp._config",
-        "McpServerUnavailableWarning": "ostinato_mcp._toolset",
-        "McpSettings": "ostinato_mcp._settings",
-        "McpTool": "ostinato_mcp._tool",
-        "McpToolMetadata": "ostinato_mcp._tool",
-        "McpToolset": "ostinato_mcp._toolset",
-        "load_mcp_config": "ostinato_mcp._config",
-        "parse_mcp_config": "ostinato_mcp._config",
-    },
-)
+if TYPE_CHECKING:
+    from ostinato_mcp._config import McpConfig as McpConfig
+    from ostinato_mcp._config import McpConfigError as McpConfigError
+    from ostinato_mcp._config import McpServerConfig as McpServerConfig
+    from ostinato_mcp._config import load_mcp_config as load_mcp_config
+    from ostinato_mcp._config import parse_mcp_config as parse_mcp_config
+    from ostinato_mcp._results import DEFAULT_MAX_RESULT_CHARS as DEFAULT_MAX_RESULT_CHARS
+    from ostinato_mcp._server import McpServer as McpServer
+    from ostinato_mcp._settings import McpSettings as McpSettings
+    from ostinato_mcp._tool import McpTool as McpTool
+    from ostinato_mcp._tool import McpToolMetadata as McpToolMetadata
+    from ostinato_mcp._toolset import McpServerUnavailableWarning as McpServerUnavailableWarning
+    from ostinato_mcp._toolset import McpToolset as McpToolset
+else:
+    __all__, __getattr__, __dir__ = lazy_package(
+        __name__,
+        globals(),
+        {
+            "DEFAULT_MAX_RESULT_CHARS": "ostinato_mcp._results",
+            "McpConfig": "ostinato_mcp._config",
+            "McpConfigError": "ostinato_mcp._config",
+            "McpServer": "ostinato_mcp._server",
+            "McpServerConfig": "ostinato_mcp._config",
+            "McpServerUnavailableWarning": "ostinato_mcp._toolset",
+            "McpSettings": "ostinato_mcp._settings",
+            "McpTool": "ostinato_mcp._tool",
+            "McpToolMetadata": "ostinato_mcp._tool",
+            "McpToolset": "ostinato_mcp._toolset",
+            "load_mcp_config": "ostinato_mcp._config",
+            "parse_mcp_config": "ostinato_mcp._config",
+        },
+    )

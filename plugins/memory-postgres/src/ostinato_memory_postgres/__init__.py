@@ -13,33 +13,30 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import ostinato
-from ostinato.plugins import lazy_exports
-
-if TYPE_CHECKING:
-    from ostinato_memory_postgres._repository import PostgresChatMemoryRepository
-    from ostinato_memory_postgres._schema import MIGRATIONS, SCHEMA_VERSION
-    from ostinato_memory_postgres._settings import PostgresMemorySettings
-    from ostinato_memory_postgres.plugin import create_postgres_repository
-
-__all__ = [
-    "MIGRATIONS",
-    "SCHEMA_VERSION",
-    "PostgresChatMemoryRepository",
-    "PostgresMemorySettings",
-    "__version__",
-    "create_postgres_repository",
-]
+from ostinato.plugins import lazy_package
 
 #: Every distribution of ostinato is released at one version: core's.
 __version__: str = ostinato.__version__
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "MIGRATIONS": "ostinato_memory_postgres._schema",
-        "SCHEMA_VERSION": "ostinato_memory_postgres._schema",
-        "PostgresChatMemoryRepository": "ostinato_memory_postgres._repository",
-        "PostgresMemorySettings": "ostinato_memory_postgres._settings",
-        "create_postgres_repository": "ostinato_memory_postgres.plugin",
-    },
-)
+if TYPE_CHECKING:
+    from ostinato_memory_postgres._repository import (
+        PostgresChatMemoryRepository as PostgresChatMemoryRepository,
+    )
+    from ostinato_memory_postgres._schema import MIGRATIONS as MIGRATIONS
+    from ostinato_memory_postgres._schema import SCHEMA_VERSION as SCHEMA_VERSION
+    from ostinato_memory_postgres._settings import PostgresMemorySettings as PostgresMemorySettings
+    from ostinato_memory_postgres.plugin import (
+        create_postgres_repository as create_postgres_repository,
+    )
+else:
+    __all__, __getattr__, __dir__ = lazy_package(
+        __name__,
+        globals(),
+        {
+            "MIGRATIONS": "ostinato_memory_postgres._schema",
+            "SCHEMA_VERSION": "ostinato_memory_postgres._schema",
+            "PostgresChatMemoryRepository": "ostinato_memory_postgres._repository",
+            "PostgresMemorySettings": "ostinato_memory_postgres._settings",
+            "create_postgres_repository": "ostinato_memory_postgres.plugin",
+        },
+    )

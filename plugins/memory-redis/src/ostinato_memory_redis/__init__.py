@@ -13,30 +13,26 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import ostinato
-from ostinato.plugins import lazy_exports
-
-if TYPE_CHECKING:
-    from ostinato_memory_redis._repository import DEFAULT_KEY_PREFIX, RedisChatMemoryRepository
-    from ostinato_memory_redis._settings import RedisMemorySettings
-    from ostinato_memory_redis.plugin import create_redis_repository
-
-__all__ = [
-    "DEFAULT_KEY_PREFIX",
-    "RedisChatMemoryRepository",
-    "RedisMemorySettings",
-    "__version__",
-    "create_redis_repository",
-]
+from ostinato.plugins import lazy_package
 
 #: Every distribution of ostinato is released at one version: core's.
 __version__: str = ostinato.__version__
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "DEFAULT_KEY_PREFIX": "ostinato_memory_redis._repository",
-        "RedisChatMemoryRepository": "ostinato_memory_redis._repository",
-        "RedisMemorySettings": "ostinato_memory_redis._settings",
-        "create_redis_repository": "ostinato_memory_redis.plugin",
-    },
-)
+if TYPE_CHECKING:
+    from ostinato_memory_redis._repository import DEFAULT_KEY_PREFIX as DEFAULT_KEY_PREFIX
+    from ostinato_memory_redis._repository import (
+        RedisChatMemoryRepository as RedisChatMemoryRepository,
+    )
+    from ostinato_memory_redis._settings import RedisMemorySettings as RedisMemorySettings
+    from ostinato_memory_redis.plugin import create_redis_repository as create_redis_repository
+else:
+    __all__, __getattr__, __dir__ = lazy_package(
+        __name__,
+        globals(),
+        {
+            "DEFAULT_KEY_PREFIX": "ostinato_memory_redis._repository",
+            "RedisChatMemoryRepository": "ostinato_memory_redis._repository",
+            "RedisMemorySettings": "ostinato_memory_redis._settings",
+            "create_redis_repository": "ostinato_memory_redis.plugin",
+        },
+    )

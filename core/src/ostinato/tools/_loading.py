@@ -1,6 +1,7 @@
-"""``--tools``: load tool functions and objects named on the command line.
+"""Tool sources: load tool functions and objects named by a string.
 
-A source is ``module:attribute`` (``pkg.tools:WeatherTools``), a module
+The command line's ``--tools`` and a durable worker resolving the tools a turn names both
+load through here. A source is ``module:attribute`` (``pkg.tools:WeatherTools``), a module
 (``pkg.tools``: its module-level ``@tool`` functions), a Python file
 (``examples/weather.py``) or a file and an attribute (``examples/weather.py:get_weather``).
 An attribute may be a ``@tool`` function, an object with ``@tool`` methods, a class (made

@@ -1,11 +1,15 @@
-"""``--tools`` sources: files, modules, attributes, classes."""
+"""Tool sources (``--tools``, a durable worker's tool names): files, modules, attributes,
+classes."""
 
 from __future__ import annotations
 
 import pytest
 
-from ostinato.cli._tool_loading import load_tools, resolve_tool_source
 from ostinato.errors import ConfigurationError
+from ostinato.tools._loading import load_tools, resolve_tool_source
+from tests.fakes.distributions import clean_environment
+
+__all__ = ["clean_environment"]  # the fixture, a working directory on sys.path
 
 TOOLS = """
 from ostinato import tool
