@@ -18,8 +18,7 @@ from a2a.types import Message
 
 from ostinato.tools import ApprovalDecision, PendingToolCalls
 from ostinato_a2a._json import narrowed
-from ostinato_serve._problems import ApiError
-from ostinato_serve._turns import parse_decisions
+from ostinato_serve.extending import ApiError, parse_decisions
 
 __all__ = ["DecisionError", "describe_calls", "read_decisions"]
 

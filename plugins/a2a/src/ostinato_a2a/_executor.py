@@ -33,8 +33,7 @@ from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent, LoopExitReas
 from ostinato.messages import AssistantMessage, UserMessage
 from ostinato.tools import PendingToolCalls
 from ostinato_a2a._decisions import DecisionError, describe_calls, read_decisions
-from ostinato_serve._sse import failure_body
-from ostinato_serve._state import PendingTurn, ServeState
+from ostinato_serve.extending import PendingTurn, ServeState, failure_body
 
 __all__ = ["ANSWER_ARTIFACT", "EVENT_METADATA_KEY", "PENDING_METADATA_KEY", "TurnExecutor"]
 

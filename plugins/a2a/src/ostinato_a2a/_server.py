@@ -28,10 +28,8 @@ from ostinato.client import ChatClient
 from ostinato.tools import tool_callbacks
 from ostinato_a2a._card import agent_card
 from ostinato_a2a._executor import TurnExecutor
-from ostinato_serve._app import model_name_of
-from ostinato_serve._guard import Guard
-from ostinato_serve._settings import ServeSettings
-from ostinato_serve._state import ServeState
+from ostinato_serve import ServeSettings, model_name_of
+from ostinato_serve.extending import Guard, ServeState
 
 __all__ = ["A2A_PATH", "create_a2a_app", "create_a2a_routes", "serve_routes"]
 
