@@ -1,7 +1,9 @@
 """ostinato-memory: conversation memory for ostinato.
 
 Memory advisors (:class:`MessageChatMemoryAdvisor`, :class:`PromptChatMemoryAdvisor`), a
-turn-atomic :class:`MessageWindowChatMemory`, and repositories in memory and in SQLite.
+turn-atomic :class:`MessageWindowChatMemory`, and repositories in memory and in SQLite;
+session memory (:class:`SessionMemory`, :class:`SessionMemoryAdvisor`): append-only
+session logs in memory and in SQLite, compaction strategies, branches and recall.
 See ``docs/memory.md`` for what is stored when, outside and inside the tool loop.
 
 Naming: the protocols' methods are async (``await memory.add(...)``); each has a blocking
@@ -19,6 +21,14 @@ import ostinato
 from ostinato.plugins import lazy_exports
 from ostinato_memory._advisor import ChatMemoryAdvisor, ChatMemoryAdvisorBuilder
 from ostinato_memory._codec import decode_message, encode_message
+from ostinato_memory._compaction import (
+    ChatModelSummarizer,
+    CompactionStrategy,
+    LastTurns,
+    SummarizeOlderTurns,
+    Summarizer,
+    TokenBudget,
+)
 from ostinato_memory._errors import (
     ChatMemoryRepositoryError,
     ChatMemoryStoreUnavailableError,
@@ -43,6 +53,16 @@ from ostinato_memory._repository import (
     RemoteStoreSyncFaces,
     UpdatableChatMemoryRepository,
 )
+from ostinato_memory._session_advisor import SessionMemoryAdvisor
+from ostinato_memory._session_base import BranchingSessionLog, InMemorySessionLog
+from ostinato_memory._session_memory import SessionMemory
+from ostinato_memory._session_view import (
+    Block,
+    TokenCounter,
+    estimate_tokens,
+    session_blocks,
+    summary_message,
+)
 from ostinato_memory._validation import check_conversation_id, check_messages
 from ostinato_memory._window import MessageWindowChatMemory, apply_window, pair_tool_messages
 
@@ -52,21 +72,29 @@ if TYPE_CHECKING:
         create_memory_advisor,
         load_memory_settings,
     )
+    from ostinato_memory._recall import conversation_search_tools
     from ostinato_memory._settings import MemorySettings
     from ostinato_memory._sqlite import SQLiteChatMemoryRepository
     from ostinato_memory._sqlite_schema import SCHEMA_VERSION, default_sqlite_path
+    from ostinato_memory._sqlite_session import SQLiteSessionLog
 
 __all__ = [
     "DEFAULT_SYSTEM_PROMPT_TEMPLATE",
     "SCHEMA_VERSION",
+    "Block",
+    "BranchingSessionLog",
     "ChatMemoryAdvisor",
     "ChatMemoryAdvisorBuilder",
     "ChatMemoryRepositoryError",
     "ChatMemoryStoreUnavailableError",
+    "ChatModelSummarizer",
+    "CompactionStrategy",
     "ConversationChange",
     "ConversationSummary",
     "DatabaseLockedError",
     "InMemoryChatMemoryRepository",
+    "InMemorySessionLog",
+    "LastTurns",
     "MemorySettings",
     "MessageChatMemoryAdvisor",
     "MessageWindowChatMemory",
@@ -77,22 +105,33 @@ __all__ = [
     "RecentConversationsRepository",
     "RemoteStoreSyncFaces",
     "SQLiteChatMemoryRepository",
+    "SQLiteSessionLog",
+    "SessionMemory",
+    "SessionMemoryAdvisor",
     "StoredMessage",
     "StoredMessagesRepository",
+    "SummarizeOlderTurns",
+    "Summarizer",
+    "TokenBudget",
+    "TokenCounter",
     "UpdatableChatMemoryRepository",
     "__version__",
     "apply_window",
     "check_conversation_id",
     "check_messages",
+    "conversation_search_tools",
     "create_chat_memory_repository",
     "create_memory_advisor",
     "decode_message",
     "default_sqlite_path",
     "encode_message",
+    "estimate_tokens",
     "load_memory_settings",
     "pair_tool_messages",
     "recent_conversations",
+    "session_blocks",
     "stored_messages",
+    "summary_message",
 ]
 
 #: Every distribution of ostinato is released at one version: core's.
@@ -104,6 +143,8 @@ __getattr__, __dir__ = lazy_exports(
         "MemorySettings": "ostinato_memory._settings",
         "SCHEMA_VERSION": "ostinato_memory._sqlite_schema",
         "SQLiteChatMemoryRepository": "ostinato_memory._sqlite",
+        "SQLiteSessionLog": "ostinato_memory._sqlite_session",
+        "conversation_search_tools": "ostinato_memory._recall",
         "create_chat_memory_repository": "ostinato_memory._factories",
         "create_memory_advisor": "ostinato_memory._factories",
         "default_sqlite_path": "ostinato_memory._sqlite_schema",
