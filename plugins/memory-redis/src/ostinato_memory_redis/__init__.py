@@ -4,6 +4,7 @@
 (each write is one ``MULTI``/``EXEC`` transaction; ``update`` watches and retries), with an
 optional time to live per conversation. Registered as the chat memory repository
 ``redis``: ``OSTINATO_MEMORY_REPOSITORY=redis`` with ``OSTINATO_MEMORY_REDIS_URL``.
+:class:`RedisSessionLog` keeps session logs (session memory) on the same server.
 Everything is imported on first access (PEP 562), so loading the plugin does not import
 redis-py.
 """
@@ -17,6 +18,7 @@ from ostinato.plugins import lazy_exports
 
 if TYPE_CHECKING:
     from ostinato_memory_redis._repository import DEFAULT_KEY_PREFIX, RedisChatMemoryRepository
+    from ostinato_memory_redis._session import RedisSessionLog
     from ostinato_memory_redis._settings import RedisMemorySettings
     from ostinato_memory_redis.plugin import create_redis_repository
 
@@ -24,6 +26,7 @@ __all__ = [
     "DEFAULT_KEY_PREFIX",
     "RedisChatMemoryRepository",
     "RedisMemorySettings",
+    "RedisSessionLog",
     "__version__",
     "create_redis_repository",
 ]
@@ -37,6 +40,7 @@ __getattr__, __dir__ = lazy_exports(
         "DEFAULT_KEY_PREFIX": "ostinato_memory_redis._repository",
         "RedisChatMemoryRepository": "ostinato_memory_redis._repository",
         "RedisMemorySettings": "ostinato_memory_redis._settings",
+        "RedisSessionLog": "ostinato_memory_redis._session",
         "create_redis_repository": "ostinato_memory_redis.plugin",
     },
 )

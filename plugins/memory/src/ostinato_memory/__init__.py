@@ -54,7 +54,14 @@ from ostinato_memory._repository import (
     UpdatableChatMemoryRepository,
 )
 from ostinato_memory._session_advisor import SessionMemoryAdvisor
-from ostinato_memory._session_base import BranchingSessionLog, InMemorySessionLog
+from ostinato_memory._session_base import (
+    BranchingSessionLog,
+    InMemorySessionLog,
+    decode_entry,
+    encode_entry,
+    searchable_text,
+    term_score,
+)
 from ostinato_memory._session_memory import SessionMemory
 from ostinato_memory._session_view import (
     Block,
@@ -122,16 +129,20 @@ __all__ = [
     "conversation_search_tools",
     "create_chat_memory_repository",
     "create_memory_advisor",
+    "decode_entry",
     "decode_message",
     "default_sqlite_path",
+    "encode_entry",
     "encode_message",
     "estimate_tokens",
     "load_memory_settings",
     "pair_tool_messages",
     "recent_conversations",
+    "searchable_text",
     "session_blocks",
     "stored_messages",
     "summary_message",
+    "term_score",
 ]
 
 #: Every distribution of ostinato is released at one version: core's.

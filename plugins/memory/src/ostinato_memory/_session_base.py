@@ -9,6 +9,7 @@ own, parent of) and gets :meth:`read`, :meth:`fork` and :meth:`search` from here
 
 from __future__ import annotations
 
+import json
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -20,12 +21,63 @@ from ostinato.memory import (
     SessionSearchHit,
     search_terms,
 )
+from ostinato_memory._errors import ChatMemoryRepositoryError
 from ostinato_memory._validation import check_conversation_id
 
-__all__ = ["BranchingSessionLog", "InMemorySessionLog", "check_entries", "term_score"]
+__all__ = [
+    "BranchingSessionLog",
+    "InMemorySessionLog",
+    "check_entries",
+    "decode_entry",
+    "encode_entry",
+    "searchable_text",
+    "term_score",
+]
 
 #: How deep a chain of branches may go (a cycle can only come from a damaged store).
 MAX_BRANCH_DEPTH = 1000
+
+
+def encode_entry(entry: SessionEntry) -> str:
+    """``entry``'s stored form: its JSON (:meth:`~ostinato.memory.SessionEntry.to_dict`) as
+    text any store takes (a lone surrogate is escaped, as for messages).
+
+    Raises:
+        ChatMemoryRepositoryError: its metadata holds something JSON cannot carry.
+    """
+    try:
+        text = json.dumps(entry.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(entry.to_dict(), separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise ChatMemoryRepositoryError(
+            f"cannot store session entry {entry!r}: its JSON form failed: {exc}; nothing "
+            "was changed\nfix: keep message metadata to JSON values"
+        ) from exc
+    return text
+
+
+def decode_entry(session_id: str, position: int, text: str, where: str) -> SessionEntry:
+    """The entry stored as ``text`` at ``position`` (``where`` names the store).
+
+    Raises:
+        ChatMemoryRepositoryError: the text is not a stored entry.
+    """
+    try:
+        return SessionEntry.from_dict(json.loads(text), position)
+    except (TypeError, ValueError, KeyError) as exc:
+        raise ChatMemoryRepositoryError(
+            f"entry {position} of session {session_id!r} in {where} cannot be read: {exc}\n"
+            "fix: delete the session or repair the record",
+            path=where,
+        ) from exc
+
+
+def searchable_text(entry: SessionEntry) -> str:
+    """``entry``'s text for a full-text index: valid UTF-8, without NUL characters."""
+    text = entry.text().replace("\x00", " ")
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def check_entries(entries: Sequence[SessionEntry]) -> list[SessionEntry]:
@@ -122,7 +174,7 @@ class BranchingSessionLog(SessionLogSyncFaces, ABC):
         check_conversation_id(session_id)
         check_conversation_id(branch_id)
         if branch_id == session_id:
-            raise ValueError(f"a session cannot be its own branch ({session_id!r})")
+            raise ValueError(f"cannot fork a session into itself ({session_id!r})")
         entries = await self.read(session_id)
         end = entries[-1].position + 1 if entries else 0
         if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= end:

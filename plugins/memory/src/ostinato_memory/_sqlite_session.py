@@ -10,7 +10,6 @@ are the repository's (:class:`~ostinato_memory.SQLiteChatMemoryRepository`).
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -18,8 +17,12 @@ from contextlib import contextmanager
 from typing import Final
 
 from ostinato.memory import EntryKind, SessionEntry
-from ostinato_memory._errors import ChatMemoryRepositoryError
-from ostinato_memory._session_base import BranchingSessionLog
+from ostinato_memory._session_base import (
+    BranchingSessionLog,
+    decode_entry,
+    encode_entry,
+    searchable_text,
+)
 from ostinato_memory._sqlite import SQLiteChatMemoryRepository, _in_pool, _now_ms
 from ostinato_memory._sqlite_schema import ENTRIES_FTS, ENTRIES_TABLE, translate_errors
 from ostinato_memory._validation import check_conversation_id
@@ -51,16 +54,6 @@ _DELETE: Final = (
     f"DELETE FROM {ENTRIES_FTS} WHERE session_id = ?",
 )
 _NO_END: Final = 2**62
-
-
-def _encoded(entry: SessionEntry) -> str:
-    try:
-        return json.dumps(entry.to_dict(), ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError) as exc:
-        raise ChatMemoryRepositoryError(
-            f"cannot store session entry {entry!r}: its JSON form failed: {exc}; nothing was "
-            "changed\nfix: keep message metadata to JSON values"
-        ) from exc
 
 
 class SQLiteSessionLog(BranchingSessionLog):
@@ -102,14 +95,7 @@ class SQLiteSessionLog(BranchingSessionLog):
         self.close()
 
     def _decode(self, session_id: str, position: int, text: str) -> SessionEntry:
-        try:
-            return SessionEntry.from_dict(json.loads(text), position)
-        except (TypeError, ValueError, KeyError) as exc:
-            raise ChatMemoryRepositoryError(
-                f"entry {position} of session {session_id!r} in {self._store.path} cannot be "
-                f"read: {exc}\nfix: delete the session or repair the record",
-                path=str(self._store.path),
-            ) from exc
+        return decode_entry(session_id, position, text, str(self._store.path))
 
     @contextmanager
     def _reading(self, action: str) -> Iterator[sqlite3.Connection]:
@@ -128,7 +114,7 @@ class SQLiteSessionLog(BranchingSessionLog):
     def _write_sync(
         self, session_id: str, entries: list[SessionEntry], branch: bool
     ) -> list[SessionEntry] | None:
-        encoded = [_encoded(e) for e in entries]
+        encoded = [encode_entry(e) for e in entries]
         with self._store._transaction("append to") as connection:
             last = connection.execute(_NEXT, (session_id,)).fetchone()[0]
             if branch:
@@ -147,7 +133,8 @@ class SQLiteSessionLog(BranchingSessionLog):
                 ],
             )
             connection.executemany(
-                _INDEX, [(e.text(), session_id, e.position) for e in appended if e.messages]
+                _INDEX,
+                [(searchable_text(e), session_id, e.position) for e in appended if e.messages],
             )
         return appended
 
