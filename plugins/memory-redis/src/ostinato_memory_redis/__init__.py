@@ -5,7 +5,8 @@
 optional time to live per conversation. Registered as the chat memory repository
 ``redis``: ``OSTINATO_MEMORY_REPOSITORY=redis`` with ``OSTINATO_MEMORY_REDIS_URL``.
 Everything is imported on first access (PEP 562), so loading the plugin does not import
-redis-py.
+redis-py. :class:`RedisSessionLog` keeps session logs (session memory) on the same
+server.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from ostinato_memory_redis._repository import (
         RedisChatMemoryRepository as RedisChatMemoryRepository,
     )
+    from ostinato_memory_redis._session import RedisSessionLog as RedisSessionLog
     from ostinato_memory_redis._settings import RedisMemorySettings as RedisMemorySettings
     from ostinato_memory_redis.plugin import create_redis_repository as create_redis_repository
 else:
@@ -33,6 +35,7 @@ else:
             "DEFAULT_KEY_PREFIX": "ostinato_memory_redis._repository",
             "RedisChatMemoryRepository": "ostinato_memory_redis._repository",
             "RedisMemorySettings": "ostinato_memory_redis._settings",
+            "RedisSessionLog": "ostinato_memory_redis._session",
             "create_redis_repository": "ostinato_memory_redis.plugin",
         },
     )

@@ -1,7 +1,9 @@
 """ostinato-memory: conversation memory for ostinato.
 
 Memory advisors (:class:`MessageChatMemoryAdvisor`, :class:`PromptChatMemoryAdvisor`), a
-turn-atomic :class:`MessageWindowChatMemory`, and repositories in memory and in SQLite.
+turn-atomic :class:`MessageWindowChatMemory`, and repositories in memory and in SQLite;
+session memory (:class:`SessionMemory`, :class:`SessionMemoryAdvisor`): append-only
+session logs in memory and in SQLite, compaction strategies, branches and recall.
 See ``docs/memory.md`` for what is stored when, outside and inside the tool loop.
 
 Naming: the protocols' methods are async (``await memory.add(...)``); each has a blocking
@@ -21,6 +23,12 @@ from ostinato_memory._advisor import ChatMemoryAdvisor as ChatMemoryAdvisor
 from ostinato_memory._advisor import ChatMemoryAdvisorBuilder as ChatMemoryAdvisorBuilder
 from ostinato_memory._codec import decode_message as decode_message
 from ostinato_memory._codec import encode_message as encode_message
+from ostinato_memory._compaction import ChatModelSummarizer as ChatModelSummarizer
+from ostinato_memory._compaction import CompactionStrategy as CompactionStrategy
+from ostinato_memory._compaction import LastTurns as LastTurns
+from ostinato_memory._compaction import SummarizeOlderTurns as SummarizeOlderTurns
+from ostinato_memory._compaction import Summarizer as Summarizer
+from ostinato_memory._compaction import TokenBudget as TokenBudget
 from ostinato_memory._errors import ChatMemoryRepositoryError as ChatMemoryRepositoryError
 from ostinato_memory._errors import (
     ChatMemoryStoreUnavailableError as ChatMemoryStoreUnavailableError,
@@ -46,6 +54,19 @@ from ostinato_memory._repository import RemoteStoreSyncFaces as RemoteStoreSyncF
 from ostinato_memory._repository import (
     UpdatableChatMemoryRepository as UpdatableChatMemoryRepository,
 )
+from ostinato_memory._session_advisor import SessionMemoryAdvisor as SessionMemoryAdvisor
+from ostinato_memory._session_base import BranchingSessionLog as BranchingSessionLog
+from ostinato_memory._session_base import InMemorySessionLog as InMemorySessionLog
+from ostinato_memory._session_base import decode_entry as decode_entry
+from ostinato_memory._session_base import encode_entry as encode_entry
+from ostinato_memory._session_base import searchable_text as searchable_text
+from ostinato_memory._session_base import term_score as term_score
+from ostinato_memory._session_memory import SessionMemory as SessionMemory
+from ostinato_memory._session_view import Block as Block
+from ostinato_memory._session_view import TokenCounter as TokenCounter
+from ostinato_memory._session_view import estimate_tokens as estimate_tokens
+from ostinato_memory._session_view import session_blocks as session_blocks
+from ostinato_memory._session_view import summary_message as summary_message
 from ostinato_memory._validation import check_conversation_id as check_conversation_id
 from ostinato_memory._validation import check_messages as check_messages
 from ostinato_memory._window import MessageWindowChatMemory as MessageWindowChatMemory
@@ -61,10 +82,12 @@ if TYPE_CHECKING:
     )
     from ostinato_memory._factories import create_memory_advisor as create_memory_advisor
     from ostinato_memory._factories import load_memory_settings as load_memory_settings
+    from ostinato_memory._recall import conversation_search_tools as conversation_search_tools
     from ostinato_memory._settings import MemorySettings as MemorySettings
     from ostinato_memory._sqlite import SQLiteChatMemoryRepository as SQLiteChatMemoryRepository
     from ostinato_memory._sqlite_schema import SCHEMA_VERSION as SCHEMA_VERSION
     from ostinato_memory._sqlite_schema import default_sqlite_path as default_sqlite_path
+    from ostinato_memory._sqlite_session import SQLiteSessionLog as SQLiteSessionLog
 else:
     __all__, __getattr__, __dir__ = lazy_package(
         __name__,
@@ -73,6 +96,8 @@ else:
             "MemorySettings": "ostinato_memory._settings",
             "SCHEMA_VERSION": "ostinato_memory._sqlite_schema",
             "SQLiteChatMemoryRepository": "ostinato_memory._sqlite",
+            "SQLiteSessionLog": "ostinato_memory._sqlite_session",
+            "conversation_search_tools": "ostinato_memory._recall",
             "create_chat_memory_repository": "ostinato_memory._factories",
             "create_memory_advisor": "ostinato_memory._factories",
             "default_sqlite_path": "ostinato_memory._sqlite_schema",
