@@ -1,0 +1,1 @@
+"""ostinato-vector-pgvector (package being built)."""
