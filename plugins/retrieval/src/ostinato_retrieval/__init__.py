@@ -18,10 +18,20 @@ import ostinato
 from ostinato.plugins import lazy_exports
 
 if TYPE_CHECKING:
+    from ostinato_retrieval._question_answer import (
+        DEFAULT_PROMPT_TEMPLATE,
+        FILTER_EXPRESSION,
+        RETRIEVED_DOCUMENTS,
+        QuestionAnswerAdvisor,
+    )
     from ostinato_retrieval._sqlite import DEFAULT_TABLE, SQLiteVectorStore
 
 __all__ = [
+    "DEFAULT_PROMPT_TEMPLATE",
     "DEFAULT_TABLE",
+    "FILTER_EXPRESSION",
+    "RETRIEVED_DOCUMENTS",
+    "QuestionAnswerAdvisor",
     "SQLiteVectorStore",
     "__version__",
 ]
@@ -32,6 +42,10 @@ __version__: str = ostinato.__version__
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "DEFAULT_PROMPT_TEMPLATE": "ostinato_retrieval._question_answer",
+        "FILTER_EXPRESSION": "ostinato_retrieval._question_answer",
+        "RETRIEVED_DOCUMENTS": "ostinato_retrieval._question_answer",
+        "QuestionAnswerAdvisor": "ostinato_retrieval._question_answer",
         "DEFAULT_TABLE": "ostinato_retrieval._sqlite",
         "SQLiteVectorStore": "ostinato_retrieval._sqlite",
     },
