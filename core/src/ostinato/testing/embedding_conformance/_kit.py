@@ -164,7 +164,7 @@ class EmbeddingModelConformance:
         def refuse(request: httpx.Request) -> httpx.Response:
             raise httpx.ConnectError("connection refused", request=request)
 
-        model, seen = self.model_answering(refuse, max_retries=0)
+        model, _ = self.model_answering(refuse, max_retries=0)
         with pytest.raises(ModelConnectionError, match="connection refused"):
             await model.embed(["x"])
 
