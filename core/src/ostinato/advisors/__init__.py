@@ -53,10 +53,12 @@ __all__ = [
     "ChatClientResponse",
     "ChatModelCallAdvisor",
     "ChatModelStreamAdvisor",
+    "DEFAULT_FAILURE_RESPONSE",
     "LoopExitReason",
     "MemoryAdvisor",
     "NoProgressAction",
     "Ordered",
+    "SafeGuardAdvisor",
     "SimpleLoggerAdvisor",
     "StreamAdvisor",
     "StructuredOutputValidationAdvisor",
@@ -80,6 +82,7 @@ __all__ = [
 if TYPE_CHECKING:
     from ostinato.advisors._json_schema import validate_json_schema
     from ostinato.advisors._logger import SimpleLoggerAdvisor
+    from ostinato.advisors._safeguard import DEFAULT_FAILURE_RESPONSE, SafeGuardAdvisor
     from ostinato.advisors._structured_output import (
         StructuredOutputValidationAdvisor,
         StructuredOutputValidationAdvisorBuilder,
@@ -90,6 +93,8 @@ if TYPE_CHECKING:
 __getattr__ = lazy_exports(
     __name__,
     {
+        "DEFAULT_FAILURE_RESPONSE": "ostinato.advisors._safeguard",
+        "SafeGuardAdvisor": "ostinato.advisors._safeguard",
         "SimpleLoggerAdvisor": "ostinato.advisors._logger",
         "StructuredOutputValidationAdvisor": "ostinato.advisors._structured_output",
         "StructuredOutputValidationAdvisorBuilder": "ostinato.advisors._structured_output",

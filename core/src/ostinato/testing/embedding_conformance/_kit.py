@@ -101,6 +101,7 @@ class EmbeddingModelConformance:
     # -- the checks --------------------------------------------------------------------
 
     async def test_vectors_come_back_in_the_order_of_the_texts(self) -> None:
+        """Vectors come back in the order of the texts."""
         model, seen = self.model_answering(self.echo)
         texts = ["a", "bb", "ccc"]
         response = await model.embed(texts)
@@ -110,6 +111,7 @@ class EmbeddingModelConformance:
             assert EMBEDDING_API_KEY in seen[0].headers.get("authorization", "")
 
     async def test_batches_are_split_and_their_usage_summed(self) -> None:
+        """Batches are split and their usage summed."""
         model, seen = self.model_answering(self.echo, batch_size=2)
         response = await model.embed(["a", "bb", "ccc", "dddd", "eeeee"])
         assert [len(self.texts_of(json.loads(r.content))) for r in seen] == [2, 2, 1]
@@ -117,11 +119,13 @@ class EmbeddingModelConformance:
         assert response.usage.prompt_tokens == 5
 
     async def test_no_text_sends_nothing(self) -> None:
+        """No text sends nothing."""
         model, seen = self.model_answering(self.echo)
         assert (await model.embed([])).embeddings == ()
         assert seen == []
 
     async def test_dimensions_are_learnt_then_enforced(self) -> None:
+        """Dimensions are learnt then enforced."""
         sizes = iter([3, 3, 5])
         model, _ = self.model_answering(lambda r: self.echo(r, next(sizes)))
         assert await model.dimensions() == 3
@@ -135,6 +139,7 @@ class EmbeddingModelConformance:
     async def test_an_error_status_is_the_typed_error_without_the_key(
         self, status: int, error: type[Exception]
     ) -> None:
+        """An error status is the typed error without the key."""
         body = self.error_body(f"refused key {EMBEDDING_API_KEY}")
         model, seen = self.model_answering(lambda r: httpx.Response(status, json=body))
         with pytest.raises(error) as caught:
@@ -149,6 +154,7 @@ class EmbeddingModelConformance:
     async def test_busy_and_failing_servers_are_retried(
         self, status: int, error: type[Exception]
     ) -> None:
+        """Busy and failing servers are retried."""
         replies = iter([httpx.Response(status, json=self.error_body("busy"))] * 2)
         model, seen = self.model_answering(lambda r: next(replies, None) or self.echo(r))
         assert len((await model.embed(["x"])).embeddings) == 1
@@ -161,6 +167,8 @@ class EmbeddingModelConformance:
         assert len(seen) == 2
 
     async def test_a_connection_failure_is_a_connection_error(self) -> None:
+        """A connection failure is a connection error."""
+
         def refuse(request: httpx.Request) -> httpx.Response:
             raise httpx.ConnectError("connection refused", request=request)
 
@@ -170,11 +178,13 @@ class EmbeddingModelConformance:
 
     @pytest.mark.parametrize("content", [b"<html>gateway</html>", b'{"unexpected": true}', b"[]"])
     async def test_a_reply_without_vectors_is_malformed(self, content: bytes) -> None:
+        """A reply without vectors is malformed."""
         model, _ = self.model_answering(lambda r: httpx.Response(200, content=content))
         with pytest.raises(MalformedResponseError):
             await model.embed(["x"])
 
     async def test_a_reply_with_too_few_vectors_is_malformed(self) -> None:
+        """A reply with too few vectors is malformed."""
         model, _ = self.model_answering(
             lambda r: httpx.Response(200, json=self.reply([fake_vector("a")], prompt_tokens=1))
         )
@@ -182,6 +192,7 @@ class EmbeddingModelConformance:
             await model.embed(["a", "b"])
 
     async def test_the_blocking_face_agrees(self) -> None:
+        """The blocking face agrees."""
         model, _ = self.model_answering(self.echo)
         response = await asyncio.to_thread(model.embed_sync, ["abc"])  # type: ignore[attr-defined]
         assert response.embeddings[0][0] == 3.0

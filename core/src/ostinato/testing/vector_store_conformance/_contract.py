@@ -30,10 +30,12 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
     """Every check of the kit."""
 
     async def test_an_empty_store_finds_nothing(self) -> None:
+        """An empty store finds nothing."""
         async with self.opened() as store:
             assert await store.similarity_search("lighthouse") == []
 
     async def test_search_ranks_the_closest_first_with_scores(self) -> None:
+        """Search ranks the closest first with scores."""
         async with self.opened() as store:
             await store.add(SAMPLES)
             found = await store.similarity_search(
@@ -46,6 +48,7 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
             assert scores == sorted(scores, reverse=True)  # type: ignore[type-var]
 
     async def test_a_document_comes_back_whole(self) -> None:
+        """A document comes back whole."""
         async with self.opened() as store:
             await store.add(SAMPLES)
             found = {d.id: d for d in await self.everything(store)}
@@ -58,6 +61,7 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
                     assert type(back.metadata[key]) is type(value), key
 
     async def test_the_same_text_scores_one(self) -> None:
+        """The same text scores one."""
         async with self.opened() as store:
             await store.add(SAMPLES)
             (best,) = await store.similarity_search(SearchRequest(SAMPLES[2].text, top_k=1))
@@ -65,12 +69,14 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
             assert best.score == pytest.approx(1.0, abs=1e-4)
 
     async def test_top_k_bounds_the_results(self) -> None:
+        """Top k bounds the results."""
         async with self.opened() as store:
             await store.add(SAMPLES)
             assert len(await store.similarity_search(SearchRequest("bakery", top_k=2))) == 2
             assert len(await store.similarity_search("bakery")) == 4  # the default top_k
 
     async def test_the_threshold_drops_what_is_far(self) -> None:
+        """The threshold drops what is far."""
         async with self.opened() as store:
             await store.add(SAMPLES)
             request = SearchRequest(SAMPLES[1].text, top_k=10, similarity_threshold=0.99)
@@ -80,6 +86,7 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
     async def test_filters_select_the_documents_they_say(
         self, text: str, expected: set[str]
     ) -> None:
+        """Filters select the documents they say."""
         async with self.opened() as store:
             await store.add(SAMPLES)
             assert await self.ids(store, text) == expected
@@ -88,6 +95,7 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
             assert {d.id for d in SAMPLES if matches(expression, d.metadata)} == expected
 
     async def test_filters_built_in_python_agree_with_text(self) -> None:
+        """Filters built in python agree with text."""
         async with self.opened() as store:
             await store.add(SAMPLES)
             built = (Key("genre") == "drama") & ~(Key("year") < 2020)
@@ -99,6 +107,7 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
             }
 
     async def test_a_filter_that_does_not_parse_is_refused_before_searching(self) -> None:
+        """A filter that does not parse is refused before searching."""
         async with self.opened() as store:
             with pytest.raises(FilterExpressionError, match="character"):
                 await store.similarity_search(
@@ -106,6 +115,7 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
                 )
 
     async def test_adding_an_id_again_replaces_the_document(self) -> None:
+        """Adding an id again replaces the document."""
         async with self.opened() as store:
             await store.add(SAMPLES)
             await store.add([Document("Completely new words here.", {"genre": "poetry"}, "a")])
@@ -116,12 +126,14 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
             assert await self.ids(store, "genre == 'drama'") == {"d"}
 
     async def test_repeated_ids_in_one_add_keep_the_last(self) -> None:
+        """Repeated ids in one add keep the last."""
         async with self.opened() as store:
             await store.add([Document("first", {"n": 1}, "x"), Document("second", {"n": 2}, "x")])
             (only,) = await self.everything(store)
             assert (only.text, dict(only.metadata)) == ("second", {"n": 2})
 
     async def test_delete_removes_the_ids_and_ignores_unknown_ones(self) -> None:
+        """Delete removes the ids and ignores unknown ones."""
         async with self.opened() as store:
             await store.add(SAMPLES)
             await store.delete(["a", "c", "no-such-id"])
@@ -130,6 +142,7 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
             assert await self.ids(store) == {"b", "d", "e"}
 
     async def test_delete_by_filter_removes_what_it_selects(self) -> None:
+        """Delete by filter removes what it selects."""
         async with self.opened() as store:
             await store.add(SAMPLES)
             await store.delete_by_filter("genre == 'drama' || year < 2020")
@@ -138,6 +151,7 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
             assert await self.ids(store) == {"e"}
 
     async def test_a_vector_of_another_length_is_refused_clearly(self) -> None:
+        """A vector of another length is refused clearly."""
         model = ResizableEmbeddingModel(64)
         async with self.opened(model) as store:
             await store.add(SAMPLES[:2])
@@ -150,6 +164,7 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
             assert len(await self.everything(store)) == 2
 
     async def test_a_store_made_again_sees_what_was_stored(self) -> None:
+        """A store made again sees what was stored."""
         if not self.persistent:
             pytest.skip("the store keeps nothing once closed")
         async with self.opened() as first:
@@ -161,6 +176,7 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
             assert await self.ids(third) == {d.id for d in SAMPLES}
 
     async def test_blocking_faces_agree_with_the_async_ones(self) -> None:
+        """Blocking faces agree with the async ones."""
         async with self.opened() as store:
             faces = store
             await asyncio.to_thread(faces.add_sync, SAMPLES)  # type: ignore[attr-defined]
@@ -177,6 +193,7 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
             assert await self.ids(store) == {"c", "d", "e"}
 
     async def test_concurrent_writers_lose_nothing(self) -> None:
+        """Concurrent writers lose nothing."""
         async with self.opened() as store:
             batches = [
                 [
@@ -191,6 +208,7 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
                 assert len(await self.ids(store, Key("writer") == w)) == 10
 
     async def test_concurrent_upserts_of_one_id_leave_one_whole_document(self) -> None:
+        """Concurrent upserts of one id leave one whole document."""
         async with self.opened() as store:
             versions = [Document(f"version {n} text", {"n": n}, "same") for n in range(10)]
             await asyncio.gather(*(store.add([v]) for v in versions))
