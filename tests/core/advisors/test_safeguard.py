@@ -30,7 +30,9 @@ async def test_a_sensitive_word_is_refused_without_calling_the_model(mode):
 async def test_the_system_text_counts_and_case_matters():
     model = ScriptedChatModel(["ok", "ok"])
     guard = SafeGuardAdvisor(["Secret"], failure_response="No.")
-    client = ChatClient.builder(model).default_system("Secret rules").default_advisors(guard).build()
+    client = (
+        ChatClient.builder(model).default_system("Secret rules").default_advisors(guard).build()
+    )
     assert await answer(client, "hello", "call") == "No."
     plain = ChatClient.builder(model).default_advisors(guard).build()
     assert await answer(plain, "a secret", "call") == "ok"

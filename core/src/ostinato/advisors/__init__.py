@@ -41,6 +41,7 @@ from ostinato.advisors._usage_limits import UsageLimits
 from ostinato.context_keys import OUTPUT_FORMAT, SENT_OPTIONS, TOOL_LOOP_ROUND
 
 __all__ = [
+    "DEFAULT_FAILURE_RESPONSE",
     "OUTPUT_FORMAT",
     "SENT_OPTIONS",
     "TOOL_LOOP_ROUND",
@@ -53,7 +54,6 @@ __all__ = [
     "ChatClientResponse",
     "ChatModelCallAdvisor",
     "ChatModelStreamAdvisor",
-    "DEFAULT_FAILURE_RESPONSE",
     "LoopExitReason",
     "MemoryAdvisor",
     "NoProgressAction",

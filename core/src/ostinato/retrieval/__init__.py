@@ -6,8 +6,7 @@
 * :class:`VectorStore`: documents kept with their vectors, searched by similarity with a
   :class:`SearchRequest` (``top_k``, a similarity threshold, a metadata filter);
   :class:`VectorStoreBase` is what a store builds on and :class:`InMemoryVectorStore` the
-  store in process memory. The SQLite and PostgreSQL stores are plugins
-  (``ostinato-retrieval``, ``ostinato-vector-pgvector``).
+  store in process memory. The SQLite store is a plugin (``ostinato-retrieval``).
 * Filters: :class:`Key` builds them in Python, :func:`parse_filter` reads Spring AI's
   filter language, :func:`matches` applies one to metadata.
 * :class:`TextSplitter`: documents cut into overlapping chunks of characters or tokens.

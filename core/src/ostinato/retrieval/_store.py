@@ -111,7 +111,7 @@ class VectorStore(Protocol):
 
     @property
     def name(self) -> str:
-        """What the store is (``sqlite``, ``pgvector``), shown in errors and logs."""
+        """What the store is (``sqlite``, ``in-memory``), shown in errors and logs."""
         ...
 
     async def add(self, documents: Sequence[Document]) -> None:

@@ -38,7 +38,7 @@ class VectorStoreBase(VectorStoreSyncFaces, ABC):
 
     __slots__ = ("_batch_size", "_dimensions", "_model")
 
-    #: The store's kind, shown in errors (``sqlite``, ``pgvector``).
+    #: The store's kind, shown in errors (``sqlite``, ``in-memory``).
     store_name = "vector store"
 
     def __init__(

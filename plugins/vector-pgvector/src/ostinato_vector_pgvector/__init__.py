@@ -1,1 +1,0 @@
-"""ostinato-vector-pgvector (package being built)."""
