@@ -12,7 +12,8 @@ and beside them, at the height of the layer named:
   and ``instrumentation`` (the scope registries that adapters, tools and the advisor
   chain read);
 - ``tools``: ``runtime`` (the private loop behind the sync faces of tools and client),
-  ``memory`` (conversation memory) and the low half of ``durable`` — the units and the
+  ``memory`` (conversation memory), ``retrieval`` (documents, embedding models, vector
+  stores: the sync faces run on ``runtime``, the HTTP embedding base on ``http``) and the low half of ``durable`` — the units and the
   interceptor seam (``durable._units``, ``_codecs``, ``_streams``, ``_memory``), which
   tools and the model advisors run through;
 - ``config``: ``plugins`` (plugin discovery and registration) and the high half of
@@ -76,6 +77,7 @@ BESIDE = {
     "ostinato.instrumentation": "model",
     "ostinato.runtime": "tools",
     "ostinato.memory": "tools",
+    "ostinato.retrieval": "tools",
     "ostinato.durable": "config",
     "ostinato.durable._units": "tools",
     "ostinato.durable._codecs": "tools",

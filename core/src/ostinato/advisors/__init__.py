@@ -54,6 +54,8 @@ from ostinato.context_keys import TOOL_LOOP_ROUND as TOOL_LOOP_ROUND
 if TYPE_CHECKING:
     from ostinato.advisors._json_schema import validate_json_schema as validate_json_schema
     from ostinato.advisors._logger import SimpleLoggerAdvisor as SimpleLoggerAdvisor
+    from ostinato.advisors._safeguard import DEFAULT_FAILURE_RESPONSE as DEFAULT_FAILURE_RESPONSE
+    from ostinato.advisors._safeguard import SafeGuardAdvisor as SafeGuardAdvisor
     from ostinato.advisors._structured_output import (
         StructuredOutputValidationAdvisor as StructuredOutputValidationAdvisor,
     )
@@ -65,6 +67,8 @@ else:
         __name__,
         globals(),
         {
+            "DEFAULT_FAILURE_RESPONSE": "ostinato.advisors._safeguard",
+            "SafeGuardAdvisor": "ostinato.advisors._safeguard",
             "SimpleLoggerAdvisor": "ostinato.advisors._logger",
             "StructuredOutputValidationAdvisor": "ostinato.advisors._structured_output",
             "StructuredOutputValidationAdvisorBuilder": "ostinato.advisors._structured_output",
