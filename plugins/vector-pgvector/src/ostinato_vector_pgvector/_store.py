@@ -277,15 +277,15 @@ class PgVectorStore(VectorStoreBase):
             return []
         condition, parameters = where_clause(request.filter_expression)
         query = _vector_text(vector)
+        # The id breaks ties in an exact search; an index serves ORDER BY distance alone.
+        order = " ORDER BY distance" + ("" if self._index == "hnsw" else ", id")
 
         def work(connection: Any) -> list[tuple[Any, ...]]:
             from psycopg import sql
 
             statement = sql.SQL(
                 "SELECT id, text, metadata, embedding <=> %s::vector AS distance FROM {} "
-            ).format(self._name()) + sql.SQL(
-                "WHERE " + condition + " ORDER BY distance, id LIMIT %s"
-            )
+            ).format(self._name()) + sql.SQL("WHERE " + condition + order + " LIMIT %s")
             rows: list[tuple[Any, ...]] = connection.execute(
                 statement, [query, *parameters, request.top_k]
             ).fetchall()
