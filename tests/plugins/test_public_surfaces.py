@@ -15,8 +15,10 @@ import ostinato_mcp
 import ostinato_memory
 import ostinato_memory_postgres
 import ostinato_memory_redis
+import ostinato_retrieval
 import ostinato_serve
 import ostinato_tool_search
+import ostinato_vector_pgvector
 from tests.fakes.distributions import clean_environment, data_home
 from tests.fakes.public_api import (
     Surface,
@@ -214,6 +216,39 @@ A2A = {
     "create_a2a_routes",
     "load_agents",
 }
+RETRIEVAL = {
+    "AUGMENTER_EMPTY_CONTEXT_TEMPLATE",
+    "AUGMENTER_PROMPT_TEMPLATE",
+    "COMPRESSION_PROMPT_TEMPLATE",
+    "CompressionQueryTransformer",
+    "ConcatenationDocumentJoiner",
+    "ContextualQueryAugmenter",
+    "DEFAULT_PROMPT_TEMPLATE",
+    "DEFAULT_TABLE",
+    "DOCUMENT_CONTEXT",
+    "DocumentJoiner",
+    "DocumentPostProcessor",
+    "DocumentRetriever",
+    "FILTER_EXPRESSION",
+    "MULTI_QUERY_PROMPT_TEMPLATE",
+    "MultiQueryExpander",
+    "Query",
+    "QueryAugmenter",
+    "QueryExpander",
+    "QueryTransformer",
+    "QuestionAnswerAdvisor",
+    "RETRIEVED_DOCUMENTS",
+    "RETRIEVER_FILTER_EXPRESSION",
+    "REWRITE_PROMPT_TEMPLATE",
+    "RetrievalAugmentationAdvisor",
+    "RewriteQueryTransformer",
+    "SQLiteVectorStore",
+    "TRANSLATION_PROMPT_TEMPLATE",
+    "TranslationQueryTransformer",
+    "VectorStoreDocumentRetriever",
+    "__version__",
+}
+VECTOR_PGVECTOR = {"DEFAULT_TABLE", "PgVectorSettings", "PgVectorStore", "__version__"}
 
 SURFACES = [
     Surface(ostinato_memory, frozenset(MEMORY), readme="memory"),
@@ -225,6 +260,8 @@ SURFACES = [
     Surface(ostinato_llamacpp, frozenset(LLAMACPP)),
     Surface(ostinato_serve, frozenset(SERVE)),
     Surface(ostinato_a2a, frozenset(A2A)),
+    Surface(ostinato_retrieval, frozenset(RETRIEVAL)),
+    Surface(ostinato_vector_pgvector, frozenset(VECTOR_PGVECTOR)),
 ]
 MODULES = [(s, name) for s in SURFACES for name in s.modules]
 SOURCES = [(s, path) for s in SURFACES for path in s.sources]

@@ -48,13 +48,13 @@ def embedding_model_from_settings(settings: RetrievalSettings) -> EmbeddingModel
     if choice == "llamacpp":
         model: EmbeddingModel = module.LlamaCppEmbeddingModel()
     elif choice == "openai":
-        from ostinato_openai._settings import OpenAISettings
+        from ostinato_openai import OpenAISettings
 
         found = load_settings(OpenAISettings)
         key = found.api_key.get_secret_value() if found.api_key else None
         model = module.OpenAIEmbeddingModel(base_url=found.base_url, api_key=key, **named)
     else:
-        from ostinato_ollama._settings import OllamaSettings
+        from ostinato_ollama import OllamaSettings
 
         model = module.OllamaEmbeddingModel(
             base_url=load_settings(OllamaSettings).base_url, **named
@@ -80,7 +80,7 @@ def store_from_settings(
         "OSTINATO_RETRIEVAL_STORE",
         "pgvector",
     )
-    from ostinato_vector_pgvector._settings import PgVectorSettings
+    from ostinato_vector_pgvector import PgVectorSettings
 
     found = load_settings(PgVectorSettings)
     if found.url is None:

@@ -22,9 +22,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Protocol, Self, runtime_checkable
 
-from ostinato._frozen import EMPTY
 from ostinato.messages import Message
 from ostinato.retrieval import Document
 
@@ -58,7 +58,7 @@ class Query:
 
     text: str
     history: tuple[Message, ...] = ()
-    context: Mapping[str, Any] = field(default=EMPTY)
+    context: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         if not isinstance(self.text, str) or not self.text.strip():
