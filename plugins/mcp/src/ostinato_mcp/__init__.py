@@ -1,6 +1,7 @@
 """ostinato-mcp: the tools of Model Context Protocol servers as ostinato tools.
 
-:class:`McpServer` is one server (a command over stdio, or a URL over streamable HTTP);
+:class:`McpServer` is one server (a command over stdio, or a URL over streamable HTTP),
+with its tools, resources and prompts;
 :class:`McpToolset` several, with names kept apart; :func:`load_mcp_config` reads the
 ``mcpServers`` JSON file Claude Desktop, Cursor and VS Code read. The plugin registers the
 tool set ``mcp`` (``OSTINATO_TOOLS__ENABLED=mcp`` with ``OSTINATO_MCP_CONFIG``) and the
@@ -18,6 +19,7 @@ import ostinato
 from ostinato.plugins import lazy_exports
 
 if TYPE_CHECKING:
+    from ostinato_mcp._catalog import McpResourceContent
     from ostinato_mcp._config import (
         McpConfig,
         McpConfigError,
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
         load_mcp_config,
         parse_mcp_config,
     )
+    from ostinato_mcp._refresh import McpToolRefreshAdvisor
+    from ostinato_mcp._resource_tools import McpResourceTool
     from ostinato_mcp._results import DEFAULT_MAX_RESULT_CHARS
     from ostinato_mcp._server import McpServer
     from ostinato_mcp._settings import McpSettings
@@ -35,12 +39,15 @@ __all__ = [
     "DEFAULT_MAX_RESULT_CHARS",
     "McpConfig",
     "McpConfigError",
+    "McpResourceContent",
+    "McpResourceTool",
     "McpServer",
     "McpServerConfig",
     "McpServerUnavailableWarning",
     "McpSettings",
     "McpTool",
     "McpToolMetadata",
+    "McpToolRefreshAdvisor",
     "McpToolset",
     "__version__",
     "load_mcp_config",
@@ -56,12 +63,15 @@ __getattr__, __dir__ = lazy_exports(
         "DEFAULT_MAX_RESULT_CHARS": "ostinato_mcp._results",
         "McpConfig": "ostinato_mcp._config",
         "McpConfigError": "ostinato_mcp._config",
+        "McpResourceContent": "ostinato_mcp._catalog",
+        "McpResourceTool": "ostinato_mcp._resource_tools",
         "McpServer": "ostinato_mcp._server",
         "McpServerConfig": "ostinato_mcp._config",
         "McpServerUnavailableWarning": "ostinato_mcp._toolset",
         "McpSettings": "ostinato_mcp._settings",
         "McpTool": "ostinato_mcp._tool",
         "McpToolMetadata": "ostinato_mcp._tool",
+        "McpToolRefreshAdvisor": "ostinato_mcp._refresh",
         "McpToolset": "ostinato_mcp._toolset",
         "load_mcp_config": "ostinato_mcp._config",
         "parse_mcp_config": "ostinato_mcp._config",
