@@ -2,7 +2,7 @@
 (``python demo_server.py``) or streamable HTTP (:func:`serve_http`, in a thread).
 
 Its tools: ``add``, ``fail`` (answers ``isError``), ``wait`` (answers only when
-released), ``pid`` (the server's process id), ``sprout`` (adds a tool silently), ``picture`` (an image), ``grow`` (adds a tool
+released), ``pid`` (the server's process id), ``sprout`` (adds a tool silently), ``book`` (elicits who the seats are for), ``picture`` (an image), ``grow`` (adds a tool
 and announces the new tool list: a notification on a handshake connection, a
 ``subscriptions/listen`` event on a 2026-07-28 one) and ``many_N`` tools when started with
 ``--many N``. Its resources: ``demo://readme`` (text), ``demo://dot`` (a PNG) and the
@@ -18,8 +18,23 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Annotated
 
+from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.resolve import Elicit, Resolve
+from pydantic import BaseModel, Field
+
+
+class Seats(BaseModel):
+    """What ``book`` asks the user."""
+
+    name: str = Field(description="who the seats are for")
+    count: int = Field(default=1, ge=1, le=8, description="how many seats")
+
+
+def ask_seats() -> Elicit[Seats]:
+    return Elicit("Who are the seats for, and how many?", Seats)
 
 
 def build(many: int = 0, ttl_ms: int = 0) -> MCPServer:
@@ -71,6 +86,12 @@ def build(many: int = 0, ttl_ms: int = 0) -> MCPServer:
     def sprout(name: str) -> str:
         server.add_tool(lambda: f"I am {name}", name=name, description=f"The quiet tool {name}")
         return f"added {name} quietly"
+
+    @server.tool(description="Book seats for a show; asks the user who for")
+    def book(show: str, seats: Annotated[ElicitationResult[Seats], Resolve(ask_seats)]) -> str:
+        if not isinstance(seats, AcceptedElicitation):
+            return f"booking for {show} {seats.action}d"
+        return f"booked {seats.data.count} seat(s) for {seats.data.name} at {show}"
 
     @server.resource("demo://readme", name="readme", mime_type="text/plain")
     def readme() -> str:

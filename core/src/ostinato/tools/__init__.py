@@ -48,6 +48,7 @@ if TYPE_CHECKING:
         ApprovalSettings,
         Approver,
     )
+    from ostinato.tools._input import InputAnswer, InputRequest, ToolInputRequired, input_answer
     from ostinato.tools._pending import PendingToolCalls, ResumedTurn
 
 __all__ = [
@@ -64,6 +65,8 @@ __all__ = [
     "DefaultToolExecutionExceptionProcessor",
     "DelegatingToolCallbackResolver",
     "FunctionToolCallback",
+    "InputAnswer",
+    "InputRequest",
     "LimitBehavior",
     "LimitBreach",
     "PendingToolCalls",
@@ -78,9 +81,11 @@ __all__ = [
     "ToolDefinition",
     "ToolExecutionExceptionProcessor",
     "ToolExecutionResult",
+    "ToolInputRequired",
     "ToolMetadata",
     "ToolSpec",
     "count_prior_tool_calls",
+    "input_answer",
     "json_schema_for",
     "tool",
     "tool_call_limit_generation",
@@ -104,6 +109,10 @@ __getattr__, __dir__ = lazy_exports(
                 "Approver",
             ),
             "ostinato.tools._approval",
+        ),
+        **dict.fromkeys(
+            ("InputAnswer", "InputRequest", "ToolInputRequired", "input_answer"),
+            "ostinato.tools._input",
         ),
         "PendingToolCalls": "ostinato.tools._pending",
         "ResumedTurn": "ostinato.tools._pending",

@@ -26,13 +26,15 @@ from mcp.shared.exceptions import MCPError
 
 from ostinato.errors import ToolExecutionError
 from ostinato.runtime import is_private_loop_thread
-from ostinato.tools import ToolDefinition
+from ostinato.tools import InputAnswer, ToolDefinition, ToolInputRequired
 from ostinato_mcp._catalog import Catalog
 from ostinato_mcp._config import Approval, McpServerConfig
 from ostinato_mcp._connection import Change, Connection, ServerGoneError, describe
+from ostinato_mcp._elicitation import call_answering_input, decline_elicitation
 from ostinato_mcp._listing import Listing
 from ostinato_mcp._results import DEFAULT_MAX_RESULT_CHARS, result_text
 from ostinato_mcp._tool import McpTool, McpToolMetadata
+from ostinato_mcp._trace import trace_meta
 
 __all__ = ["McpServer"]
 
@@ -143,7 +145,7 @@ class McpServer(Catalog):
                 return connection
             if connection is not None:
                 await connection.aclose()
-            connection = Connection(self.config, self._changed, self._elicitation())
+            connection = Connection(self.config, self._changed, decline_elicitation)
             await connection.open(self.startup_timeout)
             self._connections[loop] = connection
             if is_private_loop_thread():
@@ -170,10 +172,6 @@ class McpServer(Catalog):
         if self._connections.get(loop) is connection:
             del self._connections[loop]
         await connection.aclose()
-
-    def _elicitation(self) -> Any:
-        """The callback answering a handshake-era server's ``elicitation/create``."""
-        return None
 
     async def _changed(self, change: Change) -> None:
         for listener in list(self._change_listeners):
@@ -302,14 +300,30 @@ class McpServer(Catalog):
             ) from exc
 
     async def call_tool(
-        self, name: str, arguments: dict[str, Any], *, model_name: str | None = None
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        *,
+        model_name: str | None = None,
+        answer: InputAnswer | None = None,
     ) -> str:
-        """Call the server's tool ``name``; the result as text (see the module).
+        """Call the server's tool ``name``; the result as text (see the module). The
+        current span's trace context travels in the request's ``_meta``.
+
+        Args:
+            name: the tool's name on the server.
+            arguments: its arguments.
+            model_name: the name the model knows it by (for errors).
+            answer: the user's answer to the input this call asked for before.
 
         Raises:
+            ToolInputRequired: the server asks the user for input (see ``_elicitation``).
             ToolExecutionError: the call failed; the message says how.
         """
-        shared = await self._on_private_loop(self.call_tool(name, arguments, model_name=model_name))
+        meta = trace_meta()
+        shared = await self._on_private_loop(
+            self.call_tool(name, arguments, model_name=model_name, answer=answer)
+        )
         if shared is not None:
             return shared
         label = model_name or name
@@ -317,8 +331,12 @@ class McpServer(Catalog):
         try:
             async with asyncio.timeout(self.config.timeout):
                 result: types.CallToolResult = await connection.run(
-                    lambda session: session.call_tool(name, arguments)
+                    lambda client: call_answering_input(
+                        client, self.name, name, arguments, answer, meta
+                    )
                 )
+        except (ToolInputRequired, ToolExecutionError):
+            raise
         except TimeoutError:
             raise ToolExecutionError(
                 f"MCP server {self.name!r} did not answer within {self.config.timeout:g} s",

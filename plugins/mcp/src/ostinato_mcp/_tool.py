@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ostinato.errors import ToolArgumentsError
-from ostinato.tools import ToolContext, ToolDefinition, ToolMetadata
+from ostinato.tools import ToolContext, ToolDefinition, ToolMetadata, input_answer
 
 if TYPE_CHECKING:
     from ostinato_mcp._server import McpServer
@@ -28,12 +28,15 @@ class McpToolMetadata(ToolMetadata):
 
     ``requires_approval`` (of :class:`~ostinato.tools.ToolMetadata`) is set when the
     server's ``requireApproval`` covers the tool, so each call waits for a decision.
+    ``may_ask_input`` says a call may ask the user for input (an MCP elicitation), which
+    the turn then waits for like an approval.
     """
 
     server: str = ""
     tool_name: str = ""
     output_schema: Mapping[str, Any] | None = field(default=None, compare=False)
     annotations: Mapping[str, Any] | None = field(default=None, compare=False)
+    may_ask_input: bool = True
 
 
 class McpTool:
@@ -61,6 +64,7 @@ class McpTool:
         """Call the tool on its server; the result as text.
 
         Raises:
+            ToolInputRequired: the server asks the user for input (the call waits).
             ToolArgumentsError: ``arguments`` is not a JSON object.
             ToolExecutionError: the server reported an error, could not be reached, died
                 during the call or did not answer in time.
@@ -76,7 +80,9 @@ class McpTool:
             raise ToolArgumentsError(
                 f"invalid arguments for tool '{name}': expected a JSON object", tool_name=name
             )
-        return await self.server.call_tool(self._metadata.tool_name, parsed, model_name=name)
+        return await self.server.call_tool(
+            self._metadata.tool_name, parsed, model_name=name, answer=input_answer()
+        )
 
     def __repr__(self) -> str:
         return f"McpTool({self._definition.name!r}, server={self._metadata.server!r})"
