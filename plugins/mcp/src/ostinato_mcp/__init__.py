@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ostinato_mcp._refresh import McpToolRefreshAdvisor
     from ostinato_mcp._resource_tools import McpResourceTool
     from ostinato_mcp._results import DEFAULT_MAX_RESULT_CHARS
+    from ostinato_mcp._serve import build_mcp_server
     from ostinato_mcp._server import McpServer
     from ostinato_mcp._settings import McpSettings
     from ostinato_mcp._tool import McpTool, McpToolMetadata
@@ -50,6 +51,7 @@ __all__ = [
     "McpToolRefreshAdvisor",
     "McpToolset",
     "__version__",
+    "build_mcp_server",
     "load_mcp_config",
     "parse_mcp_config",
 ]
@@ -73,6 +75,7 @@ __getattr__, __dir__ = lazy_exports(
         "McpToolMetadata": "ostinato_mcp._tool",
         "McpToolRefreshAdvisor": "ostinato_mcp._refresh",
         "McpToolset": "ostinato_mcp._toolset",
+        "build_mcp_server": "ostinato_mcp._serve",
         "load_mcp_config": "ostinato_mcp._config",
         "parse_mcp_config": "ostinato_mcp._config",
     },

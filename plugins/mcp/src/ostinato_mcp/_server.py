@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import Any, Literal, TypeVar
@@ -26,14 +25,14 @@ from mcp.shared.exceptions import MCPError
 
 from ostinato.errors import ToolExecutionError
 from ostinato.runtime import is_private_loop_thread
-from ostinato.tools import InputAnswer, ToolDefinition, ToolInputRequired
+from ostinato.tools import InputAnswer, ToolInputRequired
 from ostinato_mcp._catalog import Catalog
 from ostinato_mcp._config import Approval, McpServerConfig
 from ostinato_mcp._connection import Change, Connection, ServerGoneError, describe
 from ostinato_mcp._elicitation import call_answering_input, decline_elicitation
 from ostinato_mcp._listing import Listing
 from ostinato_mcp._results import DEFAULT_MAX_RESULT_CHARS, result_text
-from ostinato_mcp._tool import McpTool, McpToolMetadata
+from ostinato_mcp._tool import McpTool, build_tool
 from ostinato_mcp._trace import trace_meta
 
 __all__ = ["McpServer"]
@@ -264,28 +263,7 @@ class McpServer(Catalog):
         return self._tool(listed[tool.tool_metadata.tool_name], prefix)
 
     def _tool(self, tool: types.Tool, prefix: str) -> McpTool:
-        approval = self.config.require_approval
-        name = prefix + tool.name
-        annotations = (
-            tool.annotations.model_dump(by_alias=True, exclude_none=True)
-            if tool.annotations
-            else None
-        )
-        definition = ToolDefinition(
-            name,
-            (tool.description or "").strip() or ToolDefinition.default_description(tool.name),
-            json.dumps(tool.input_schema or {"type": "object"}, ensure_ascii=False),
-        )
-        metadata = McpToolMetadata(
-            timeout=None,
-            server=self.name,
-            tool_name=tool.name,
-            output_schema=tool.output_schema,
-            annotations=annotations,
-            requires_approval=approval == "always"
-            or (not isinstance(approval, str) and tool.name in approval),
-        )
-        return McpTool(self, definition, metadata)
+        return build_tool(self, tool, prefix)
 
     async def _start(self, model_name: str | None) -> Connection:
         try:

@@ -13,7 +13,7 @@ from ostinato.tools import ToolContext, ToolDefinition, ToolMetadata, input_answ
 if TYPE_CHECKING:
     from ostinato_mcp._server import McpServer
 
-__all__ = ["McpTool", "McpToolMetadata"]
+__all__ = ["McpTool", "McpToolMetadata", "build_tool"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,3 +86,27 @@ class McpTool:
 
     def __repr__(self) -> str:
         return f"McpTool({self._definition.name!r}, server={self._metadata.server!r})"
+
+
+def build_tool(server: McpServer, tool: Any, prefix: str) -> McpTool:
+    """The :class:`McpTool` of ``server``'s listed ``tool`` (an SDK ``Tool``), named
+    ``prefix + its name``; it needs approval when the server's ``requireApproval`` says so."""
+    approval = server.config.require_approval
+    annotations = (
+        tool.annotations.model_dump(by_alias=True, exclude_none=True) if tool.annotations else None
+    )
+    definition = ToolDefinition(
+        prefix + tool.name,
+        (tool.description or "").strip() or ToolDefinition.default_description(tool.name),
+        json.dumps(tool.input_schema or {"type": "object"}, ensure_ascii=False),
+    )
+    metadata = McpToolMetadata(
+        timeout=None,
+        server=server.name,
+        tool_name=tool.name,
+        output_schema=tool.output_schema,
+        annotations=annotations,
+        requires_approval=approval == "always"
+        or (not isinstance(approval, str) and tool.name in approval),
+    )
+    return McpTool(server, definition, metadata)
