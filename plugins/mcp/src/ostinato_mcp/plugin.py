@@ -82,7 +82,7 @@ def register_commands(register: Any) -> None:
     """Register ``ostinato mcp``."""
     register(
         "mcp",
-        "MCP servers: list them and their tools (ostinato mcp list), or offer the "
+        "list MCP servers and their tools (ostinato mcp list), or offer the "
         "configured tools as one (ostinato mcp serve)",
         run_mcp_command,
     )
