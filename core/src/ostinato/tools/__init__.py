@@ -49,6 +49,10 @@ if TYPE_CHECKING:
     from ostinato.tools._approval import ApprovalRequest as ApprovalRequest
     from ostinato.tools._approval import ApprovalSettings as ApprovalSettings
     from ostinato.tools._approval import Approver as Approver
+    from ostinato.tools._input import InputAnswer as InputAnswer
+    from ostinato.tools._input import InputRequest as InputRequest
+    from ostinato.tools._input import ToolInputRequired as ToolInputRequired
+    from ostinato.tools._input import input_answer as input_answer
     from ostinato.tools._pending import PendingToolCalls as PendingToolCalls
     from ostinato.tools._pending import ResumedTurn as ResumedTurn
 else:
@@ -56,6 +60,10 @@ else:
         __name__,
         globals(),
         {
+            "InputAnswer": "ostinato.tools._input",
+            "InputRequest": "ostinato.tools._input",
+            "ToolInputRequired": "ostinato.tools._input",
+            "input_answer": "ostinato.tools._input",
             "ApprovalDecision": "ostinato.tools._approval",
             "ApprovalKind": "ostinato.tools._approval",
             "ApprovalPolicy": "ostinato.tools._approval",

@@ -1,6 +1,7 @@
 """ostinato-mcp: the tools of Model Context Protocol servers as ostinato tools.
 
-:class:`McpServer` is one server (a command over stdio, or a URL over streamable HTTP);
+:class:`McpServer` is one server (a command over stdio, or a URL over streamable HTTP),
+with its tools, resources and prompts;
 :class:`McpToolset` several, with names kept apart; :func:`load_mcp_config` reads the
 ``mcpServers`` JSON file Claude Desktop, Cursor and VS Code read. The plugin registers the
 tool set ``mcp`` (``OSTINATO_TOOLS__ENABLED=mcp`` with ``OSTINATO_MCP_CONFIG``) and the
@@ -21,12 +22,16 @@ from ostinato.plugins import lazy_package
 __version__: str = ostinato.__version__
 
 if TYPE_CHECKING:
+    from ostinato_mcp._catalog import McpResourceContent as McpResourceContent
     from ostinato_mcp._config import McpConfig as McpConfig
     from ostinato_mcp._config import McpConfigError as McpConfigError
     from ostinato_mcp._config import McpServerConfig as McpServerConfig
     from ostinato_mcp._config import load_mcp_config as load_mcp_config
     from ostinato_mcp._config import parse_mcp_config as parse_mcp_config
+    from ostinato_mcp._refresh import McpToolRefreshAdvisor as McpToolRefreshAdvisor
+    from ostinato_mcp._resource_tools import McpResourceTool as McpResourceTool
     from ostinato_mcp._results import DEFAULT_MAX_RESULT_CHARS as DEFAULT_MAX_RESULT_CHARS
+    from ostinato_mcp._serve import build_mcp_server as build_mcp_server
     from ostinato_mcp._server import McpServer as McpServer
     from ostinato_mcp._settings import McpSettings as McpSettings
     from ostinato_mcp._tool import McpTool as McpTool
@@ -38,6 +43,10 @@ else:
         __name__,
         globals(),
         {
+            "McpResourceContent": "ostinato_mcp._catalog",
+            "McpResourceTool": "ostinato_mcp._resource_tools",
+            "McpToolRefreshAdvisor": "ostinato_mcp._refresh",
+            "build_mcp_server": "ostinato_mcp._serve",
             "DEFAULT_MAX_RESULT_CHARS": "ostinato_mcp._results",
             "McpConfig": "ostinato_mcp._config",
             "McpConfigError": "ostinato_mcp._config",
