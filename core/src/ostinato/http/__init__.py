@@ -1,20 +1,26 @@
-"""The httpx base of the HTTP chat model adapters: a provider plugin writes its wire format only.
+"""The model contract over HTTP: a provider's API as prompts in and responses out.
+
+This package is the line above :mod:`ostinato.transport`: what a provider's API *means*
+lives here (the request body of a prompt, the response a reply holds, the typed error an
+error body says, the settings and the model class that put them together); the bytes of
+one exchange (clients and pools, retries, framing, body limits, decompression,
+credentials) are the transport's.
 
 * :class:`HttpxChatModel`: timeouts, pool limits, user agent, headers, the call and
   stream drivers (retries, size limit, deadlines), redirects and error mapping. An adapter
   subclasses it and writes its request body, its reply and stream-event parsers and how
-  it reads an error body.
+  it reads an error body. :class:`HttpChatModelBase` is what it shares with a model on
+  another HTTP library (options, URL, retries, size limit, clients, ``aclose``).
 * :class:`ProviderSettings`: the connection settings every provider plugin reads from
   ``OSTINATO_<PROVIDER>_*`` (base URL, key, timeouts, retries, pool, extra headers and
   query, size limit, deadlines), and :class:`ChatProviderSettings` with them the default
   options every chat API takes (temperature, top_p, max_tokens, extra body);
   :func:`connection_arguments` turns them into the model's keyword arguments, and
   :func:`model_factory` makes an adapter's ``create_chat_model``.
-* :func:`error_from_transport`, :func:`error_payload`, :func:`redirect_error`: a failed
-  exchange, an error body and a 3xx as typed :class:`~ostinato.errors.ModelError` s.
+* :class:`ErrorReport` and :func:`model_error`: what an adapter read in an error body,
+  and the typed :class:`~ostinato.errors.ModelError` made of it.
 * :class:`MessageEncoder`: the walk over a conversation, an adapter writing one method per
   message kind; :class:`PayloadCache`: each message encoded once.
-* :func:`check_base_url`: a base URL refused early, with what was expected.
 
 Only adapters import this package: it needs httpx (``pip install ostinato[http]``), and
 ``import ostinato`` never imports it. Names are loaded on first access (PEP 562), so
@@ -28,26 +34,12 @@ from typing import TYPE_CHECKING
 from ostinato._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from ostinato.http._base_url import check_base_url
-    from ostinato.http._client import (
-        DEFAULT_LIMITS,
-        DEFAULT_TIMEOUT,
-        httpx_timeout,
-        make_client,
-    )
     from ostinato.http._contract import Connection, EventParser, ModelArguments
     from ostinato.http._error_report import ErrorReport, json_text, model_error
-    from ostinato.http._errors import (
-        error_from_transport,
-        error_payload,
-        reason_phrase,
-        redirect_error,
-    )
     from ostinato.http._factory import ModelFactory, connection_arguments, model_factory
-    from ostinato.http._framing import Framing, NDJSONFraming, SSEFraming
     from ostinato.http._message_encoder import MessageEncoder, Payload, PayloadCache
     from ostinato.http._model import HttpxChatModel
-    from ostinato.http._pool import LinearConnectionPool, use_linear_pool
+    from ostinato.http._model_base import HttpChatModelBase
     from ostinato.http._settings import (
         DEFAULT_CALL_DEADLINE,
         DEFAULT_FIRST_EVENT_TIMEOUT,
@@ -70,44 +62,31 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_CALL_DEADLINE",
     "DEFAULT_FIRST_EVENT_TIMEOUT",
-    "DEFAULT_LIMITS",
-    "DEFAULT_TIMEOUT",
     "ChatProviderSettings",
     "Connection",
     "ErrorReport",
     "EventParser",
-    "Framing",
+    "HttpChatModelBase",
     "HttpxChatModel",
-    "LinearConnectionPool",
     "MessageEncoder",
     "ModelArguments",
     "ModelFactory",
-    "NDJSONFraming",
     "Payload",
     "PayloadCache",
     "ProviderSettings",
-    "SSEFraming",
     "StreamParserBase",
     "arguments_object",
-    "check_base_url",
     "connection_arguments",
-    "error_from_transport",
     "error_object",
-    "error_payload",
-    "httpx_timeout",
     "json_text",
-    "make_client",
     "model_error",
     "model_factory",
     "output_schema",
     "plain",
     "provider_env",
     "provider_field",
-    "reason_phrase",
-    "redirect_error",
     "tool_schema",
     "unexpected_reply",
-    "use_linear_pool",
     "whole_reply",
 ]
 
@@ -116,23 +95,18 @@ __getattr__, __dir__ = lazy_exports(
     {
         "DEFAULT_CALL_DEADLINE": "ostinato.http._settings",
         "DEFAULT_FIRST_EVENT_TIMEOUT": "ostinato.http._settings",
-        "DEFAULT_LIMITS": "ostinato.http._client",
-        "DEFAULT_TIMEOUT": "ostinato.http._client",
         "ChatProviderSettings": "ostinato.http._settings",
         "Connection": "ostinato.http._contract",
         "ErrorReport": "ostinato.http._error_report",
         "EventParser": "ostinato.http._contract",
-        "Framing": "ostinato.http._framing",
+        "HttpChatModelBase": "ostinato.http._model_base",
         "HttpxChatModel": "ostinato.http._model",
-        "LinearConnectionPool": "ostinato.http._pool",
         "MessageEncoder": "ostinato.http._message_encoder",
         "ModelArguments": "ostinato.http._contract",
         "ModelFactory": "ostinato.http._factory",
-        "NDJSONFraming": "ostinato.http._framing",
         "Payload": "ostinato.http._message_encoder",
         "PayloadCache": "ostinato.http._message_encoder",
         "ProviderSettings": "ostinato.http._settings",
-        "SSEFraming": "ostinato.http._framing",
         "StreamParserBase": "ostinato.http._wire",
         "arguments_object": "ostinato.http._wire",
         "error_object": "ostinato.http._wire",
@@ -140,20 +114,12 @@ __getattr__, __dir__ = lazy_exports(
         "plain": "ostinato.http._wire",
         "tool_schema": "ostinato.http._wire",
         "unexpected_reply": "ostinato.http._wire",
-        "check_base_url": "ostinato.http._base_url",
         "connection_arguments": "ostinato.http._factory",
-        "error_from_transport": "ostinato.http._errors",
-        "error_payload": "ostinato.http._errors",
-        "httpx_timeout": "ostinato.http._client",
         "json_text": "ostinato.http._error_report",
         "model_error": "ostinato.http._error_report",
-        "make_client": "ostinato.http._client",
         "model_factory": "ostinato.http._factory",
         "provider_env": "ostinato.http._settings",
         "provider_field": "ostinato.http._settings",
-        "reason_phrase": "ostinato.http._errors",
-        "redirect_error": "ostinato.http._errors",
-        "use_linear_pool": "ostinato.http._pool",
         "whole_reply": "ostinato.http._wire",
     },
 )

@@ -30,13 +30,8 @@ import httpx
 from ostinato.errors import (
     StreamInterruptedError,
 )
-from ostinato.http._base_url import check_base_url
-from ostinato.http._bounds import check_bound, within
-from ostinato.http._client import DEFAULT_LIMITS, encode_body, httpx_timeout, make_client
 from ostinato.http._contract import EventParser
 from ostinato.http._declaration import ModelDeclaration
-from ostinato.http._engine import check_engine
-from ostinato.http._framing import NDJSONFraming, SSEFraming
 from ostinato.http._read_loop import read_stream
 from ostinato.http._replies import FINAL, ReplyHandling
 from ostinato.http._settings import DEFAULT_CALL_DEADLINE, DEFAULT_FIRST_EVENT_TIMEOUT
@@ -51,19 +46,28 @@ from ostinato.model import ChatResponse
 from ostinato.prompt import ChatOptions, Prompt
 from ostinato.redaction import Redactor, mask_url
 from ostinato.transport import (
+    DEFAULT_LIMITS,
     DEFAULT_MAX_RESPONSE_BYTES,
     AttemptFailed,
     LoopClients,
+    NDJSONFraming,
     RetryPolicy,
     SecretLike,
+    SSEFraming,
+    check_base_url,
     excerpt,
     header_api_key,
     header_value,
+    httpx_timeout,
+    make_client,
     read_error_body,
     retry_call,
     retry_stream,
     split_userinfo,
 )
+from ostinato.transport._bounds import check_bound, within
+from ostinato.transport._client import encode_body
+from ostinato.transport._engine import check_engine
 
 __all__ = ["HttpxChatModel"]
 

@@ -1,6 +1,6 @@
 """The read loop of a streamed reply: bytes in, partial responses out, whatever the format.
 
-:func:`read_stream` feeds each piece of the body to the :class:`~ostinato.http.Framing`
+:func:`read_stream` feeds each piece of the body to the :class:`~ostinato.transport.Framing`
 (counted against the reply's byte budget), hands each complete item to the adapter's
 :class:`~ostinato.http.EventParser` and yields what it makes of it, until the parser
 says the answer is done. A truncated last item is dropped; a body that ends before the
@@ -21,11 +21,10 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Final
 
 from ostinato.errors import MalformedResponseError, ModelError
-from ostinato.http._bounds import within
 from ostinato.http._contract import EventParser
-from ostinato.http._framing import Framing
 from ostinato.model import ChatResponse
-from ostinato.transport import ByteBudget
+from ostinato.transport import ByteBudget, Framing
+from ostinato.transport._bounds import within
 
 __all__ = ["TAIL_BYTES", "TAIL_SECONDS", "read_stream"]
 

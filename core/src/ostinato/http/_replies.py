@@ -15,19 +15,22 @@ from typing import Any, ClassVar, Final, TypeVar
 import httpx
 
 from ostinato.errors import MalformedResponseError, ModelError, ModelTimeoutError
-from ostinato.http._bounds import bound_hit
 from ostinato.http._error_report import ErrorReport, model_error
-from ostinato.http._errors import error_from_transport, error_payload, reason_phrase, redirect_error
+from ostinato.http._model_base import HttpChatModelBase
 from ostinato.prompt import ChatOptions
 from ostinato.transport import (
     AttemptFailed,
-    HttpChatModelBase,
     can_decompress,
     decompressed,
+    error_from_transport,
+    error_payload,
     excerpt,
     read_body,
     read_error_body,
+    reason_phrase,
+    redirect_error,
 )
+from ostinato.transport._bounds import bound_hit
 
 __all__ = ["FINAL", "ReplyHandling"]
 

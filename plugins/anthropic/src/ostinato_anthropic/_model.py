@@ -14,9 +14,10 @@ from typing import Any, Unpack
 
 import httpx
 
-from ostinato.http import DEFAULT_LIMITS, DEFAULT_TIMEOUT, HttpxChatModel, ModelArguments
+from ostinato.http import HttpxChatModel, ModelArguments
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
+from ostinato.transport import DEFAULT_LIMITS, DEFAULT_TIMEOUT
 from ostinato_anthropic._errors import read_error as read_anthropic_error
 from ostinato_anthropic._events import EventParser
 from ostinato_anthropic._normalise import rate_limit, request_id

@@ -15,16 +15,16 @@ from typing import Any
 
 import httpx
 
-from ostinato.http import (
-    DEFAULT_LIMITS,
-    DEFAULT_TIMEOUT,
-    ErrorReport,
-    HttpxChatModel,
-    NDJSONFraming,
-)
+from ostinato.http import ErrorReport, HttpxChatModel
 from ostinato.model import ChatResponse, MessageAggregator
 from ostinato.prompt import Prompt
-from ostinato.transport import NDJSONDecoder, NDJSONError
+from ostinato.transport import (
+    DEFAULT_LIMITS,
+    DEFAULT_TIMEOUT,
+    NDJSONDecoder,
+    NDJSONError,
+    NDJSONFraming,
+)
 from ostinato_ollama._errors import read_error as read_ollama_error
 from ostinato_ollama._options import OllamaChatOptions
 from ostinato_ollama._reply import ReplyParser

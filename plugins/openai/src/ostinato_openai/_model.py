@@ -16,16 +16,10 @@ from typing import Any, Final, Unpack
 import httpx
 
 from ostinato.errors import MalformedResponseError
-from ostinato.http import (
-    DEFAULT_LIMITS,
-    DEFAULT_TIMEOUT,
-    HttpxChatModel,
-    ModelArguments,
-    PayloadCache,
-)
+from ostinato.http import HttpxChatModel, ModelArguments, PayloadCache
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
-from ostinato.transport import DEFAULT_MAX_RESPONSE_BYTES, excerpt
+from ostinato.transport import DEFAULT_LIMITS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, excerpt
 from ostinato_openai._chunks import ChunkParser
 from ostinato_openai._completion import parse_completion
 from ostinato_openai._errors import REQUEST_ID_HEADERS
