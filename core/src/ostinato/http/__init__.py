@@ -6,11 +6,15 @@ error body says, the settings and the model class that put them together); the b
 one exchange (clients and pools, retries, framing, body limits, decompression,
 credentials) are the transport's.
 
+* :class:`WireFormat`: a provider's API apart from HTTP, in four methods (the request
+  body of a prompt, the response of a reply, the parser of a stream's events, the report
+  of an error body), built from a :class:`WireContext`; testable by feeding it bodies.
 * :class:`HttpxChatModel`: timeouts, pool limits, user agent, headers, the call and
-  stream drivers (retries, size limit, deadlines), redirects and error mapping. An adapter
-  subclasses it and writes its request body, its reply and stream-event parsers and how
-  it reads an error body. :class:`HttpChatModelBase` is what it shares with a model on
-  another HTTP library (options, URL, retries, size limit, clients, ``aclose``).
+  stream drivers (retries, size limit, deadlines), redirects and error mapping. It holds
+  a wire format, as an httpx client holds a transport: an adapter declares its endpoint,
+  its stream framing and its :attr:`~HttpxChatModel.wire_format`.
+  :class:`HttpChatModelBase` is what it shares with a model on another HTTP library
+  (options, URL, retries, size limit, clients, ``aclose``).
 * :class:`ProviderSettings`: the connection settings every provider plugin reads from
   ``OSTINATO_<PROVIDER>_*`` (base URL, key, timeouts, retries, pool, extra headers and
   query, size limit, deadlines), and :class:`ChatProviderSettings` with them the default
@@ -58,12 +62,14 @@ if TYPE_CHECKING:
         unexpected_reply,
         whole_reply,
     )
+    from ostinato.http._wire_format import ErrorBody, WireContext, WireFormat
 
 __all__ = [
     "DEFAULT_CALL_DEADLINE",
     "DEFAULT_FIRST_EVENT_TIMEOUT",
     "ChatProviderSettings",
     "Connection",
+    "ErrorBody",
     "ErrorReport",
     "EventParser",
     "HttpChatModelBase",
@@ -75,6 +81,8 @@ __all__ = [
     "PayloadCache",
     "ProviderSettings",
     "StreamParserBase",
+    "WireContext",
+    "WireFormat",
     "arguments_object",
     "connection_arguments",
     "error_object",
@@ -97,6 +105,7 @@ __getattr__, __dir__ = lazy_exports(
         "DEFAULT_FIRST_EVENT_TIMEOUT": "ostinato.http._settings",
         "ChatProviderSettings": "ostinato.http._settings",
         "Connection": "ostinato.http._contract",
+        "ErrorBody": "ostinato.http._wire_format",
         "ErrorReport": "ostinato.http._error_report",
         "EventParser": "ostinato.http._contract",
         "HttpChatModelBase": "ostinato.http._model_base",
@@ -108,6 +117,8 @@ __getattr__, __dir__ = lazy_exports(
         "PayloadCache": "ostinato.http._message_encoder",
         "ProviderSettings": "ostinato.http._settings",
         "StreamParserBase": "ostinato.http._wire",
+        "WireContext": "ostinato.http._wire_format",
+        "WireFormat": "ostinato.http._wire_format",
         "arguments_object": "ostinato.http._wire",
         "error_object": "ostinato.http._wire",
         "output_schema": "ostinato.http._wire",

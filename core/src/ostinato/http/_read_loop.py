@@ -41,7 +41,6 @@ async def read_stream(
     framing: Framing,
     budget: ByteBudget,
     first: Callable[[Awaitable[bytes | None]], Awaitable[bytes | None]] | None,
-    ended: Callable[[bool], None],
     unfinished: Callable[[], ModelError],
 ) -> AsyncGenerator[ChatResponse, None]:
     """The partial responses of one streamed body.
@@ -52,11 +51,9 @@ async def read_stream(
         framing: splits the bytes into items.
         budget: the reply's byte budget (raises past ``max_response_bytes``).
         first: runs each read until the first partial response (``None``: unbounded).
-        ended: called once the parser is done, with whether a chunk held a generation.
         unfinished: the error of a body that ended before the parser was done.
     """
     try:
-        answered = False
         while True:
             piece = await (anext(pieces, None) if first is None else first(anext(pieces, None)))
             if piece is None:
@@ -65,10 +62,8 @@ async def read_stream(
                 chunk = parser.event(item)
                 if chunk is not None:
                     first = None
-                    answered = answered or bool(chunk.generations)
                     yield chunk
                 if parser.done:
-                    ended(answered)
                     await _read_tail(pieces)
                     return
     finally:  # closed here however the read ends, not left to the garbage collector

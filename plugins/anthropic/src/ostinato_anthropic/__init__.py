@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         DEFAULT_BASE_URL,
         AnthropicSettings,
     )
+    from ostinato_anthropic._wire import AnthropicWireFormat
 
 __all__ = [
     "CACHE_CONTROL",
@@ -40,6 +41,7 @@ __all__ = [
     "AnthropicChatModel",
     "AnthropicChatOptions",
     "AnthropicSettings",
+    "AnthropicWireFormat",
     "__version__",
     "create_chat_model",
     "json_schema_output_config",
@@ -52,6 +54,7 @@ __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "AnthropicChatModel": "ostinato_anthropic._model",
+        "AnthropicWireFormat": "ostinato_anthropic._wire",
         "AnthropicSettings": "ostinato_anthropic._settings",
         "DEFAULT_API_VERSION": "ostinato_anthropic._settings",
         "DEFAULT_BASE_URL": "ostinato_anthropic._settings",

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ostinato_ollama._factory import create_chat_model
     from ostinato_ollama._model import OllamaChatModel
     from ostinato_ollama._settings import DEFAULT_BASE_URL, OllamaSettings, ollama_base_url
+    from ostinato_ollama._wire import OllamaWireFormat
 
 __all__ = [
     "CREATED_AT",
@@ -26,6 +27,7 @@ __all__ = [
     "OllamaChatModel",
     "OllamaChatOptions",
     "OllamaSettings",
+    "OllamaWireFormat",
     "__version__",
     "create_chat_model",
     "ollama_base_url",
@@ -39,6 +41,7 @@ __getattr__, __dir__ = lazy_exports(
     {
         "DEFAULT_BASE_URL": "ostinato_ollama._settings",
         "OllamaChatModel": "ostinato_ollama._model",
+        "OllamaWireFormat": "ostinato_ollama._wire",
         "OllamaSettings": "ostinato_ollama._settings",
         "create_chat_model": "ostinato_ollama._factory",
         "ollama_base_url": "ostinato_ollama._settings",

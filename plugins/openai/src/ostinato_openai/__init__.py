@@ -18,12 +18,14 @@ if TYPE_CHECKING:
     from ostinato_openai._factory import create_chat_model
     from ostinato_openai._model import DEFAULT_BASE_URL, OpenAIChatModel
     from ostinato_openai._settings import OpenAISettings
+    from ostinato_openai._wire import OpenAIWireFormat
 
 __all__ = [
     "DEFAULT_BASE_URL",
     "OpenAIChatModel",
     "OpenAIChatOptions",
     "OpenAISettings",
+    "OpenAIWireFormat",
     "RetryPolicy",
     "SystemRole",
     "__version__",
@@ -39,6 +41,7 @@ __getattr__, __dir__ = lazy_exports(
     {
         "DEFAULT_BASE_URL": "ostinato_openai._model",
         "OpenAIChatModel": "ostinato_openai._model",
+        "OpenAIWireFormat": "ostinato_openai._wire",
         "OpenAISettings": "ostinato_openai._settings",
         "RetryPolicy": "ostinato.transport",
         "create_chat_model": "ostinato_openai._factory",
