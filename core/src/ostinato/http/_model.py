@@ -2,18 +2,13 @@
 
 The base owns the plumbing: the API key checked for a header, the user agent and the
 headers of every request, timeouts and pool limits, one ``httpx.AsyncClient`` per event
-loop, the call and stream drivers (retries, the reply's size limit, the call deadline,
-the wait for a stream's first event), redirects and the mapping of failures to typed
-errors. What the bytes mean is the :class:`~ostinato.http.WireFormat` the model holds
-(declared as :attr:`~HttpxChatModel.wire_format`): the request body, the reply, the
-stream's events and the error body. A subclass declares its endpoint, its stream framing
-and its wire format. Streams are read under ``async with client.stream(...)``, so
-closing or cancelling the consumer closes the HTTP response at once. Each attempt (the
-first request and each retry) runs inside the model attempt scopes
-(:mod:`ostinato.instrumentation`), when any are registered. Bounds: a call's whole reply
-within ``call_deadline``, a stream's first event within ``first_event_timeout``; after
-its first event a stream is bounded by the per-read timeout and ``max_response_bytes``
-only (an answer streams as long as it needs).
+loop, the call and stream drivers (retries, the size limit, the deadlines), redirects and
+the mapping of failures to typed errors. What the bytes mean is the
+:class:`~ostinato.http.WireFormat` it holds (:attr:`~HttpxChatModel.wire_format`). Streams
+are read under ``async with client.stream(...)``, so closing or cancelling the consumer
+closes the HTTP response at once. Each attempt runs inside the model attempt scopes
+(:mod:`ostinato.instrumentation`), when any are registered. A call's whole reply must
+arrive within ``call_deadline``, a stream's first event within ``first_event_timeout``.
 """
 
 from __future__ import annotations
@@ -27,14 +22,18 @@ from typing import Any, ClassVar, TypeVar
 
 import httpx
 
-from ostinato.errors import (
-    StreamInterruptedError,
-)
+from ostinato.errors import StreamInterruptedError
 from ostinato.http._declaration import ModelDeclaration
 from ostinato.http._read_loop import read_stream
 from ostinato.http._replies import FINAL, ReplyHandling
 from ostinato.http._settings import DEFAULT_CALL_DEADLINE, DEFAULT_FIRST_EVENT_TIMEOUT
-from ostinato.http._wire_format import ErrorBody, UndeclaredWireFormat, WireContext, WireFormat
+from ostinato.http._wire_format import (
+    ErrorBody,
+    UndeclaredWireFormat,
+    WireContext,
+    WireFormat,
+    WireFormatClass,
+)
 from ostinato.instrumentation import (
     _MODEL_ATTEMPT_SCOPES,
     ModelAttempt,
@@ -123,7 +122,7 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
 
     #: Makes the wire format the model holds, from its :class:`~ostinato.http.WireContext`
     #: (a wire format class whose constructor takes the context).
-    wire_format: ClassVar[Callable[[WireContext[Any]], WireFormat] | None] = None
+    wire_format: ClassVar[WireFormatClass | None] = None
     #: Whether the wire format can carry ``ChatOptions.output_schema`` (the provider
     #: enforces the JSON schema); adapters whose request builder sends it say ``True``.
     native_structured_output: ClassVar[bool] = False

@@ -25,7 +25,7 @@ from ostinato.prompt import ChatOptions, Prompt
 from ostinato.redaction import Redactor
 from ostinato.transport import excerpt
 
-__all__ = ["ErrorBody", "UndeclaredWireFormat", "WireContext", "WireFormat"]
+__all__ = ["ErrorBody", "UndeclaredWireFormat", "WireContext", "WireFormat", "WireFormatClass"]
 
 OptionsT = TypeVar("OptionsT", bound=ChatOptions)
 
@@ -67,6 +67,14 @@ class WireFormat(Protocol):
         """What an error body says: ``payload`` is its JSON (else its text, already masked;
         ``None`` when empty), ``status`` ``None`` for one sent with a 2xx status, and
         ``fallback`` the reason phrase to use when it has no message."""
+        ...
+
+
+class WireFormatClass(Protocol):
+    """What makes a model's wire format: a wire format class, called with the context."""
+
+    def __call__(self, context: WireContext[Any], /) -> WireFormat:
+        """The wire format serving the model ``context`` describes."""
         ...
 
 
