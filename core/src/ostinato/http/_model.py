@@ -224,15 +224,6 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
         """The options a request for ``prompt`` is sent with (unset fields from the defaults)."""
         return self._context.options_for(prompt)
 
-    def _reply(
-        self, content: bytes, response: httpx.Response, body: Mapping[str, Any]
-    ) -> ChatResponse:
-        """The response of a whole reply, read by the wire format."""
-        try:
-            return self._wire.reply(content, response.headers, body)
-        except ErrorBody as exc:
-            raise self._error_in_reply(exc.payload, response) from None
-
     def _make_client(self) -> httpx.AsyncClient:
         return make_client(self._timeout, self._limits, self._engine)
 
@@ -293,7 +284,10 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
                 content = await self._body(response)
         except httpx.RequestError as exc:
             raise self._transport_failure(exc) from exc
-        return self._reply(content, response, body)
+        try:
+            return self._wire.reply(content, response.headers, body)
+        except ErrorBody as exc:
+            raise self._error_in_reply(exc.payload, response) from None
 
     def _attempt(self, resend_count: int, stream: bool) -> ModelAttempt:
         """What the model attempt scopes are told about one attempt."""
@@ -371,7 +365,10 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
                     if "json" in content_type and "event-stream" not in content_type:
                         # A server that ignored "stream": the whole reply at once.
                         content = await self._before(first_by, self._body(response))
-                        yield self._reply(content, response, body)
+                        try:
+                            yield self._wire.reply(content, response.headers, body)
+                        except ErrorBody as exc:
+                            raise self._error_in_reply(exc.payload, response) from None
                         return
                     if "html" in content_type:
                         # A proxy's or portal's page where the API should be.

@@ -53,12 +53,7 @@ _NO_GENERATION_METADATA = ChatGenerationMetadata()
 
 
 class ChunkParser(StreamParserBase):
-    """Turns the events of one stream into partial responses; tracks ``[DONE]``.
-
-    Args:
-        url: the endpoint, named when the stream ends without any choice.
-        **base: :class:`~ostinato.http.StreamParserBase`'s arguments.
-    """
+    """Turns the events of one stream into partial responses; tracks ``[DONE]``."""
 
     __slots__ = (
         "_answered",
@@ -70,14 +65,12 @@ class ChunkParser(StreamParserBase):
         "_refusal",
         "_response_id",
         "_tail_sent",
-        "_url",
+        "url",
     )
 
-    def __init__(self, *, url: str = "", **base: Any) -> None:
-        self._url = url
-        super().__init__(**base)
-
     def _start(self) -> None:
+        #: The endpoint, named when the stream ends without any choice.
+        self.url = ""
         self._answered = False
         self._ids: dict[int, str] = {}
         self._refusal: list[str] = []
@@ -97,7 +90,7 @@ class ChunkParser(StreamParserBase):
             if tail is None and not self._answered:
                 # An empty reply: reported, never taken for an answer of no words.
                 raise MalformedResponseError(
-                    f"{self._provider}: the reply from {self._url} holds no answer (no "
+                    f"{self._provider}: the reply from {self.url} holds no answer (no "
                     "choice): the stream ended before any choice",
                     provider=self._provider,
                 )

@@ -120,13 +120,14 @@ class OpenAIWireFormat:
         """A parser of ``chat.completion.chunk`` events, ended by ``[DONE]``."""
         context = self._context
         limits, request_id = _metadata(headers)
-        return ChunkParser(
+        parser = ChunkParser(
             provider=context.provider,
             rate_limit=limits,
             secret=context.secret,
             request_id=request_id,
-            url=context.url,
         )
+        parser.url = context.url
+        return parser
 
     def error(
         self,
@@ -143,8 +144,11 @@ class OpenAIWireFormat:
 def _metadata(headers: Mapping[str, str]) -> tuple[dict[str, Any], str | None]:
     """The rate limits and request id a reply's headers carry."""
     # One pass over the headers: each httpx ``headers.get`` scans them all.
-    multi_items = getattr(headers, "multi_items", None)
-    pairs = multi_items() if multi_items is not None else headers.items()
+    raw: Any = headers
+    try:
+        pairs = raw.multi_items()  # httpx's headers: the list as received
+    except AttributeError:
+        pairs = headers.items()
     wanted: dict[str, str] = {}
     for key, value in pairs:  # names in lower case, as httpx gives them
         if key in _METADATA_HEADERS:
