@@ -8,8 +8,10 @@ and beside them, at the height of the layer named:
 - ``prompt``: ``prompt_template`` (the template that renders a prompt's text) and
   ``_tool_contract`` (the tool callback protocol and tool definition, public from
   ``ostinato.tools``, which prompt options carry);
-- ``model``: ``transport`` and ``http`` (the HTTP implementation of the model contract)
-  and ``instrumentation`` (the scope registries that adapters, tools and the advisor
+- ``settings``: ``transport`` (the bytes of one HTTP exchange: clients, retries,
+  framing, body limits; it knows nothing of messages, prompts or responses);
+- ``model``: ``http`` (the model contract over HTTP, on ``transport``) and
+  ``instrumentation`` (the scope registries that adapters, tools and the advisor
   chain read);
 - ``tools``: ``runtime`` (the private loop behind the sync faces of tools and client),
   ``memory`` (conversation memory), ``retrieval`` (documents, embedding models, vector
@@ -72,7 +74,7 @@ LAYERS = (
 BESIDE = {
     "ostinato.prompt_template": "prompt",
     "ostinato._tool_contract": "prompt",
-    "ostinato.transport": "model",
+    "ostinato.transport": "settings",
     "ostinato.http": "model",
     "ostinato.instrumentation": "model",
     "ostinato.runtime": "tools",

@@ -20,34 +20,31 @@ from typing import Any, ClassVar
 import httpx
 
 from ostinato.errors import MalformedResponseError
-from ostinato.http import (
-    DEFAULT_LIMITS,
-    ErrorReport,
-    check_base_url,
-    error_from_transport,
-    error_payload,
-    httpx_timeout,
-    make_client,
-    model_error,
-    reason_phrase,
-    redirect_error,
-)
+from ostinato.http import ErrorReport, model_error
 from ostinato.model import Usage
 from ostinato.redaction import Redactor, mask_url
 from ostinato.retrieval._embedding import EmbeddingModelSyncFaces, EmbeddingResponse
 from ostinato.transport import (
+    DEFAULT_LIMITS,
     DEFAULT_MAX_RESPONSE_BYTES,
     AttemptFailed,
     ByteBudget,
     LoopClients,
     RetryPolicy,
     SecretLike,
+    check_base_url,
     check_max_response_bytes,
+    error_from_transport,
+    error_payload,
     excerpt,
     header_api_key,
     header_value,
+    httpx_timeout,
+    make_client,
     read_body,
     read_error_body,
+    reason_phrase,
+    redirect_error,
     retry_call,
     split_userinfo,
 )

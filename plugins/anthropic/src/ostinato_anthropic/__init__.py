@@ -29,11 +29,13 @@ if TYPE_CHECKING:
     from ostinato_anthropic._settings import DEFAULT_API_VERSION as DEFAULT_API_VERSION
     from ostinato_anthropic._settings import DEFAULT_BASE_URL as DEFAULT_BASE_URL
     from ostinato_anthropic._settings import AnthropicSettings as AnthropicSettings
+    from ostinato_anthropic._wire import AnthropicWireFormat as AnthropicWireFormat
 else:
     __all__, __getattr__, __dir__ = lazy_package(
         __name__,
         globals(),
         {
+            "AnthropicWireFormat": "ostinato_anthropic._wire",
             "AnthropicChatModel": "ostinato_anthropic._model",
             "AnthropicSettings": "ostinato_anthropic._settings",
             "DEFAULT_API_VERSION": "ostinato_anthropic._settings",

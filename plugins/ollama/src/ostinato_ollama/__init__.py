@@ -24,11 +24,13 @@ if TYPE_CHECKING:
     from ostinato_ollama._settings import DEFAULT_BASE_URL as DEFAULT_BASE_URL
     from ostinato_ollama._settings import OllamaSettings as OllamaSettings
     from ostinato_ollama._settings import ollama_base_url as ollama_base_url
+    from ostinato_ollama._wire import OllamaWireFormat as OllamaWireFormat
 else:
     __all__, __getattr__, __dir__ = lazy_package(
         __name__,
         globals(),
         {
+            "OllamaWireFormat": "ostinato_ollama._wire",
             "DEFAULT_BASE_URL": "ostinato_ollama._settings",
             "OllamaChatModel": "ostinato_ollama._model",
             "OllamaSettings": "ostinato_ollama._settings",

@@ -24,11 +24,13 @@ if TYPE_CHECKING:
     from ostinato_openai._model import DEFAULT_BASE_URL as DEFAULT_BASE_URL
     from ostinato_openai._model import OpenAIChatModel as OpenAIChatModel
     from ostinato_openai._settings import OpenAISettings as OpenAISettings
+    from ostinato_openai._wire import OpenAIWireFormat as OpenAIWireFormat
 else:
     __all__, __getattr__, __dir__ = lazy_package(
         __name__,
         globals(),
         {
+            "OpenAIWireFormat": "ostinato_openai._wire",
             "DEFAULT_BASE_URL": "ostinato_openai._model",
             "OpenAIChatModel": "ostinato_openai._model",
             "OpenAISettings": "ostinato_openai._settings",

@@ -14,7 +14,9 @@ from typing import Any, Protocol
 
 from ostinato.errors import MalformedResponseError
 from ostinato.redaction import Redactor
-from ostinato.transport import NDJSONDecoder, NDJSONError, SSEDecoder, excerpt
+from ostinato.transport._ndjson import NDJSONDecoder, NDJSONError
+from ostinato.transport._sse import SSEDecoder
+from ostinato.transport._status import excerpt
 
 __all__ = ["Framing", "NDJSONFraming", "SSEFraming"]
 

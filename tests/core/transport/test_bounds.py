@@ -12,7 +12,7 @@ import asyncio
 
 import pytest
 
-from ostinato.http._bounds import within
+from ostinato.transport._bounds import within
 
 
 class Late(Exception):

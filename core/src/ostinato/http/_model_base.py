@@ -13,9 +13,7 @@ from typing import Any, Generic, Self, TypeVar
 
 from ostinato.prompt import ChatOptions
 from ostinato.redaction import Redactor, mask_url
-from ostinato.transport._body_limit import ByteBudget, check_max_response_bytes
-from ostinato.transport._loop_clients import LoopClients
-from ostinato.transport._retry import RetryPolicy
+from ostinato.transport import ByteBudget, LoopClients, RetryPolicy, check_max_response_bytes
 
 __all__ = ["HttpChatModelBase"]
 

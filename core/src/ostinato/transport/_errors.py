@@ -22,7 +22,7 @@ from ostinato.errors import (
     ModelTimeoutError,
 )
 from ostinato.redaction import Redactor, mask_url
-from ostinato.transport import redact
+from ostinato.transport._status import redact
 
 __all__ = [
     "error_from_transport",

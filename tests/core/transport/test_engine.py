@@ -1,4 +1,4 @@
-"""Choosing the HTTP engine under httpx's API (``ostinato.http._engine``).
+"""Choosing the HTTP engine under httpx's API (``ostinato.transport._engine``).
 
 What each engine does on the wire (timeouts, deadlines, cancellation, size limits,
 retries, connections) is checked by the reliability suite, which runs on both.
@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from ostinato.errors import ConfigurationError
-from ostinato.http._engine import (
+from ostinato.transport._engine import (
     DEFAULT_ENGINE,
     ENGINE_VARIABLE,
     DeferredAiohttpTransport,
@@ -107,7 +107,7 @@ def test_an_unknown_engine_is_a_configuration_error(
 def test_aiohttp_without_its_package_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("ostinato.http._engine.find_spec", lambda name: None)
+    monkeypatch.setattr("ostinato.transport._engine.find_spec", lambda name: None)
     with pytest.raises(ConfigurationError) as caught:
         check_engine("aiohttp")
     assert "needs the httpx-aiohttp package" in str(caught.value)

@@ -1,4 +1,4 @@
-"""The linear-time connection pool the model's own clients use (``ostinato.http._pool``)."""
+"""The linear-time connection pool the model's own clients use (``ostinato.transport._pool``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import asyncio
 import httpcore
 import httpx
 
-from ostinato.http import LinearConnectionPool, use_linear_pool
+from ostinato.transport import LinearConnectionPool, use_linear_pool
 from ostinato_openai import OpenAIChatModel
 
 REPLY = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ostinato.errors import ConfigurationError
-from ostinato.http import check_base_url
+from ostinato.transport import check_base_url
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from ostinato.errors import ConfigurationError, MalformedResponseError
+from ostinato.http import HttpChatModelBase
 from ostinato.prompt import ChatOptions
-from ostinato.transport import HttpChatModelBase, LoopClients, RetryPolicy
+from ostinato.transport import LoopClients, RetryPolicy
 
 
 class Client:

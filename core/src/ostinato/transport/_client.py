@@ -3,8 +3,8 @@
 Models are slow (a read may take minutes while a model loads or thinks) and a service
 holds hundreds of conversations at once, so the defaults differ from httpx's: ten
 minutes per read, ten seconds to connect, a thousand connections. Clients use
-:class:`~ostinato.http.LinearConnectionPool` (httpcore's own pool costs O(n²) per request
-in n connections), or aiohttp's connector (:mod:`ostinato.http._engine`, imported on the
+:class:`~ostinato.transport.LinearConnectionPool` (httpcore's own pool costs O(n²) per request
+in n connections), or aiohttp's connector (:mod:`ostinato.transport._engine`, imported on the
 first request).
 """
 
@@ -16,9 +16,9 @@ from typing import Any, Final
 
 import httpx
 
-from ostinato.http._engine import DeferredAiohttpTransport, HttpEngine
-from ostinato.http._pool import use_linear_pool
-from ostinato.http._proxies import environment_mounts
+from ostinato.transport._engine import DeferredAiohttpTransport, HttpEngine
+from ostinato.transport._pool import use_linear_pool
+from ostinato.transport._proxies import environment_mounts
 
 __all__ = ["DEFAULT_LIMITS", "DEFAULT_TIMEOUT", "encode_body", "httpx_timeout", "make_client"]
 
