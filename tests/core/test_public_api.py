@@ -71,6 +71,8 @@ TOP_LEVEL = {
     "ToolResponse",
     "ToolResponseMessage",
     "Usage",
+    "UnitStack",
+    "UnitWrapper",
     "UsageLimits",
     "UserMessage",
     "__version__",
@@ -171,6 +173,7 @@ FRAMEWORK_OWNED = {
     "ChatModelStreamAdvisor",
     "SpecState",  # the client's defaults, filled through the builder
     "OptionsCache",  # shared by a client's request specs
+    "TurnScope",  # numbers a run's units: the chain's, made by the client
 }
 
 

@@ -98,6 +98,7 @@ if TYPE_CHECKING:
         Approver,
         PendingToolCalls,
     )
+    from ostinato.units import UnitStack, UnitWrapper
 
 #: The version of ostinato and of every plugin distribution released with it: the one
 #: place it is written (each pyproject.toml reads it from here).
@@ -160,6 +161,8 @@ __all__ = [
     "ToolMetadata",
     "ToolResponse",
     "ToolResponseMessage",
+    "UnitStack",
+    "UnitWrapper",
     "Usage",
     "UsageLimits",
     "UserMessage",
@@ -184,5 +187,7 @@ __getattr__ = lazy_exports(
         "Approver": "ostinato.tools._approval",
         "CancelScope": "ostinato.runtime._cancel_scope",
         "PendingToolCalls": "ostinato.tools._pending",
+        "UnitStack": "ostinato.units._stack",
+        "UnitWrapper": "ostinato.units._stack",
     },
 )[0]

@@ -21,6 +21,7 @@ from ostinato.memory import ChatMemoryRepository
 from ostinato.model import ChatModel
 from ostinato.plugins import HOOKS, FactoryContext, Hook, _hookspecs, _types
 from ostinato.tools import ToolCallback, ToolCallingManager
+from ostinato.units import UnitWrapper
 
 ROOT = Path(__file__).resolve().parents[3]
 SOURCES = [ROOT / "core" / "src", *sorted((ROOT / "plugins").glob("*/src"))]
@@ -36,6 +37,7 @@ RESULTS = {
     "register_chat_memory_repositories": ChatMemoryRepository,
     "register_tools": collections.abc.Iterable[ToolCallback],
     "register_durable_engines": DurableEngine,
+    "register_unit_wrappers": UnitWrapper | collections.abc.Iterable[UnitWrapper] | None,
 }
 
 
@@ -50,6 +52,7 @@ def _register_hint(hook: Hook) -> typing.Any:
         "ChatModel": ChatModel,
         "ToolCallback": ToolCallback,
         "ToolCallingManager": ToolCallingManager,
+        "UnitWrapper": UnitWrapper,
     }
     function = getattr(_hookspecs, hook.name)
     hint = typing.get_type_hints(function, globalns=namespace)["register"]

@@ -1,10 +1,12 @@
-"""Durable turns: the units a durable execution engine records, and the engine-neutral
-way to submit a turn and wait for it (see the durable turns guide).
+"""Durable turns: the engine-neutral way to submit a turn and wait for it (see the durable
+turns guide).
 
-Core names the units of a turn (model rounds, tool calls, memory reads and writes) and
-runs each through the one :data:`UnitInterceptor` an engine plugin installs; the engine
-records each unit's result (as JSON) and, after a crash, replays the turn returning the
-recorded results instead of running the units again. :func:`durable_engine` opens the
+The units of a turn (model rounds, tool calls, memory reads and writes) are values of
+:mod:`ostinato.units`; an engine plugin registers a unit wrapper
+(``register_unit_wrappers``) that records each unit's result (as JSON) in a durable turn
+and, after a crash, replays the turn returning the recorded results instead of running
+the units again. :func:`durable_turn`, :func:`current_turn` and :func:`idempotency_key`
+are those of :mod:`ostinato.units`. :func:`durable_engine` opens the
 installed engine; :meth:`DurableEngine.submit` queues a :class:`TurnRequest` and returns a
 :class:`TurnHandle`. :class:`EngineOperations` is what the ``ostinato worker`` and
 ``ostinato approve`` commands need of an engine. Every name loads on first use.
@@ -18,27 +20,22 @@ from ostinato._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ostinato.durable._engines import durable_engine
-    from ostinato.durable._memory import read_memory, write_memory
     from ostinato.durable._operations import DurableWorker, EngineOperations
     from ostinato.durable._runner import DecisionWaiter, TurnRunner, resolve_tools
     from ostinato.durable._turns import DurableEngine, TurnHandle, TurnRequest, TurnStatus
-    from ostinato.durable._units import (
-        DurableTurnScope,
+    from ostinato.units import (
         Unit,
-        UnitInterceptor,
         UnitKind,
         current_turn,
         durable_turn,
         idempotency_key,
-        run_unit,
-        set_unit_interceptor,
-        unit_interceptor,
+        read_memory,
+        write_memory,
     )
 
 __all__ = [
     "DecisionWaiter",
     "DurableEngine",
-    "DurableTurnScope",
     "DurableWorker",
     "EngineOperations",
     "TurnHandle",
@@ -46,7 +43,6 @@ __all__ = [
     "TurnRunner",
     "TurnStatus",
     "Unit",
-    "UnitInterceptor",
     "UnitKind",
     "current_turn",
     "durable_engine",
@@ -54,38 +50,29 @@ __all__ = [
     "idempotency_key",
     "read_memory",
     "resolve_tools",
-    "run_unit",
-    "set_unit_interceptor",
-    "unit_interceptor",
     "write_memory",
 ]
 
-# Every name loads on first use: the hot path imports ``ostinato.durable._units``, and
-# that must not load the rest of the package with it.
+# Every name loads on first use.
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "DecisionWaiter": "ostinato.durable._runner",
         "DurableEngine": "ostinato.durable._turns",
-        "DurableTurnScope": "ostinato.durable._units",
         "DurableWorker": "ostinato.durable._operations",
         "EngineOperations": "ostinato.durable._operations",
         "TurnHandle": "ostinato.durable._turns",
         "TurnRequest": "ostinato.durable._turns",
         "TurnRunner": "ostinato.durable._runner",
         "TurnStatus": "ostinato.durable._turns",
-        "Unit": "ostinato.durable._units",
-        "UnitInterceptor": "ostinato.durable._units",
-        "UnitKind": "ostinato.durable._units",
-        "current_turn": "ostinato.durable._units",
+        "Unit": "ostinato.units._unit",
+        "UnitKind": "ostinato.units._unit",
+        "current_turn": "ostinato.units._unit",
         "durable_engine": "ostinato.durable._engines",
-        "durable_turn": "ostinato.durable._units",
-        "idempotency_key": "ostinato.durable._units",
-        "read_memory": "ostinato.durable._memory",
+        "durable_turn": "ostinato.units._unit",
+        "idempotency_key": "ostinato.units._unit",
+        "read_memory": "ostinato.units._memory",
         "resolve_tools": "ostinato.durable._runner",
-        "run_unit": "ostinato.durable._units",
-        "set_unit_interceptor": "ostinato.durable._units",
-        "unit_interceptor": "ostinato.durable._units",
-        "write_memory": "ostinato.durable._memory",
+        "write_memory": "ostinato.units._memory",
     },
 )
