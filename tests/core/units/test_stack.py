@@ -186,7 +186,8 @@ def test_a_wrapper_names_the_functions_its_kinds_need() -> None:
 
 
 class _Plugin:
-    seen: list[str] = []
+    def __init__(self) -> None:
+        self.seen: list[str] = []
 
     @hookimpl
     def register_unit_wrappers(self, register: Any) -> None:
@@ -195,7 +196,8 @@ class _Plugin:
 
 
 def test_auto_configuration_builds_the_registered_wrappers_into_the_stack() -> None:
-    container = build_container(plugins=[_Plugin()], chat_model=ScriptedChatModel(["Hi."]))
+    plugin = _Plugin()
+    container = build_container(plugins=[plugin], chat_model=ScriptedChatModel(["Hi."]))
     client = container.chat_client()
     assert [w.name for w in client.units.wrappers] == [
         "tool-concurrency",
@@ -204,7 +206,7 @@ def test_auto_configuration_builds_the_registered_wrappers_into_the_stack() -> N
         "tool-timeout",
     ]
     assert client.prompt("Hello").call().content() == "Hi."
-    assert _Plugin.seen == ["audit>model_call", "audit<model_call"]
+    assert plugin.seen == ["audit>model_call", "audit<model_call"]
 
 
 def test_a_factory_returning_something_else_is_a_plugin_error() -> None:
@@ -214,5 +216,5 @@ def test_a_factory_returning_something_else_is_a_plugin_error() -> None:
             register("broken", lambda context: "not a wrapper")
 
     container = build_container(plugins=[Broken()], chat_model=ScriptedChatModel([]))
-    with pytest.raises(PluginError, match="expected: an ostinato.units.UnitWrapper"):
+    with pytest.raises(PluginError, match=r"expected: an ostinato\.units\.UnitWrapper"):
         container.chat_client()
