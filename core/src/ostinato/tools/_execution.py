@@ -30,6 +30,8 @@ from ostinato.units._unit import UnitKind
 
 __all__ = ["groups_of", "new_semaphore", "run_group"]
 
+_NO_TIMEOUT = frozenset({"timeout"})
+
 
 def groups_of(jobs: Sequence[ToolInvocation]) -> list[list[ToolInvocation]]:
     """Cut the batch at sequential calls: each sequential call is a group of its own."""
@@ -49,15 +51,28 @@ def groups_of(jobs: Sequence[ToolInvocation]) -> list[list[ToolInvocation]]:
 
 
 async def run_group(group: Sequence[ToolInvocation], stack: UnitStack) -> list[str | ToolError]:
-    """Run the calls of one group together through ``stack``; outcomes in call order."""
+    """Run the calls of one group (sharing the batch's ``semaphore`` and ``events``)
+    together through ``stack``; outcomes in call order."""
     # A TaskGroup: cancelling the caller cancels every running call, and no task
     # outlives this function. _ending raises only BaseExceptions (cancellation...) and
     # _TurnEnding.
     failure: BaseException | None = None
-    step = stack.step(UnitKind.TOOL_CALL)
+    if not group:
+        return []
+    # The wrappers acting on what a call lacks are left out of its step.
+    first = group[0]
+    skipped = frozenset(
+        name
+        for name, value in (("semaphore", first.semaphore), ("events", first.events))
+        if value is None
+    )
+    full = stack.step(UnitKind.TOOL_CALL, skipped)
+    lean = stack.step(UnitKind.TOOL_CALL, skipped | _NO_TIMEOUT)
     try:
         async with asyncio.TaskGroup() as tg:
-            tasks = [tg.create_task(_ending(step, job)) for job in group]
+            tasks = [
+                tg.create_task(_ending(lean if job.timeout is None else full, job)) for job in group
+            ]
     except BaseExceptionGroup as group_error:
         endings = [e for e in group_error.exceptions if isinstance(e, _TurnEnding)]
         if endings:
