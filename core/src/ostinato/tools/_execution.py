@@ -31,6 +31,10 @@ from ostinato.units._unit import UnitKind
 __all__ = ["groups_of", "new_semaphore", "run_group"]
 
 _NO_TIMEOUT = frozenset({"timeout"})
+_NO_CAP_NOR_EVENTS = frozenset({"semaphore", "events"})
+_NO_CAP = frozenset({"semaphore"})
+_NO_EVENTS = frozenset({"events"})
+_NOTHING: frozenset[str] = frozenset()
 
 
 def groups_of(jobs: Sequence[ToolInvocation]) -> list[list[ToolInvocation]]:
@@ -61,11 +65,10 @@ async def run_group(group: Sequence[ToolInvocation], stack: UnitStack) -> list[s
         return []
     # The wrappers acting on what a call lacks are left out of its step.
     first = group[0]
-    skipped = frozenset(
-        name
-        for name, value in (("semaphore", first.semaphore), ("events", first.events))
-        if value is None
-    )
+    if first.semaphore is None:
+        skipped = _NO_CAP_NOR_EVENTS if first.events is None else _NO_CAP
+    else:
+        skipped = _NO_EVENTS if first.events is None else _NOTHING
     full = stack.step(UnitKind.TOOL_CALL, skipped)
     lean = stack.step(UnitKind.TOOL_CALL, skipped | _NO_TIMEOUT)
     try:
