@@ -26,9 +26,13 @@ from typing import Any
 from ostinato.errors import ToolError
 from ostinato.units._stack import UnitStack
 from ostinato.units._tool_unit import ToolInvocation
-from ostinato.units._unit import UnitKind
+from ostinato.units._unit import _BOUND, UnitKind
 
-__all__ = ["groups_of", "new_semaphore", "run_group"]
+__all__ = ["BOUND_STACK", "ToolInvocation", "groups_of", "new_semaphore", "run_group"]
+
+#: The stack (and turn) the tool loop binds around tool execution (what
+#: ``ostinato.units.current_unit_stack()`` reads), for the manager to read in one import.
+BOUND_STACK = _BOUND
 
 _NO_TIMEOUT = frozenset({"timeout"})
 _NO_CAP_NOR_EVENTS = frozenset({"semaphore", "events"})

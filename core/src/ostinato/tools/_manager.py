@@ -199,11 +199,15 @@ class DefaultToolCallingManager:
 
         # Imported here, not at module level: it needs asyncio, which `import ostinato`
         # must not pay for.
-        from ostinato.tools._execution import groups_of, new_semaphore, run_group
-        from ostinato.units._tool_unit import ToolInvocation
-        from ostinato.units._unit import _BOUND
+        from ostinato.tools._execution import (
+            BOUND_STACK,
+            ToolInvocation,
+            groups_of,
+            new_semaphore,
+            run_group,
+        )
 
-        bound = _BOUND.get()  # current_unit_stack(), read directly: once per batch
+        bound = BOUND_STACK.get()  # current_unit_stack(), read directly: once per batch
         if bound is not None:
             stack = bound[0]
         else:  # called outside the tool loop: core's wrappers alone
