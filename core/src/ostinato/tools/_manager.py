@@ -17,7 +17,11 @@ concurrently):
 4. failures (bad arguments, a tool that raised or timed out) go to the exception
    processor; results keep the call order in one ``ToolResponseMessage``.
 
-It holds no per-turn state: limit counts come from the prompt's messages.
+It holds no per-turn state: limit counts come from the prompt's messages. The limits
+are counted here, not in a unit wrapper: counting is in call order before any call runs,
+a breach with ``THROW`` stops the batch before the calls after it are even made units,
+and a call answered with the breach text never runs; a wrapper sees one call at a time,
+when it runs (the calls of a group concurrently), and could keep none of that.
 """
 
 from __future__ import annotations
