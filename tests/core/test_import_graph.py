@@ -11,17 +11,16 @@ and beside them, at the height of the layer named:
 - ``settings``: ``transport`` (the bytes of one HTTP exchange: clients, retries,
   framing, body limits; it knows nothing of messages, prompts or responses);
 - ``model``: ``http`` (the model contract over HTTP, on ``transport``) and
-  ``instrumentation`` (the scope registries that adapters, tools and the advisor
-  chain read);
+  ``instrumentation`` (the scope registries that adapters and the advisor chain
+  read);
 - ``tools``: ``runtime`` (the private loop behind the sync faces of tools and client),
   ``memory`` (conversation memory), ``retrieval`` (documents, embedding models, vector
-  stores: the sync faces run on ``runtime``, the HTTP embedding base on ``http``) and the low half of ``durable`` — the units and the
-  interceptor seam (``durable._units``, ``_codecs``, ``_streams``, ``_memory``), which
-  tools and the model advisors run through;
-- ``config``: ``plugins`` (plugin discovery and registration) and the high half of
-  ``durable`` — the package's facade and the turn runner and engines
-  (``durable._runner``, ``_engines``, ``_turns``), which build clients from the
-  configuration;
+  stores: the sync faces run on ``runtime``, the HTTP embedding base on ``http``) and
+  ``units`` (model rounds, tool calls and memory reads and writes as values, and the
+  wrapper stack they run through: tools, the model advisors and memory advisors use it);
+- ``config``: ``plugins`` (plugin discovery and registration) and ``durable`` (the
+  engine-neutral face of durable turns: the turn runner and engines, which build clients
+  from the configuration);
 - ``cli``: ``testing`` (the test kit, built on the whole client).
 
 ``settings`` sits just above ``errors``: the typed environment settings, which the HTTP
@@ -81,10 +80,7 @@ BESIDE = {
     "ostinato.memory": "tools",
     "ostinato.retrieval": "tools",
     "ostinato.durable": "config",
-    "ostinato.durable._units": "tools",
-    "ostinato.durable._codecs": "tools",
-    "ostinato.durable._streams": "tools",
-    "ostinato.durable._memory": "tools",
+    "ostinato.units": "tools",
     "ostinato.plugins": "config",
     "ostinato.testing": "cli",
 }

@@ -77,6 +77,8 @@ TOP_LEVEL = {
     "ToolResponse",
     "ToolResponseMessage",
     "Usage",
+    "UnitStack",
+    "UnitWrapper",
     "UsageLimits",
     "UserMessage",
     "__version__",
@@ -177,6 +179,7 @@ FRAMEWORK_OWNED = {
     "ChatModelStreamAdvisor",
     "SpecState",  # the client's defaults, filled through the builder
     "OptionsCache",  # shared by a client's request specs
+    "TurnScope",  # numbers a run's units: the chain's, made by the client
 }
 
 

@@ -97,11 +97,15 @@ if TYPE_CHECKING:
     from ostinato.tools._approval import ApprovalRequest as ApprovalRequest
     from ostinato.tools._approval import Approver as Approver
     from ostinato.tools._pending import PendingToolCalls as PendingToolCalls
+    from ostinato.units._stack import UnitStack as UnitStack
+    from ostinato.units._stack import UnitWrapper as UnitWrapper
 else:
     __all__, __getattr__ = lazy_package(
         __name__,
         globals(),
         {
+            "UnitStack": "ostinato.units._stack",
+            "UnitWrapper": "ostinato.units._stack",
             "AutoConfiguration": "ostinato.config",
             "chat_client": "ostinato.config",
             "LoopEvent": "ostinato.events",

@@ -2,30 +2,11 @@
 
 Loop events (:mod:`ostinato.events`) are observations after the fact. Some instrumentation
 must instead be *current* while the code runs: a tracing span that spans the code makes
-itself (a database call, an HTTP call) nest under. Three kinds of scope do that; each is
+itself (a database call, an HTTP call) nest under. Two kinds of scope do that; each is
 process-wide, registered at boot, and with none registered the work pays one check of an
-empty tuple. A scope must not raise: an exception from it fails the turn.
-
-**Tool scopes** wrap each tool call::
-
-    import contextlib
-    from ostinato.instrumentation import add_tool_scope
-
-    @contextlib.contextmanager
-    def traced(call, callback):
-        with tracer.start_as_current_span(f"execute_tool {call.name}"):
-            yield lambda outcome: None  # told the call's text or ToolError at the end
-
-    remove = add_tool_scope(traced)
-
-A tool scope is called with the :class:`~ostinato.messages.ToolCall` and the
-:class:`~ostinato.tools.ToolCallback` about to run and returns a context manager; it is
-entered in the tool call's own task, just around the tool (after the concurrency cap
-and inside its timeout's reach), so whatever it makes current is current in async
-tools, in sync tools on the tool pool (they run in a copy of the task's context) and in
-sync faces. What the context manager yields is called once with the call's outcome (its
-text, or the :class:`~ostinato.errors.ToolError` the model will read) when the tool
-returned; a cancellation leaves through ``__exit__`` with the exception.
+empty tuple. A scope must not raise: an exception from it fails the turn. (Model rounds,
+tool calls and memory reads and writes are wrapped by unit wrappers instead: see
+:mod:`ostinato.units`.)
 
 **Advisor scopes** wrap each advisor of the chain (each ``next_call``/``next_stream``
 hop, so an advisor inside the tool loop is wrapped once per model round). A scope is
@@ -65,12 +46,7 @@ from _thread import allocate_lock  # not threading: ``import ostinato`` stays li
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
-
-if TYPE_CHECKING:
-    from ostinato._tool_contract import ToolCallback
-    from ostinato.errors import ToolError
-    from ostinato.messages import ToolCall
+from typing import Any, Generic, TypeAlias, TypeVar
 
 __all__ = [
     "AdvisorScope",
@@ -78,24 +54,12 @@ __all__ = [
     "ModelAttempt",
     "ModelAttemptScope",
     "ModelAttemptStatusReport",
-    "ToolOutcomeReport",
-    "ToolScope",
     "add_advisor_scope",
     "add_model_attempt_scope",
-    "add_tool_scope",
     "advisor_scopes",
     "entered_model_attempt_scopes",
     "model_attempt_scopes",
-    "tool_scopes",
 ]
-
-#: Called once with a tool call's outcome: its text, or the ``ToolError`` the model reads.
-ToolOutcomeReport: TypeAlias = "Callable[[str | ToolError], None]"
-
-#: ``(call, callback) -> context manager`` entered around one tool call while it runs.
-ToolScope: TypeAlias = (
-    "Callable[[ToolCall, ToolCallback], AbstractContextManager[ToolOutcomeReport]]"
-)
 
 #: Makes an advisor scope current: held around ``advise_call`` and each step of a stream.
 AdvisorScopeActivation: TypeAlias = "Callable[[], AbstractContextManager[object]]"
@@ -162,24 +126,10 @@ class _ScopeRegistry(Generic[ScopeT]):
         return remove
 
 
-_TOOL_SCOPES: _ScopeRegistry[ToolScope] = _ScopeRegistry()
 #: Read by the chain on each hop (one attribute check when empty).
 _ADVISOR_SCOPES: _ScopeRegistry[AdvisorScope] = _ScopeRegistry()
 #: Read by the httpx adapters on each attempt.
 _MODEL_ATTEMPT_SCOPES: _ScopeRegistry[ModelAttemptScope] = _ScopeRegistry()
-
-
-def add_tool_scope(scope: ToolScope) -> Callable[[], None]:
-    """Wrap every tool call of the process in ``scope`` (innermost last added).
-
-    Returns a function removing it again (calling it twice is harmless).
-    """
-    return _TOOL_SCOPES.add(scope)
-
-
-def tool_scopes() -> tuple[ToolScope, ...]:
-    """The registered tool scopes, outermost first (empty: nothing wraps tool calls)."""
-    return _TOOL_SCOPES.scopes
 
 
 def add_advisor_scope(scope: AdvisorScope) -> Callable[[], None]:

@@ -4,7 +4,7 @@ resolved by name, its approvals waited for through the engine, its events emitte
 from __future__ import annotations
 
 from ostinato.config import build_container
-from ostinato.durable import TurnRequest, TurnRunner, durable_turn, set_unit_interceptor
+from ostinato.durable import TurnRequest, TurnRunner, durable_turn
 from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent
 from ostinato.testing import ScriptedChatModel, tool_call_response
 from ostinato.tools import ApprovalDecision, PendingToolCalls
@@ -22,19 +22,16 @@ async def test_a_turn_waits_for_decisions_resumes_and_emits_its_events(monkeypat
     events: list[LoopEvent] = []
     asked: list[PendingToolCalls] = []
     model = script()
-    runner = TurnRunner(build_container(plugins=[], chat_model=model), listeners=[events.append])
+    journal = Journal()
+    container = build_container(plugins=[], chat_model=model, unit_wrappers=[journal.wrapper()])
+    runner = TurnRunner(container, listeners=[events.append])
 
     async def decide(pending: PendingToolCalls) -> dict[str, ApprovalDecision]:
         asked.append(pending)
         return {call.id: ApprovalDecision.deny("no") for call in pending.calls}
 
-    journal = Journal()
-    remove = set_unit_interceptor(journal)
-    try:
-        with durable_turn("t-1"):
-            answer = await runner.run(TurnRequest("Pay", tools=(PAY,)), decide)
-    finally:
-        remove()
+    with durable_turn("t-1"):
+        answer = await runner.run(TurnRequest("Pay", tools=(PAY,)), decide)
     assert answer.text == "Paid."
     assert [c.name for c in asked[0].calls] == ["pay"]
     assert [type(e) for e in events if isinstance(e, ApprovalRequired | LoopEnded)] == [

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from ostinato import ChatClient, tool
-from ostinato.durable import Unit, UnitKind, durable_turn, set_unit_interceptor
+from ostinato.durable import Unit, UnitKind, durable_turn
 from ostinato.events import (
     LoopEnded,
     LoopEvent,
@@ -21,6 +21,7 @@ from ostinato.events import (
     ToolStarted,
 )
 from ostinato.testing import ScriptedChatModel, tool_call, tool_call_response
+from ostinato.units import UnitOrder, UnitWrapper
 from tests.core.durable.journal import Journal
 
 MODES = ("call", "stream")
@@ -40,8 +41,11 @@ def quick() -> str:
     return "quick"
 
 
-async def ask(model: ScriptedChatModel, mode: str, events: list[LoopEvent]) -> None:
-    spec = ChatClient.create(model).prompt("Go.").tools(broken, quick).listener(events.append)
+async def ask(
+    model: ScriptedChatModel, mode: str, events: list[LoopEvent], wrapper: UnitWrapper
+) -> None:
+    client = ChatClient.builder(model).unit_wrappers(wrapper).build()
+    spec = client.prompt("Go.").tools(broken, quick).listener(events.append)
     if mode == "call":
         await spec.call().acontent()
     else:
@@ -60,20 +64,13 @@ def failures(events: list[LoopEvent]) -> list[tuple[str | None, ToolFailureKind 
 @pytest.mark.parametrize("mode", MODES)
 async def test_a_replayed_failure_names_what_the_tool_raised(mode: str) -> None:
     journal = Journal()
-    remove = set_unit_interceptor(journal)
-    try:
-        live: list[LoopEvent] = []
-        with durable_turn("t-1"):
-            await ask(ScriptedChatModel(script()), mode, live)
-    finally:
-        remove()
-    remove = set_unit_interceptor(journal.first(2))  # the model round and the tool call
-    try:
-        replayed: list[LoopEvent] = []
-        with durable_turn("t-1"):
-            await ask(ScriptedChatModel(script()[1:]), mode, replayed)
-    finally:
-        remove()
+    live: list[LoopEvent] = []
+    with durable_turn("t-1"):
+        await ask(ScriptedChatModel(script()), mode, live, journal.wrapper())
+    replayed: list[LoopEvent] = []
+    recorded = journal.first(2)  # the model round and the tool call
+    with durable_turn("t-1"):
+        await ask(ScriptedChatModel(script()[1:]), mode, replayed, recorded.wrapper())
     assert failures(live) == failures(replayed) == [("LookupMissing", ToolFailureKind.RAISED)]
 
 
@@ -83,21 +80,18 @@ class EngineCancelled(BaseException):
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_an_engine_cancelling_a_turn_at_a_unit_ends_it_for_listeners(mode: str) -> None:
-    async def cancelling(unit: Unit, run: Callable[[], Awaitable[Any]]) -> Any:
+    async def cancelling(unit: Unit[Any], run: Callable[[Unit[Any]], Awaitable[Any]]) -> Any:
         if unit.kind is UnitKind.TOOL_CALL and unit.name == "broken":
             raise EngineCancelled(f"turn {unit.sequence} cancelled")
-        return await run()
+        return await run(unit)
 
     model = ScriptedChatModel(
         [tool_call_response(tool_call("quick", {}, id="q1"), tool_call("broken", {}, id="b1"))]
     )
     events: list[LoopEvent] = []
-    remove = set_unit_interceptor(cancelling)
-    try:
-        with pytest.raises(EngineCancelled), durable_turn("t-2"):
-            await ask(model, mode, events)
-    finally:
-        remove()
+    engine = UnitWrapper.of_all("cancelling", UnitOrder.DURABLE, cancelling)
+    with pytest.raises(EngineCancelled), durable_turn("t-2"):
+        await ask(model, mode, events, engine)
     started = {e.call.id for e in events if isinstance(e, ToolStarted)}
     finished = {e.call.id: e for e in events if isinstance(e, ToolFinished)}
     assert "b1" in started

@@ -1,4 +1,4 @@
-"""The durable seam: units run through the installed interceptor, are recorded as JSON
+"""The durable seam: units run through the durable engine's wrapper, are recorded as JSON
 and, replayed, are not run again — on call and stream."""
 
 from __future__ import annotations
@@ -11,12 +11,11 @@ from ostinato.durable import (
     current_turn,
     durable_turn,
     idempotency_key,
-    set_unit_interceptor,
-    unit_interceptor,
 )
-from ostinato.durable._codecs import decode_tool_outcome, encode_tool_outcome
 from ostinato.errors import ConfigurationError, ToolExecutionError, ToolTimeoutError
 from ostinato.testing import ScriptedChatModel, tool_call_response
+from ostinato.units import current_unit
+from ostinato.units._codecs import decode_tool_outcome, encode_tool_outcome
 from tests.core.durable.journal import Journal
 
 MODES = ("call", "stream")
@@ -48,8 +47,9 @@ def script() -> list[object]:
     ]
 
 
-async def ask(model: ScriptedChatModel, counter: Counter, mode: str) -> str:
-    spec = ChatClient.create(model).prompt("Weather?").tools(*counter.tools)
+async def ask(model: ScriptedChatModel, counter: Counter, mode: str, journal: Journal) -> str:
+    client = ChatClient.builder(model).unit_wrappers(journal.wrapper()).build()
+    spec = client.prompt("Weather?").tools(*counter.tools)
     if mode == "call":
         return (await spec.call().acontent()) or ""
     return "".join([t async for t in spec.stream().acontent()])
@@ -57,10 +57,7 @@ async def ask(model: ScriptedChatModel, counter: Counter, mode: str) -> str:
 
 @pytest.fixture
 def journal():
-    installed = Journal()
-    remove = set_unit_interceptor(installed)
-    yield installed
-    remove()
+    return Journal()
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -68,7 +65,7 @@ async def test_a_turn_runs_each_unit_once_through_the_interceptor(journal, mode)
     counter = Counter()
     model = ScriptedChatModel(script())
     with durable_turn("t-1"):
-        answer = await ask(model, counter, mode)
+        answer = await ask(model, counter, mode, journal)
     model_kind = UnitKind.MODEL_CALL if mode == "call" else UnitKind.MODEL_STREAM
     assert answer == "Sunny in both."
     assert [k for k, _ in journal.ran] == [
@@ -91,19 +88,13 @@ async def test_a_turn_runs_each_unit_once_through_the_interceptor(journal, mode)
 @pytest.mark.parametrize("done", [0, 1, 3, 4, 6])
 async def test_a_replayed_turn_runs_only_the_units_not_recorded(journal, mode, done):
     with durable_turn("t-1"):
-        first = await ask(ScriptedChatModel(script()), Counter(), mode)
+        first = await ask(ScriptedChatModel(script()), Counter(), mode, journal)
     recorded = journal.first(done)
-    remove_first = set_unit_interceptor(None)
-    remove_first()
-    remove = set_unit_interceptor(recorded)
-    try:
-        counter = Counter()
-        rounds = [e for k, e in sorted(recorded.entries.items()) if e[0].startswith("model")]
-        model = ScriptedChatModel(script()[len(rounds) :])
-        with durable_turn("t-1"):
-            again = await ask(model, counter, mode)
-    finally:
-        remove()
+    counter = Counter()
+    rounds = [e for k, e in sorted(recorded.entries.items()) if e[0].startswith("model")]
+    model = ScriptedChatModel(script()[len(rounds) :])
+    with durable_turn("t-1"):
+        again = await ask(model, counter, mode, recorded)
     assert again == first == "Sunny in both."
     assert model.call_count == 3 - len(rounds)
     ran_tools = [n for k, n in recorded.ran if k == UnitKind.TOOL_CALL and n == "weather"]
@@ -111,15 +102,16 @@ async def test_a_replayed_turn_runs_only_the_units_not_recorded(journal, mode, d
 
 
 async def test_outside_a_durable_turn_nothing_is_intercepted(journal):
-    assert unit_interceptor() is None
+    assert current_unit() is None
     assert current_turn() is None and idempotency_key() is None
-    answer = await ask(ScriptedChatModel(script()), Counter(), "call")
+    answer = await ask(ScriptedChatModel(script()), Counter(), "call", journal)
     assert answer == "Sunny in both." and journal.ran == []
 
 
 def test_one_engine_per_process(journal):
+    builder = ChatClient.builder(ScriptedChatModel([])).unit_wrappers(journal.wrapper())
     with pytest.raises(ConfigurationError, match="one durable engine per process"):
-        set_unit_interceptor(Journal())
+        builder.unit_wrappers(Journal().wrapper("second")).build()
 
 
 def test_tool_outcomes_round_trip_as_json():

@@ -24,6 +24,7 @@ from ostinato.model import ChatModel
 from ostinato.plugins import HOOKS, FactoryContext, Hook, PluginInfo, _hookspecs, _types
 from ostinato.plugins._registry import _Staging
 from ostinato.tools import ToolCallback, ToolCallingManager
+from ostinato.units import UnitWrapper
 
 ROOT = Path(__file__).resolve().parents[3]
 SOURCES = [ROOT / "core" / "src", *sorted((ROOT / "plugins").glob("*/src"))]
@@ -39,6 +40,7 @@ RESULTS = {
     "register_chat_memory_repositories": ChatMemoryRepository,
     "register_tools": collections.abc.Iterable[ToolCallback],
     "register_durable_engines": DurableEngine,
+    "register_unit_wrappers": UnitWrapper | collections.abc.Iterable[UnitWrapper] | None,
 }
 
 
@@ -54,6 +56,7 @@ def _namespace() -> dict[str, typing.Any]:
         "ChatModel": ChatModel,
         "ToolCallback": ToolCallback,
         "ToolCallingManager": ToolCallingManager,
+        "UnitWrapper": UnitWrapper,
     }
 
 

@@ -28,6 +28,7 @@ EXPECTED_HOOKS = (
     "register_chat_memory_repositories",
     "register_tools",
     "register_durable_engines",
+    "register_unit_wrappers",
     "register_settings",
     "register_commands",
 )
@@ -147,6 +148,7 @@ def test_public_names():
         "RegisterSettings",
         "RegisterToolAdvisor",
         "RegisterToolSet",
+        "RegisterUnitWrapper",
         "Registration",
         "Registry",
         "SkippedPlugin",
@@ -154,6 +156,7 @@ def test_public_names():
         "ToolAdvisorFactory",
         "ToolSetFactory",
         "ToolSetNotEnabledWarning",
+        "UnitWrapperFactory",
         "call_factory",
         "collect_registry",
         "hookimpl",

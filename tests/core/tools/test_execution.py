@@ -5,19 +5,24 @@ import pytest
 from ostinato.errors import ToolExecutionError, ToolTimeoutError
 from ostinato.messages import ToolCall
 from ostinato.tools import ToolContext
-from ostinato.tools._execution import ToolJob, groups_of, new_semaphore, run_group
+from ostinato.tools._execution import groups_of, new_semaphore, run_group
+from ostinato.tools._unit_wrappers import CORE_TOOL_STACK
+from ostinato.units import ToolInvocation
 from tests.core.tools.fakes import MISSION, RecordingCallback
 
 
-def job(index: int, name: str, *, sequential: bool = False, result: object = MISSION) -> ToolJob:
-    return ToolJob(
-        index,
+def job(
+    index: int, name: str, *, sequential: bool = False, result: object = MISSION, semaphore=None
+) -> ToolInvocation:
+    return ToolInvocation(
         ToolCall(str(index), name, "{}"),
         RecordingCallback(name, result),
         "{}",
+        ToolContext(),
         return_direct=False,
         sequential=sequential,
-        timeout=None,
+        index=index,
+        semaphore=semaphore,
     )
 
 
@@ -42,8 +47,13 @@ def test_no_semaphore_without_a_cap() -> None:
 
 
 async def test_outcomes_are_texts_or_tool_errors_in_call_order() -> None:
-    jobs = [job(0, "ok"), job(1, "bad", result=ValueError("v")), job(2, "none", result=None)]
-    outcomes = await run_group(jobs, ToolContext(), new_semaphore(2))
+    cap = new_semaphore(2)
+    jobs = [
+        job(0, "ok", semaphore=cap),
+        job(1, "bad", result=ValueError("v"), semaphore=cap),
+        job(2, "none", result=None, semaphore=cap),
+    ]
+    outcomes = await run_group(jobs, CORE_TOOL_STACK)
     assert outcomes[0] == MISSION
     assert isinstance(outcomes[1], ToolExecutionError)
     assert str(outcomes[1]) == "ValueError: v"
@@ -54,6 +64,6 @@ async def test_outcomes_are_texts_or_tool_errors_in_call_order() -> None:
 
 async def test_a_timeout_outcome_carries_the_limit() -> None:
     timed_out = ToolTimeoutError("tool 'x' timed out after 1.0 s", timeout=1.0)
-    (outcome,) = await run_group([job(0, "x", result=timed_out)], ToolContext(), None)
+    (outcome,) = await run_group([job(0, "x", result=timed_out)], CORE_TOOL_STACK)
     assert outcome is timed_out
     assert outcome.tool_name == "x"

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from ostinato import AdvisorParams, ChatClient
-from ostinato.durable import UnitKind, durable_turn, set_unit_interceptor
+from ostinato.durable import UnitKind, durable_turn
 from ostinato.memory import EntryKind, SessionEntry
 from ostinato.messages import Message, SystemMessage, UserMessage
 from ostinato.testing import ScriptedChatModel
@@ -86,16 +86,12 @@ async def test_compaction_in_a_durable_turn_is_recorded_and_not_repeated():
     await memory.add("s", turn("old"))
     advisor = SessionMemoryAdvisor(memory)  # background by default: awaited in a durable turn
     journal = Journal()
-    remove = set_unit_interceptor(journal)
-    try:
-        for _ in range(2):  # the second time: a replay after a crash past the end
-            client = ChatClient.builder(ScriptedChatModel(["new answer"])).build()
-            client = client.mutate().default_advisors(advisor).build()
-            with durable_turn("t-1"):
-                spec = client.prompt("new").advisors(AdvisorParams.conversation_id("s"))
-                assert await spec.call().acontent() == "new answer"
-    finally:
-        remove()
+    for _ in range(2):  # the second time: a replay after a crash past the end
+        builder = ChatClient.builder(ScriptedChatModel(["new answer"]))
+        client = builder.default_advisors(advisor).unit_wrappers(journal.wrapper()).build()
+        with durable_turn("t-1"):
+            spec = client.prompt("new").advisors(AdvisorParams.conversation_id("s"))
+            assert await spec.call().acontent() == "new answer"
     assert [k for k, _ in journal.ran] == [
         UnitKind.MEMORY_READ,
         UnitKind.MODEL_CALL,

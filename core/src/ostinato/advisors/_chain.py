@@ -7,6 +7,8 @@ sit innermost at ``LOWEST_PRECEDENCE``. ``next_call``/``next_stream`` hand the r
 to the next advisor; ``copy(after)`` makes a fresh chain of the advisors after one — the
 recursive tool loop calls it once per model round. Each hop runs inside the registered
 advisor scopes (:mod:`ostinato.instrumentation`); with none registered it pays one check.
+A chain carries its client's unit stack (:attr:`AdvisorChain.units`) and the turn scope
+numbering the units of its run (:attr:`AdvisorChain.turn`), the same in every copy.
 """
 
 from __future__ import annotations
@@ -30,11 +32,15 @@ from ostinato.instrumentation import (
     AdvisorScope,
     AdvisorScopeActivation,
 )
+from ostinato.units._stack import UnitStack
+from ostinato.units._unit import TurnScope
 
 __all__ = ["AdvisorChain"]
 
 
 _Tail = tuple[tuple[Advisor, ...], tuple[CallAdvisor, ...], tuple[StreamAdvisor, ...]]
+
+_NO_UNITS = UnitStack()
 
 
 class AdvisorChain:
@@ -43,17 +49,41 @@ class AdvisorChain:
     Args:
         advisors: the advisors in registration order (model advisors included). They are
             sorted by order; equal orders keep this order.
+        units: the unit stack the model rounds, tool calls and memory reads and writes of
+            this run go through (default: none, every unit runs as is).
+        turn: the turn scope numbering the run's units when no scope is current
+            (default: a new one).
+
+    Attributes:
+        units: the unit stack (kept in every copy).
+        turn: the turn scope (kept in every copy).
     """
 
-    __slots__ = ("_advisors", "_call", "_call_pos", "_stream", "_stream_pos", "_tails")
+    __slots__ = (
+        "_advisors",
+        "_call",
+        "_call_pos",
+        "_stream",
+        "_stream_pos",
+        "_tails",
+        "turn",
+        "units",
+    )
 
-    def __init__(self, advisors: Iterable[Advisor]) -> None:
+    def __init__(
+        self,
+        advisors: Iterable[Advisor],
+        units: UnitStack | None = None,
+        turn: TurnScope | None = None,
+    ) -> None:
         self._advisors = in_execution_order(advisors)
         self._call = tuple(a for a in self._advisors if isinstance(a, CallAdvisor))
         self._stream = tuple(a for a in self._advisors if isinstance(a, StreamAdvisor))
         self._call_pos = 0
         self._stream_pos = 0
         self._tails: dict[int, _Tail] | None = None
+        self.units = units if units is not None else _NO_UNITS
+        self.turn = turn if turn is not None else TurnScope()
 
     @classmethod
     def _from_parts(
@@ -61,6 +91,8 @@ class AdvisorChain:
         advisors: tuple[Advisor, ...],
         call: tuple[CallAdvisor, ...],
         stream: tuple[StreamAdvisor, ...],
+        units: UnitStack,
+        turn: TurnScope,
     ) -> AdvisorChain:
         chain = cls.__new__(cls)
         chain._advisors = advisors
@@ -69,6 +101,8 @@ class AdvisorChain:
         chain._call_pos = 0
         chain._stream_pos = 0
         chain._tails = None
+        chain.units = units
+        chain.turn = turn
         return chain
 
     @property
@@ -129,7 +163,7 @@ class AdvisorChain:
                     break
             else:
                 raise ValueError(f"The specified advisor is not part of the chain: {after.name}")
-        return AdvisorChain._from_parts(*tail)
+        return AdvisorChain._from_parts(*tail, self.units, self.turn)
 
     def describe(self) -> str:
         """A readable rendering: each advisor's order and name, outer to inner, and which

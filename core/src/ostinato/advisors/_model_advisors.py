@@ -6,6 +6,10 @@ output, put the context's JSON schema on the options (``output_schema``) after c
 that the model declares it can enforce one. Each response's context is
 the request's, plus the options actually sent (under :data:`SENT_OPTIONS`), which the
 tool loop uses to run tools an inner advisor added (Spring AI cannot run those).
+
+Each round is a unit (:class:`~ostinato.units.ModelCall`, :class:`~ostinato.units.ModelStream`)
+run through the chain's unit stack when the stack has wrappers of its kind; without any,
+the model is called directly and no unit is made.
 """
 
 from __future__ import annotations
@@ -18,7 +22,6 @@ from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor
 from ostinato.advisors._chain import AdvisorChain
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
 from ostinato.context_keys import OUTPUT_FORMAT, OUTPUT_SCHEMA, SENT_OPTIONS
-from ostinato.durable._units import UnitKind, run_unit, unit_interceptor
 from ostinato.messages import UserMessage
 from ostinato.model import ChatModel, check_native_structured_output
 from ostinato.prompt import ChatOptions, Prompt
@@ -39,12 +42,6 @@ def _augment(request: ChatClientRequest, model: ChatModel) -> Prompt:
             lambda m: UserMessage(f"{m.text}\n{fmt}", m.media, m.metadata)
         )
     return prompt
-
-
-def _model_name(model: ChatModel) -> str:
-    options = model.default_options
-    name = getattr(options, "model", None) if options is not None else None
-    return name if isinstance(name, str) and name else type(model).__name__
 
 
 class ChatModelCallAdvisor(CallAdvisor):
@@ -70,21 +67,13 @@ class ChatModelCallAdvisor(CallAdvisor):
     ) -> ChatClientResponse:
         """Send the prompt to the model and wrap its answer with the request's context."""
         prompt = _augment(request, self._model)
-        interceptor = unit_interceptor()
-        if interceptor is None:
+        units = chain.units
+        if not units.model_call:
             response = await self._model.call(prompt)
-        else:  # a durable turn: the round is a unit (recorded, or replayed)
-            from ostinato.durable._codecs import decode_response, describe_prompt, encode_response
+        else:  # the round is a unit, through the stack's wrappers
+            from ostinato.units._values import ModelCall
 
-            response = await run_unit(
-                interceptor,
-                UnitKind.MODEL_CALL,
-                _model_name(self._model),
-                lambda: self._model.call(prompt),
-                encode_response,
-                decode_response,
-                lambda: describe_prompt(prompt),
-            )
+            response = await units.run(ModelCall(prompt, self._model, chain.turn))
         return ChatClientResponse(
             response, freeze(request.context).merged({SENT_OPTIONS: prompt.options})
         )
@@ -114,14 +103,12 @@ class ChatModelStreamAdvisor(StreamAdvisor):
         """Stream the model's chunks, each wrapped with the request's context."""
         prompt = _augment(request, self._model)
         context = freeze(request.context).merged({SENT_OPTIONS: prompt.options})
-        interceptor = unit_interceptor()
-        if interceptor is not None:  # a durable turn: the round is a unit
-            from ostinato.durable._streams import recorded_stream
+        units = chain.units
+        if units.model_stream:  # the round is a unit, through the stack's wrappers
+            from ostinato.units._values import ModelStream
 
-            model = self._model
-            name = _model_name(model)
-            recorded = recorded_stream(interceptor, name, prompt, lambda: model.stream(prompt))
-            async with closing_stream(recorded) as chunks:
+            wrapped = units.stream(ModelStream(prompt, self._model, chain.turn))
+            async with closing_stream(wrapped) as chunks:
                 async for chunk in chunks:
                     yield ChatClientResponse(chunk, context)
             return

@@ -29,7 +29,7 @@ from ostinato.advisors._loop_answers import (
     iteration_cap,
 )
 from ostinato.advisors._loop_cancel import RoundCancelled
-from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit, notify_loop_exit
+from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit
 from ostinato.advisors._loop_steps import LoopExit, NextRound
 from ostinato.advisors._loop_tools import (
     CANCELLED_CALL_TEXT,
@@ -58,6 +58,7 @@ from ostinato.messages import ToolResponseMessage, UserMessage
 from ostinato.model import ChatResponse, Generation
 from ostinato.prompt import Prompt, ToolCallingChatOptions
 from ostinato.tools import ToolExecutionResult, tool_call_limit_generation
+from ostinato.units._unit import _BOUND
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -133,9 +134,10 @@ class ToolLoopTurn(TurnState):
             run_options = run_options.with_tool_callbacks(
                 told_callbacks(run_options.tool_callbacks, repeated)
             )
-        # The manager finds the sink here to emit the tool events (set and reset within
-        # this one await, so the context of a streaming caller is never left changed).
+        # The manager finds the sink and the unit stack here (set and reset within this
+        # one await, so the context of a streaming caller is never left changed).
         token = set_event_sink(events.sink if events is not None else None)
+        units = _BOUND.set((self._chain.units, self._chain.turn))  # bind_units()
         try:
             result = await self.guard(
                 run_tools(
@@ -150,6 +152,7 @@ class ToolLoopTurn(TurnState):
             limited = asked.copy(generations=[tool_call_limit_generation(breached)])
             return await self._limit(LoopExitReason.TOOL_CALL_LIMIT, request, response, limited)
         finally:
+            _BOUND.reset(units)
             reset_event_sink(token)
         if isinstance(result, RoundCancelled):
             return await self._cancelled_tools(request, response, asked)
@@ -272,12 +275,14 @@ class ToolLoopTurn(TurnState):
             events.sink.round = pending.rounds  # the decided calls belong to the stopped round
         # As in a round: the manager finds the sink here to emit the decided calls' events.
         token = set_event_sink(events.sink if events is not None else None)
+        units = _BOUND.set((self._chain.units, self._chain.turn))  # bind_units()
         try:
             result = await run_decided_calls(self._advisor.tool_calling_manager, prompt, turn)
         except ToolCallLimitExceeded as breach:
             limited = asked.copy(generations=[tool_call_limit_generation(breach)])
             return await self._limit(LoopExitReason.TOOL_CALL_LIMIT, request, response, limited)
         finally:
+            _BOUND.reset(units)
             reset_event_sink(token)
         return await self._after_tools(request, response, asked, result)
 
@@ -318,7 +323,7 @@ class ToolLoopTurn(TurnState):
             return await self._exit(reason, request, limited, asked)
         assert asked is not None
         ending = ToolLoopExit(reason, request, asked, None, limited)
-        await notify_loop_exit(self.inner_chain().advisors, ending)
+        await self.tell_exit(ending)
         self._final = (reason, answer)
         self.options = self.options.with_tool_callbacks(())
         note = (
@@ -355,7 +360,7 @@ class ToolLoopTurn(TurnState):
             response = mark_round(response, self.rounds + 1)
         assert asked is not None
         ending = ToolLoopExit(reason, request, asked, tool_responses, response)
-        await notify_loop_exit(self.inner_chain().advisors, ending)
+        await self.tell_exit(ending)
         return LoopExit(reason, request, response, asked, tool_responses)
 
 

@@ -11,11 +11,11 @@ is made by its subclass :class:`~ostinato.advisors._tool_loop.ToolLoopTurn`.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Sequence
-from typing import TYPE_CHECKING, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
 from ostinato.advisors._loop_cancel import RoundCancelled, cancel_scope_of, guarded, guarded_each
-from ostinato.advisors._loop_exit import LoopExitReason
+from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit, notify_loop_exit
 from ostinato.advisors._loop_steps import LoopExit
 from ostinato.advisors._no_progress import NoProgressTracker
 from ostinato.advisors._round_marks import stream_tail
@@ -25,8 +25,11 @@ from ostinato.events import EventSink
 from ostinato.messages import Message
 from ostinato.model import ChatResponse, UsageAccumulator
 from ostinato.prompt import ToolCallingChatOptions
+from ostinato.units._unit import _BOUND
 
 if TYPE_CHECKING:
+    from contextvars import Token
+
     from ostinato.advisors._chain import AdvisorChain
     from ostinato.advisors._loop_events import TurnEvents
     from ostinato.advisors._tool_calling import ToolCallingAdvisor
@@ -131,6 +134,22 @@ class TurnState:
     def is_tool_round(self, response: ChatResponse | None) -> bool:
         """Whether ``response`` asks for tools (the advisor's eligibility checker)."""
         return response is not None and bool(self._checker(response))
+
+    def bind_units(self) -> Token[Any]:
+        """Make the chain's unit stack current (around tool execution, within one step:
+        undo with ``_BOUND.reset``), so the tool calling manager runs its calls
+        through it."""
+        chain = self._chain
+        return _BOUND.set((chain.units, chain.turn))  # bind_unit_stack, inlined
+
+    async def tell_exit(self, ending: ToolLoopExit) -> None:
+        """Tell the advisors inside the loop of ``ending`` (with the unit stack current:
+        a memory advisor writes through it)."""
+        token = self.bind_units()
+        try:
+            await notify_loop_exit(self.inner_chain().advisors, ending)
+        finally:
+            _BOUND.reset(token)
 
     def inner_chain(self) -> AdvisorChain:
         """A fresh chain of the advisors inside the loop, for one round."""

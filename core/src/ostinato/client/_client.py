@@ -19,6 +19,7 @@ from ostinato.messages import Media
 from ostinato.model import ChatModel
 from ostinato.prompt import ChatOptions, Prompt, ToolCallingChatOptions
 from ostinato.prompt_template import PromptTemplate
+from ostinato.units._stack import UnitStack, UnitWrapper
 
 __all__ = ["ChatClient", "ChatClientBuilder"]
 
@@ -34,10 +35,18 @@ class ChatClient:
 
     Unless told otherwise, every request runs through a copy of the client's *tool
     advisor* (a :class:`~ostinato.advisors.ToolCallingAdvisor` by default), which runs
-    the tool loop.
+    the tool loop. Its model rounds, tool calls and memory reads and writes run through
+    its unit stack (:attr:`units`): core's wrappers and ``unit_wrappers``.
     """
 
-    __slots__ = ("_defaults", "_model", "_model_advisors", "_options_cache", "_tool_advisor")
+    __slots__ = (
+        "_defaults",
+        "_model",
+        "_model_advisors",
+        "_options_cache",
+        "_tool_advisor",
+        "_units",
+    )
 
     def __init__(
         self,
@@ -45,6 +54,7 @@ class ChatClient:
         *,
         defaults: SpecState | None = None,
         tool_advisor: ToolAdvisor | None = _DEFAULT,
+        unit_wrappers: Iterable[UnitWrapper] = (),
     ) -> None:
         if model is None:
             raise ValueError("model must not be None: pass a ChatModel (e.g. from a plugin)")
@@ -62,6 +72,9 @@ class ChatClient:
         self._tool_advisor = tool_advisor
         self._model_advisors = (ChatModelCallAdvisor(model), ChatModelStreamAdvisor(model))
         self._options_cache = OptionsCache()
+        from ostinato.tools._unit_wrappers import core_unit_wrappers
+
+        self._units = UnitStack((*core_unit_wrappers(), *unit_wrappers))
 
     @staticmethod
     def builder(
@@ -84,6 +97,11 @@ class ChatClient:
     def tool_advisor(self) -> ToolAdvisor | None:
         """The prototype copied into each request's chain (``None``: never added)."""
         return self._tool_advisor
+
+    @property
+    def units(self) -> UnitStack:
+        """The unit stack its requests' units run through (``units.describe()`` shows it)."""
+        return self._units
 
     @property
     def model_advisors(self) -> tuple[ChatModelCallAdvisor, ChatModelStreamAdvisor]:
@@ -112,8 +130,14 @@ class ChatClient:
 
     def mutate(self) -> ChatClientBuilder:
         """A builder starting from this client's defaults."""
+        from ostinato.tools._unit_wrappers import core_unit_wrappers
+
+        core = core_unit_wrappers()
         return ChatClientBuilder(
-            self._model, tool_advisor=self._tool_advisor, defaults=self._defaults.copy()
+            self._model,
+            tool_advisor=self._tool_advisor,
+            defaults=self._defaults.copy(),
+            unit_wrappers=[w for w in self._units.wrappers if w not in core],
         )
 
     def __repr__(self) -> str:
@@ -127,7 +151,7 @@ class ChatClientBuilder:
     context and advisor params merge (the request wins), options are laid over.
     """
 
-    __slots__ = ("_model", "_state", "_tool_advisor")
+    __slots__ = ("_model", "_state", "_tool_advisor", "_unit_wrappers")
 
     def __init__(
         self,
@@ -135,10 +159,12 @@ class ChatClientBuilder:
         *,
         tool_advisor: ToolAdvisor | None = _DEFAULT,
         defaults: SpecState | None = None,
+        unit_wrappers: Iterable[UnitWrapper] = (),
     ) -> None:
         self._model = model
         self._state = SpecState() if defaults is None else defaults
         self._tool_advisor = tool_advisor
+        self._unit_wrappers = list(unit_wrappers)
 
     def default_system(
         self, text: str | PromptTemplate = KEEP_TEXT, /, **params: Any
@@ -214,6 +240,28 @@ class ChatClientBuilder:
         self._tool_advisor = advisor
         return self
 
+    def unit_wrappers(self, *wrappers: UnitWrapper) -> ChatClientBuilder:
+        """Wrappers of the client's units (model rounds, tool calls, memory reads and
+        writes), added to core's in its unit stack at the order each declares (see
+        :class:`~ostinato.units.UnitWrapper`)."""
+        for wrapper in wrappers:
+            if not isinstance(wrapper, UnitWrapper):
+                raise TypeError(
+                    f"unit_wrappers() takes UnitWrapper values, got {type(wrapper).__name__}"
+                )
+        self._unit_wrappers.extend(wrappers)
+        return self
+
     def build(self) -> ChatClient:
-        """The client."""
-        return ChatClient(self._model, defaults=self._state.copy(), tool_advisor=self._tool_advisor)
+        """The client.
+
+        Raises:
+            ConfigurationError: two unit wrappers share a name, or two are durable
+                engines' recorders.
+        """
+        return ChatClient(
+            self._model,
+            defaults=self._state.copy(),
+            tool_advisor=self._tool_advisor,
+            unit_wrappers=self._unit_wrappers,
+        )

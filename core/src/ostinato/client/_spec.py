@@ -247,7 +247,8 @@ class ChatClientRequestSpec:
 
     def build_chain(self, extra: Sequence[Advisor] = ()) -> AdvisorChain:
         """A fresh chain for one run: the effective advisors, then the model advisors."""
-        return AdvisorChain([*self.effective_advisors(extra), *self._client.model_advisors])
+        client = self._client
+        return AdvisorChain([*self.effective_advisors(extra), *client.model_advisors], client.units)
 
     def fetches_tools(self) -> bool:
         """Whether a tool provider of this request fetches its tools (see

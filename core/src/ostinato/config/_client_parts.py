@@ -25,12 +25,14 @@ if TYPE_CHECKING:
     from ostinato.client import ChatClient
     from ostinato.model import ChatModel
     from ostinato.tools import ToolCallback
+    from ostinato.units import UnitWrapper
 
 __all__ = [
     "create_advisors",
     "create_chat_client",
     "create_chat_model",
     "create_default_tools",
+    "create_unit_wrappers",
     "parse_model",
     "tool_sets_not_enabled",
 ]
@@ -128,6 +130,43 @@ def create_advisors(
     return advisors
 
 
+def create_unit_wrappers(
+    registry: Registry,
+    plugin_settings: Mapping[str, Any] | None = None,
+    settings: Settings | None = None,
+) -> list[UnitWrapper]:
+    """The unit wrappers the plugins registered (``register_unit_wrappers``), leaving out
+    those their settings disable; each factory gets a
+    :class:`~ostinato.plugins.FactoryContext` as for :func:`create_advisors`.
+
+    Raises:
+        PluginError: a factory returned something that is not a ``UnitWrapper`` (or an
+            iterable of them).
+    """
+    from ostinato.units import UnitWrapper
+
+    context = factory_context(registry, settings, plugin_settings)
+    wrappers: list[UnitWrapper] = []
+    for name, registration in registry.unit_wrappers.items():
+        made = call_factory("register_unit_wrappers", registration, context)
+        if made is None:
+            continue
+        try:
+            found = [made] if isinstance(made, UnitWrapper) else list(made)
+        except TypeError:
+            found = [made]
+        wrong = [w for w in found if not isinstance(w, UnitWrapper)]
+        if wrong:
+            raise PluginError(
+                f"the unit wrapper factory {name!r} of {registration.plugin.label} returned "
+                f"{type(wrong[0]).__name__}\n"
+                f"  expected: an ostinato.units.UnitWrapper, several, or None when disabled\n"
+                f"fix: return UnitWrapper(name, order, kinds, around) values or None"
+            )
+        wrappers.extend(found)
+    return wrappers
+
+
 def tool_sets_not_enabled(settings: Settings, registry: Registry) -> list[str]:
     """One message per tool set that is configured but not enabled: the variable its
     plugin names as ``configured_by`` is set (environment or ``.env``), and
@@ -198,9 +237,11 @@ def create_chat_client(
     advisors: Sequence[Advisor],
     default_tools: Sequence[ToolCallback],
     tool_advisor_hint: Advisor | None = None,
+    unit_wrappers: Sequence[UnitWrapper] = (),
 ) -> ChatClient:
     """The client: the model, the tool advisor prototype, default advisors and tools
-    (and ``tool_advisor_hint``, naming a replacement tool advisor in model errors).
+    (and ``tool_advisor_hint``, naming a replacement tool advisor in model errors), and
+    the plugins' unit wrappers.
 
     With ``OSTINATO_CHAT_CLIENT__TOOL_CALLING__ENABLED=false`` the client's default
     advisor params turn auto-registration off (a call can turn it back on with
@@ -209,6 +250,8 @@ def create_chat_client(
     from ostinato.client import AdvisorParams, ChatClient
 
     builder = ChatClient.builder(chat_model, tool_advisor=tool_advisor)
+    if unit_wrappers:
+        builder.unit_wrappers(*unit_wrappers)
     every = [*advisors, *([tool_advisor_hint] if tool_advisor_hint is not None else [])]
     if every:
         builder.default_advisors(*every)

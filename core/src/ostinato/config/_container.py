@@ -19,6 +19,7 @@ from ostinato.config._client_parts import (
     create_chat_client,
     create_chat_model,
     create_default_tools,
+    create_unit_wrappers,
 )
 from ostinato.config._replacement_hint import replacement_tool_advisor_hint
 from ostinato.config._tool_advisor import (
@@ -60,6 +61,7 @@ class AutoConfiguration(containers.DeclarativeContainer):
       error of a failed model round (``None`` otherwise, and when ``tool_advisor`` is
       given to :func:`build_container`);
     * ``advisors`` and ``default_tools``: the plugins' advisors and enabled tool sets;
+    * ``unit_wrappers``: the plugins' unit wrappers (``register_unit_wrappers``);
     * ``chat_client``: the client.
     """
 
@@ -92,6 +94,7 @@ class AutoConfiguration(containers.DeclarativeContainer):
     )
     advisors = providers.Singleton(create_advisors, registry, plugin_settings, settings)
     default_tools = providers.Singleton(create_default_tools, settings, registry, plugin_settings)
+    unit_wrappers = providers.Singleton(create_unit_wrappers, registry, plugin_settings, settings)
     chat_client = providers.Singleton(
         create_chat_client,
         settings,
@@ -100,6 +103,7 @@ class AutoConfiguration(containers.DeclarativeContainer):
         advisors=advisors,
         default_tools=default_tools,
         tool_advisor_hint=tool_advisor_hint,
+        unit_wrappers=unit_wrappers,
     )
 
 

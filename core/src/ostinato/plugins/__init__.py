@@ -53,8 +53,10 @@ from ostinato.plugins._types import (
     RegisterSettings,
     RegisterToolAdvisor,
     RegisterToolSet,
+    RegisterUnitWrapper,
     ToolAdvisorFactory,
     ToolSetFactory,
+    UnitWrapperFactory,
 )
 
 __all__ = [
@@ -87,6 +89,7 @@ __all__ = [
     "RegisterSettings",
     "RegisterToolAdvisor",
     "RegisterToolSet",
+    "RegisterUnitWrapper",
     "Registration",
     "Registry",
     "SkippedPlugin",
@@ -94,6 +97,7 @@ __all__ = [
     "ToolAdvisorFactory",
     "ToolSetFactory",
     "ToolSetNotEnabledWarning",
+    "UnitWrapperFactory",
     "call_factory",
     "collect_registry",
     "hookimpl",

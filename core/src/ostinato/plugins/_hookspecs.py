@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         RegisterSettings,
         RegisterToolAdvisor,
         RegisterToolSet,
+        RegisterUnitWrapper,
     )
 
 __all__ = ["HOOKS", "HOOK_NAMES", "PROJECT_NAME", "Hook", "HookSpecs", "hookimpl", "hookspec"]
@@ -184,6 +185,18 @@ def register_durable_engines(register: RegisterDurableEngine) -> None:
     Contribute durable execution engines (``ostinato.durable.DurableEngine``): they
     queue durable turns for workers and record their units;
     ``ostinato.durable.durable_engine()`` opens the installed one.
+    """
+
+
+@_hook("unit_wrappers", "unit wrapper")
+def register_unit_wrappers(register: RegisterUnitWrapper) -> None:
+    """``register(name: str, factory: (context: FactoryContext) -> UnitWrapper |
+    Iterable[UnitWrapper] | None)``
+
+    Contribute wrappers (``ostinato.units.UnitWrapper``) to the unit stack of every
+    auto-configured client: they wrap its model rounds, tool calls and memory reads and
+    writes, at the order each declares; the factory returns ``None`` when the plugin's
+    own settings leave them off.
     """
 
 

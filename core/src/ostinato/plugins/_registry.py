@@ -27,6 +27,7 @@ from ostinato.plugins._types import (
     DurableEngineFactory,
     ToolAdvisorFactory,
     ToolSetFactory,
+    UnitWrapperFactory,
 )
 
 __all__ = ["KINDS", "Command", "Registration", "Registry", "collect_registry"]
@@ -83,6 +84,7 @@ class Registry:
     )
     tools: Mapping[str, Registration[ToolSetFactory]] = field(default_factory=dict)
     durable_engines: Mapping[str, Registration[DurableEngineFactory]] = field(default_factory=dict)
+    unit_wrappers: Mapping[str, Registration[UnitWrapperFactory]] = field(default_factory=dict)
     settings: Mapping[str, Registration[type[Any]]] = field(default_factory=dict)
     commands: Mapping[str, Registration[Command]] = field(default_factory=dict)
 

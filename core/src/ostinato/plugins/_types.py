@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ostinato.model import ChatModel
     from ostinato.plugins._context import FactoryContext
     from ostinato.tools import ToolCallback, ToolCallingManager
+    from ostinato.units import UnitWrapper
 
 __all__ = [
     "AdvisorFactory",
@@ -36,8 +37,10 @@ __all__ = [
     "RegisterSettings",
     "RegisterToolAdvisor",
     "RegisterToolSet",
+    "RegisterUnitWrapper",
     "ToolAdvisorFactory",
     "ToolSetFactory",
+    "UnitWrapperFactory",
 ]
 
 #: ``(context, model_name) -> ChatModel``, registered with ``register_chat_models``.
@@ -54,6 +57,11 @@ ChatMemoryRepositoryFactory: TypeAlias = "Callable[[FactoryContext], ChatMemoryR
 ToolSetFactory: TypeAlias = "Callable[[FactoryContext], Iterable[ToolCallback]]"
 #: ``(context) -> DurableEngine``, registered with ``register_durable_engines``.
 DurableEngineFactory: TypeAlias = "Callable[[FactoryContext], DurableEngine]"
+#: ``(context) -> UnitWrapper | Iterable[UnitWrapper] | None``, registered with
+#: ``register_unit_wrappers``.
+UnitWrapperFactory: TypeAlias = (
+    "Callable[[FactoryContext], UnitWrapper | Iterable[UnitWrapper] | None]"
+)
 #: ``(argv) -> exit code``, registered with ``register_commands``.
 CommandRunner: TypeAlias = Callable[[list[str]], int]
 
@@ -69,6 +77,9 @@ RegisterAdvisor: TypeAlias = Callable[[str, AdvisorFactory], None]
 RegisterChatMemoryRepository: TypeAlias = Callable[[str, ChatMemoryRepositoryFactory], None]
 #: ``register_durable_engines``'s callback: ``register(name, factory)``.
 RegisterDurableEngine: TypeAlias = Callable[[str, DurableEngineFactory], None]
+
+#: ``register_unit_wrappers``'s callback: ``register(name, factory)``.
+RegisterUnitWrapper: TypeAlias = Callable[[str, UnitWrapperFactory], None]
 
 
 class RegisterToolSet(Protocol):

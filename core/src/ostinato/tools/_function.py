@@ -18,7 +18,7 @@ from ostinato.errors import ConfigurationError, ToolArgumentsError, ToolExecutio
 from ostinato.tools._conversion import tool_result_to_text
 from ostinato.tools._decorator import ToolSpec, check_timeout, tool_spec_of
 from ostinato.tools._schema import schema_to_json
-from ostinato.tools._tool_failure import current_task, tool_failure
+from ostinato.units._failure import current_task, describe_exception, tool_failure
 
 if TYPE_CHECKING:
     import pydantic
@@ -36,12 +36,6 @@ _JSON_TYPE_NAMES = {
     bool: "a boolean",
     type(None): "null",
 }
-
-
-def describe_exception(error: BaseException) -> str:
-    """``"ValueError: boom"``, or just ``"ValueError"`` when the message is blank."""
-    text = str(error)
-    return f"{type(error).__name__}: {text}" if text.strip() else type(error).__name__
 
 
 def _function_name(function: Callable[..., Any]) -> str:
@@ -244,7 +238,7 @@ class FunctionToolCallback:
                     result = await result
             return tool_result_to_text(result)
         except BaseException as e:
-            # Cancellation, KeyboardInterrupt, SystemExit propagate; see _tool_failure.
+            # Cancellation, KeyboardInterrupt, SystemExit propagate; see ostinato.units._failure.
             failure = tool_failure(e, task)
             if failure is None:
                 raise

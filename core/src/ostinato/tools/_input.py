@@ -10,22 +10,21 @@ tool reads the answer with :func:`input_answer` (``None`` on a first run). The f
 checked against the request's schema before the call runs again (:meth:`InputRequest.check`).
 
 How the batch learns which call asked: while a batch may ask (its tools say so with the
-metadata attribute ``may_ask_input``), each call runs inside a tool scope
-(:mod:`ostinato.instrumentation`) that records the request its outcome carries and makes
-the call's answer current; with no such batch the scope does nothing. This module holds
-values and that scope; the batch is ``_approval_batch``'s work.
+metadata attribute ``may_ask_input``), it collects requests (:func:`collecting_input`).
+Every tool call runs as a unit (:class:`~ostinato.units.ToolInvocation`), current while
+the tool runs, so a :class:`ToolInputRequired` made inside a call records its request
+under that call's id, and :func:`input_answer` finds the answer of the call running it;
+outside such a batch both do nothing. This module holds values and that bookkeeping; the
+batch is ``_approval_batch``'s work.
 """
 
 from __future__ import annotations
 
 import contextlib
-import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Final
-
-from ostinato.errors import ToolError
 
 __all__ = [
     "ASKS_INPUT",
@@ -154,6 +153,9 @@ class InputAnswer:
 class ToolInputRequired(Exception):  # a signal, not an error
     """Raised by a tool: the call needs :attr:`request` answered before it can finish.
 
+    Made inside a call of a batch that collects input requests, it records the request
+    under the running call's id (the batch then stops the turn, or asks the approver).
+
     Attributes:
         request: what it asks.
     """
@@ -161,6 +163,11 @@ class ToolInputRequired(Exception):  # a signal, not an error
     def __init__(self, request: InputRequest) -> None:
         super().__init__(f"the call waits for input: {request.message}")
         self.request = request
+        asked = _ASKED.get()
+        if asked is not None:
+            call_id = _running_call_id()
+            if call_id is not None:
+                asked[call_id] = request
 
 
 _ASKED: ContextVar[dict[str, InputRequest] | None] = ContextVar(
@@ -169,38 +176,23 @@ _ASKED: ContextVar[dict[str, InputRequest] | None] = ContextVar(
 _ANSWERS: ContextVar[Mapping[str, InputAnswer] | None] = ContextVar(
     "ostinato_input_answers", default=None
 )
-_CURRENT: ContextVar[InputAnswer | None] = ContextVar("ostinato_input_answer", default=None)
-_registered = False
-_registering = threading.Lock()
+
+
+def _running_call_id() -> str | None:
+    from ostinato.units import ToolInvocation, current_unit
+
+    unit = current_unit()
+    return unit.call.id if isinstance(unit, ToolInvocation) else None
 
 
 def input_answer() -> InputAnswer | None:
     """For a tool while it runs: the answer to the input its call asked for, when the call
     runs again with one; ``None`` otherwise."""
-    return _CURRENT.get()
-
-
-@contextlib.contextmanager
-def _input_scope(call: Any, callback: Any) -> Iterator[Callable[[object], None]]:
-    asked = _ASKED.get()
-    if asked is None:
-        yield _ignore
-        return
-    token = _CURRENT.set((_ANSWERS.get() or {}).get(call.id))
-
-    def report(outcome: object) -> None:
-        cause = outcome.__cause__ if isinstance(outcome, ToolError) else None
-        if isinstance(cause, ToolInputRequired):
-            asked[call.id] = cause.request
-
-    try:
-        yield report
-    finally:
-        _CURRENT.reset(token)
-
-
-def _ignore(outcome: object) -> None:
-    return None
+    answers = _ANSWERS.get()
+    if not answers:
+        return None
+    call_id = _running_call_id()
+    return None if call_id is None else answers.get(call_id)
 
 
 @contextlib.contextmanager
@@ -210,14 +202,6 @@ def collecting_input(
     """Within: each call's :func:`input_answer` comes from ``answers`` (by call id), and
     the requests of the calls that raised :class:`ToolInputRequired` are gathered in the
     dict yielded (by call id)."""
-    global _registered
-    if not _registered:
-        with _registering:
-            if not _registered:
-                from ostinato.instrumentation import add_tool_scope
-
-                add_tool_scope(_input_scope)
-                _registered = True
     asked: dict[str, InputRequest] = {}
     token = _ASKED.set(asked)
     answers_token = _ANSWERS.set(answers or {})

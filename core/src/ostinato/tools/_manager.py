@@ -8,14 +8,20 @@ concurrently):
    blank arguments become ``"{}"``; find the tool among the request's callbacks, then
    through the resolver if fallback is enabled; an unknown tool goes to the exception
    processor (by default the model reads ``Error: unknown tool ...``);
-3. run the calls concurrently — a ``sequential`` tool runs alone: the batch is cut into
-   groups at each sequential call, groups run one after another in call order, and the
-   calls inside a group run together (at most ``max_concurrency`` at a time; see
+3. run the calls concurrently, each a :class:`~ostinato.units.ToolInvocation` through
+   the unit stack the tool loop made current (core's wrappers alone outside the loop) —
+   a ``sequential`` tool runs alone: the batch is cut into groups at each sequential
+   call, groups run one after another in call order, and the calls inside a group run
+   together (at most ``max_concurrency`` at a time: core's concurrency wrapper; see
    ``_execution``);
 4. failures (bad arguments, a tool that raised or timed out) go to the exception
    processor; results keep the call order in one ``ToolResponseMessage``.
 
-It holds no per-turn state: limit counts come from the prompt's messages.
+It holds no per-turn state: limit counts come from the prompt's messages. The limits
+are counted here, not in a unit wrapper: counting is in call order before any call runs,
+a breach with ``THROW`` stops the batch before the calls after it are even made units,
+and a call answered with the breach text never runs; a wrapper sees one call at a time,
+when it runs (the calls of a group concurrently), and could keep none of that.
 """
 
 from __future__ import annotations
@@ -197,17 +203,35 @@ class DefaultToolCallingManager:
 
         # Imported here, not at module level: it needs asyncio, which `import ostinato`
         # must not pay for.
-        from ostinato.tools._execution import ToolJob, groups_of, new_semaphore, run_group
+        from ostinato.tools._execution import (
+            BOUND_STACK,
+            ToolInvocation,
+            groups_of,
+            new_semaphore,
+            run_group,
+        )
 
+        bound = BOUND_STACK.get()  # current_unit_stack(), read directly: once per batch
+        if bound is not None:
+            stack = bound[0]
+        else:  # called outside the tool loop: core's wrappers alone
+            from ostinato.tools._unit_wrappers import CORE_TOOL_STACK
+
+            stack = CORE_TOOL_STACK
         sink = current_event_sink()
         events = None
         if sink is not None:
             from ostinato.tools._tool_events import ToolEvents
 
             events = ToolEvents(sink, self._exception_processor)
+        semaphore = new_semaphore(self._max_concurrency)
         texts: list[str | None] = [None] * len(assistant.tool_calls)
-        jobs: list[ToolJob] = []
+        jobs: list[ToolInvocation] = []
         breach: tuple[int, LimitBreach] | None = None
+        # The limits are counted here, in call order, before any call runs, and not in a
+        # unit wrapper: a wrapper sees one call at a time, when it runs (the calls of a
+        # group concurrently), while a breach must stop the batch before the calls after
+        # it are even made units, and a call answered with the breach text never runs.
         counts = count_prior_tool_calls(prompt.messages)
         total = sum(counts.values())
         for index, call in enumerate(assistant.tool_calls):
@@ -234,22 +258,23 @@ class DefaultToolCallingManager:
             metadata = callback.tool_metadata
             arguments = call.arguments if call.arguments and call.arguments.strip() else "{}"
             jobs.append(
-                ToolJob(
-                    index,
+                ToolInvocation(
                     call,
                     callback,
                     arguments,
+                    context,
+                    metadata.timeout,
                     metadata.return_direct,
                     metadata.sequential,
-                    metadata.timeout,
+                    index,
+                    semaphore,
+                    events,
                 )
             )
 
-        semaphore = new_semaphore(self._max_concurrency)
         failed = False
         for group in groups_of(jobs):
-            watcher = events.watcher() if events is not None else None
-            outcomes = await run_group(group, context, semaphore, watcher)
+            outcomes = await run_group(group, stack)
             for job, outcome in zip(group, outcomes):
                 if isinstance(outcome, str):
                     texts[job.index] = outcome

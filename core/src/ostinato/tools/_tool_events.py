@@ -9,7 +9,8 @@ class, see ``ToolError.error_type``) and its ``failure`` the kind (:func:`failur
 The text of a failure is what the exception processor makes of it; the processor runs
 once per failure, here, and the manager reuses its text (or re-raises what it raised) in
 call order afterwards, as it would without events. Imported by the manager only when
-somebody listens; must not decide anything.
+somebody listens; core's ``tool-events`` unit wrapper tells it of each call that runs.
+Must not decide anything.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from ostinato.messages import ToolCall
 from ostinato.tools._exceptions import ToolExecutionExceptionProcessor, tool_error_text
 
 if TYPE_CHECKING:
-    from ostinato.tools._execution import ToolJob, ToolJobWatcher
+    from ostinato.units._tool_unit import ToolInvocation
 
 __all__ = ["ToolEvents", "failure_kind"]
 
@@ -53,12 +54,6 @@ class ToolEvents:
             call, text, 0.0, error.error_type, False, failure_kind(error)
         )
 
-    def watcher(self) -> ToolJobWatcher:
-        """The watcher :func:`~ostinato.tools._execution.run_group` tells of each job."""
-        from ostinato.tools._execution import ToolJobWatcher
-
-        return ToolJobWatcher(self._started, self._finished)
-
     def processed(self, index: int, error: ToolError) -> str:
         """The text for the failure of call ``index``: the processor's, from when the
         call ended (raising what it raised then), else processed now."""
@@ -69,10 +64,12 @@ class ToolEvents:
             raise done
         return done
 
-    async def _started(self, job: ToolJob) -> None:
+    async def started(self, job: ToolInvocation) -> None:
+        """The call ``job`` starts running (told by core's ``tool-events`` wrapper)."""
         await self._sink.tool_started(job.call)
 
-    async def _finished(self, job: ToolJob, outcome: str | ToolError, seconds: float) -> None:
+    async def finished(self, job: ToolInvocation, outcome: str | ToolError, seconds: float) -> None:
+        """The call ``job`` ended with ``outcome`` after ``seconds``."""
         if isinstance(outcome, str):
             await self._sink.tool_finished(job.call, outcome, seconds, None, job.return_direct)
             return

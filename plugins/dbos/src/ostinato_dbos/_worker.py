@@ -95,26 +95,35 @@ class Worker:
 
         Raises:
             ConfigurationError: the client cannot be built (no model, an unknown
-                provider, a missing key...): the worker would fail every turn.
+                provider, a missing key...), or its unit stack lacks the ``dbos`` wrapper
+                (a container built without this plugin): the worker would fail every turn.
         """
         from ostinato.cli import command_container
         from ostinato.durable import TurnRunner
+        from ostinato.errors import ConfigurationError
         from ostinato_dbos._relay import relay_event
+        from ostinato_dbos._unit_wrapper import WRAPPER_NAME
 
         # Without a container: the client every `ostinato` command builds (memory in
         # SQLite unless set otherwise: a turn adopted elsewhere finds its conversation).
         container = self._container if self._container is not None else command_container()
         runner = TurnRunner(container, listeners=(*self._listeners, relay_event))
-        _ = runner.client  # built now: a bad setting is an error at start, not per turn
+        units = runner.client.units  # built now: a bad setting fails the start, not a turn
+        if not any(w.name == WRAPPER_NAME for w in units.wrappers):
+            raise ConfigurationError(
+                f"the worker's client has no {WRAPPER_NAME!r} unit wrapper: its turns "
+                f"would not be recorded\n  its unit stack: {units!r}\n"
+                "fix: build the worker's container with the DBOS plugin among its plugins"
+            )
         self._launch(runner)
 
     def _launch(self, runner: TurnRunner) -> None:
         from dbos import DBOS
 
-        from ostinato.durable import set_unit_interceptor
         from ostinato_dbos._heartbeats import Heartbeats
         from ostinato_dbos._identity import claim_identity
-        from ostinato_dbos._workflow import configure_worker, dbos_unit
+        from ostinato_dbos._unit_wrapper import activate
+        from ostinato_dbos._workflow import configure_worker
 
         settings = self.settings
         if not self.executor_id:
@@ -127,7 +136,8 @@ class Worker:
         self._heartbeats.register()
         self._lease_until = began + settings.dead_after_seconds
         configure_worker(runner, settings.approval_timeout_seconds, self.check_lease)
-        self._uninstall = set_unit_interceptor(dbos_unit)
+        activate(True)
+        self._uninstall = lambda: activate(False)
         DBOS(
             config={
                 "name": APP_NAME,

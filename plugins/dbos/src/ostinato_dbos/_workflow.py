@@ -1,5 +1,5 @@
-"""The DBOS workflow of a durable turn, and the unit interceptor that makes each unit a
-DBOS step.
+"""The DBOS workflow of a durable turn, and how the ``dbos`` unit wrapper makes each unit
+a DBOS step.
 
 One workflow, ``ostinato.turn``, takes a :class:`~ostinato.durable.TurnRequest` as JSON
 and returns the answer (a ``ChatResponse``) as JSON. Inside it, each unit core runs
@@ -68,10 +68,11 @@ def configure_worker(
     _Worker.check_lease = check_lease
 
 
-async def dbos_unit(unit: Unit, run: Callable[[], Awaitable[Any]]) -> Any:
-    """The unit interceptor: ``run`` as a DBOS step whose output is the unit's JSON (a
-    recorded step returns its output without running). The turn's events collected
-    since the previous unit are written to its event stream first, inside the step."""
+async def dbos_unit(unit: Unit[Any], next: Callable[[Unit[Any]], Awaitable[Any]]) -> Any:
+    """``next(unit)`` (the rest of the stack, then the unit) as a DBOS step whose output
+    is the unit's JSON, encoded with its codec (a recorded step returns its output,
+    decoded, without running). The turn's events collected since the previous unit are
+    written to its event stream first, inside the step."""
     ran = False
     result: Any = None
     batch = take_batch(unit.sequence)
@@ -80,7 +81,7 @@ async def dbos_unit(unit: Unit, run: Callable[[], Awaitable[Any]]) -> Any:
         nonlocal ran, result
         await asyncio.to_thread(_Worker.check_lease)  # fenced: not another unit here
         await write_batch(batch)
-        result = await run()
+        result = await next(unit)
         ran = True
         return json.dumps(unit.encode(result), ensure_ascii=False)
 

@@ -1,6 +1,7 @@
-"""The plugin's hooks: its settings and the ``dbos`` durable engine (which the
-``ostinato worker`` and ``ostinato approve`` commands use). Import-light: DBOS loads
-only when the engine is used."""
+"""The plugin's hooks: its settings, the ``dbos`` durable engine (which the
+``ostinato worker`` and ``ostinato approve`` commands use) and the ``dbos`` unit wrapper
+recording a worker's durable turns. Import-light: DBOS loads only when the engine is
+used."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from ostinato_dbos._settings import ENV_PREFIX
 
 if TYPE_CHECKING:
     from ostinato.plugins import FactoryContext
+    from ostinato.units import UnitWrapper
     from ostinato_dbos._engine import DbosEngine
 
-__all__ = ["register_durable_engines", "register_settings"]
+__all__ = ["register_durable_engines", "register_settings", "register_unit_wrappers"]
 
 
 @hookimpl
@@ -35,3 +37,15 @@ def _engine(context: FactoryContext) -> DbosEngine:
 def register_durable_engines(register: Any) -> None:
     """Register the ``dbos`` durable engine."""
     register("dbos", _engine)
+
+
+def _unit_wrapper(context: FactoryContext) -> UnitWrapper:
+    from ostinato_dbos._unit_wrapper import dbos_unit_wrapper
+
+    return dbos_unit_wrapper()
+
+
+@hookimpl
+def register_unit_wrappers(register: Any) -> None:
+    """Register the ``dbos`` unit wrapper (it records units only in a worker's turns)."""
+    register("dbos", _unit_wrapper)

@@ -38,10 +38,10 @@ from ostinato.advisors import (
     ToolLoopExit,
     ToolLoopExitListener,
 )
-from ostinato.durable import read_memory, write_memory
 from ostinato.memory import ChatMemory, ChatMemoryRepository
 from ostinato.messages import AssistantMessage, Message
 from ostinato.model import Usage
+from ostinato.units import read_memory, write_memory
 from ostinato_memory._answer import StreamedAnswer, outputs_of, usage_of, with_usage
 from ostinato_memory._history import resolve_conversation_id
 from ostinato_memory._open_rounds import OpenRounds
@@ -58,6 +58,7 @@ class _Run:
     request: ChatClientRequest  # what goes down the chain, history applied
     inputs: tuple[Message, ...]  # stored with the answer
     outside: bool  # the tool loop runs inside this advisor
+    chain: AdvisorChain  # its unit stack and turn: the memory units go through them
 
 
 def _loop_inside(advisor: Advisor, chain: AdvisorChain) -> bool:
@@ -183,8 +184,10 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
         if resumed is not None and outside:
             # The resumed conversation already holds the history: store the turn's user
             # message with the final answer, once the turn ends.
-            return _Run(conversation_id, request, turn_input(resumed), outside)
-        history = await read_memory(self._chat_memory, conversation_id)
+            return _Run(conversation_id, request, turn_input(resumed), outside, chain)
+        history = await read_memory(
+            self._chat_memory, conversation_id, units=chain.units, turn=chain.turn
+        )
         completed = self._open_rounds.take(conversation_id, request.prompt.messages)
         if completed is None and resumed is not None:
             completed = stopped_round(resumed, request.prompt.messages)
@@ -197,9 +200,11 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
         if completed is not None and not outside:
             # Inside the loop the tool round is whole now: store it before the next
             # model call (a later failure keeps it). Outside, it waits for the answer.
-            await write_memory(self._chat_memory, conversation_id, completed)
+            await write_memory(
+                self._chat_memory, conversation_id, completed, units=chain.units, turn=chain.turn
+            )
             inputs = ()
-        return _Run(conversation_id, prepared, inputs, outside)
+        return _Run(conversation_id, prepared, inputs, outside, chain)
 
     async def _end(
         self, run: _Run, outputs: list[AssistantMessage], usage: Usage | None = None
@@ -215,7 +220,13 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
             # The answer: stored with what it cost. (A tool-call message is stored as the
             # model sent it: the next round's request carries it again, and must match.)
             outputs = with_usage(outputs, usage)
-        await write_memory(self._chat_memory, run.conversation_id, [*run.inputs, *outputs])
+        await write_memory(
+            self._chat_memory,
+            run.conversation_id,
+            [*run.inputs, *outputs],
+            units=run.chain.units,
+            turn=run.chain.turn,
+        )
 
     async def on_tool_loop_exit(self, ending: ToolLoopExit) -> None:
         """Inside the loop: store the open round with the answer the tool advisor made.

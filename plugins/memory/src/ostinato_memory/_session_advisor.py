@@ -115,7 +115,7 @@ class SessionMemoryAdvisor(MessageChatMemoryAdvisor):
     ) -> None:
         await super()._end(run, outputs, usage)
         if outputs and (run.outside or not any(o.has_tool_calls for o in outputs)):
-            await self._after_turn(run.conversation_id)
+            await self._after_turn(run.conversation_id, run.chain)
 
     async def on_tool_loop_exit(self, ending: ToolLoopExit) -> None:
         """Store the open round with the answer (inside the loop), then compact."""
@@ -124,20 +124,27 @@ class SessionMemoryAdvisor(MessageChatMemoryAdvisor):
         if len(self._open_rounds) < before and not is_pending(ending.response.context):
             await self._after_turn(self.conversation_id(ending.request.context))
 
-    async def _after_turn(self, conversation_id: str) -> None:
+    async def _after_turn(self, conversation_id: str, chain: AdvisorChain | None = None) -> None:
+        # Without a chain (at the tool loop's exit) the stack the loop made current runs
+        # the memory units; a background compaction runs outside the turn, unrecorded.
         if not self.session_memory.summarizes or conversation_id in self._compacting:
             return
         if not self._background or current_turn() is not None:
-            await self._compact(conversation_id)
+            await self._compact(conversation_id, chain)
             return
         task = asyncio.get_running_loop().create_task(self._compact(conversation_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _compact(self, conversation_id: str) -> None:
+    async def _compact(self, conversation_id: str, chain: AdvisorChain | None = None) -> None:
         self._compacting.add(conversation_id)
         try:
-            await self.session_memory.compact(conversation_id)
+            if chain is None:
+                await self.session_memory.compact(conversation_id)
+            else:
+                await self.session_memory.compact(
+                    conversation_id, units=chain.units, turn=chain.turn
+                )
         except Exception:
             _log.warning("compaction of session %r failed", conversation_id, exc_info=True)
         finally:

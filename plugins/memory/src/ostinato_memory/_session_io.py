@@ -2,9 +2,9 @@
 
 Every read and write of the session advisor — the compacted history, the turn's
 messages, the entries compaction plans from, the summary it appends — goes through
-:func:`~ostinato.durable.read_memory` and :func:`~ostinato.durable.write_memory`, so each
-is a recorded unit in a durable turn (a replay sees what the first run read, and a
-summary already appended is not appended twice). The history and the turn go through
+:func:`~ostinato.units.read_memory` and :func:`~ostinato.units.write_memory`, so each
+is a unit of the chain's stack: recorded in a durable turn (a replay sees what the first
+run read, and a summary already appended is not appended twice). The history and the turn go through
 :class:`~ostinato_memory.SessionMemory` itself (a ``ChatMemory``); the raw entries go
 through :class:`EntriesMemory`, a ``ChatMemory`` over the same log whose messages are
 *envelopes*: one system message per entry, the entry's JSON form in its metadata, so a
@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from ostinato.durable import read_memory, write_memory
 from ostinato.memory import SessionEntry, SessionLog
 from ostinato.messages import Message, SystemMessage
+from ostinato.units import TurnScope, UnitStack, read_memory, write_memory
 
 __all__ = ["ENTRY_METADATA", "EntriesMemory", "append_entries", "read_entries"]
 
@@ -64,13 +64,25 @@ class EntriesMemory:
         await self._log.delete(conversation_id)
 
 
-async def read_entries(memory: EntriesMemory, session_id: str) -> list[SessionEntry]:
-    """The session's entries, read as a recorded memory unit."""
-    return [opened(m) for m in await read_memory(memory, session_id)]
+async def read_entries(
+    memory: EntriesMemory,
+    session_id: str,
+    *,
+    units: UnitStack | None = None,
+    turn: TurnScope | None = None,
+) -> list[SessionEntry]:
+    """The session's entries, read as a memory unit of ``units``."""
+    return [opened(m) for m in await read_memory(memory, session_id, units=units, turn=turn)]
 
 
 async def append_entries(
-    memory: EntriesMemory, session_id: str, entries: Sequence[SessionEntry]
+    memory: EntriesMemory,
+    session_id: str,
+    entries: Sequence[SessionEntry],
+    *,
+    units: UnitStack | None = None,
+    turn: TurnScope | None = None,
 ) -> None:
-    """Append ``entries`` as a recorded memory unit (a summary, in compaction)."""
-    await write_memory(memory, session_id, [envelope(e) for e in entries])
+    """Append ``entries`` as a memory unit of ``units`` (a summary, in compaction)."""
+    messages = [envelope(e) for e in entries]
+    await write_memory(memory, session_id, messages, units=units, turn=turn)

@@ -10,6 +10,7 @@ compacted view — summaries in place of what they cover, then what the strategi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ostinato.memory import ChatMemorySyncFaces, SessionEntry, SessionLog, SessionSearchHit
 from ostinato.messages import Message
@@ -18,6 +19,9 @@ from ostinato_memory._session_base import InMemorySessionLog
 from ostinato_memory._session_io import EntriesMemory, append_entries, read_entries
 from ostinato_memory._session_view import Block, session_blocks, summary_message
 from ostinato_memory._validation import check_conversation_id, check_messages
+
+if TYPE_CHECKING:
+    from ostinato.units import TurnScope, UnitStack
 
 __all__ = ["SessionMemory"]
 
@@ -111,14 +115,23 @@ class SessionMemory(ChatMemorySyncFaces):
         check_conversation_id(conversation_id)
         await self._log.delete(conversation_id)
 
-    async def compact(self, conversation_id: str) -> SessionEntry | None:
+    async def compact(
+        self,
+        conversation_id: str,
+        *,
+        units: UnitStack | None = None,
+        turn: TurnScope | None = None,
+    ) -> SessionEntry | None:
         """Append a summary if a strategy's ``plan`` asks for one; return it (else
-        ``None``). The read and the append are durable memory units
-        (:mod:`ostinato_memory._session_io`); the summarizer runs in between."""
+        ``None``). The read and the append are memory units of ``units`` (a chain's
+        stack and turn; by default the stack the tool loop made current, if any), so a
+        durable turn records them (:mod:`ostinato_memory._session_io`); the summarizer
+        runs in between."""
         check_conversation_id(conversation_id)
         if not self.summarizes:
             return None
-        blocks = session_blocks(await read_entries(self._entries, conversation_id))
+        entries = await read_entries(self._entries, conversation_id, units=units, turn=turn)
+        blocks = session_blocks(entries)
         for strategy in self._strategies:
             summarizer = strategy.summarizer
             fold = strategy.plan(blocks) if summarizer is not None else None
@@ -127,7 +140,7 @@ class SessionMemory(ChatMemorySyncFaces):
             text = await summarizer.summarize([m for block in fold for m in block.messages])
             start, end = fold[0].start, fold[-1].end
             entry = SessionEntry.summary(summary_message(text, start, end), start, end)
-            await append_entries(self._entries, conversation_id, [entry])
+            await append_entries(self._entries, conversation_id, [entry], units=units, turn=turn)
             return entry
         return None
 

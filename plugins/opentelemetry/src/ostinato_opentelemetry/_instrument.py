@@ -7,13 +7,12 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ostinato.instrumentation import add_advisor_scope, add_model_attempt_scope, add_tool_scope
+from ostinato.instrumentation import add_advisor_scope, add_model_attempt_scope
 from ostinato_opentelemetry._advisor_span import advisor_scope
 from ostinato_opentelemetry._http_span import http_attempt_scope
 from ostinato_opentelemetry._model_span import ModelCallSpanAdvisor
 from ostinato_opentelemetry._settings import OpenTelemetrySettings
 from ostinato_opentelemetry._telemetry import Telemetry
-from ostinato_opentelemetry._tool_span import tool_scope
 from ostinato_opentelemetry._turn_span import TurnSpanAdvisor
 
 if TYPE_CHECKING:
@@ -28,8 +27,7 @@ _removers: dict[str, Callable[[], None]] = {}
 def _install_scopes(telemetry: Telemetry) -> None:
     # Each scope is installed once; it reads the settings of the turn running it.
     with _lock:
-        if "tool" not in _removers:
-            _removers["tool"] = add_tool_scope(tool_scope(telemetry))
+        if "attempt" not in _removers:
             _removers["attempt"] = add_model_attempt_scope(http_attempt_scope())
         if telemetry.settings.advisor_spans and "advisor" not in _removers:
             _removers["advisor"] = add_advisor_scope(advisor_scope())

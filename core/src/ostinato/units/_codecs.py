@@ -1,7 +1,8 @@
 """Each unit's result to and from JSON, in the project's JSON forms.
 
-A durable engine stores what :func:`run_unit` returned as JSON and gives it back on
-replay; these are the encoders and decoders core hands it with each unit. A model round's
+A wrapper that records units (a durable engine) stores each unit's result as JSON with
+the unit's :attr:`~ostinato.units.Unit.codec` and reads it back on replay; these are the
+codecs of core's units. A model round's
 result is a :class:`~ostinato.model.ChatResponse` (``to_dict``), a tool call's the text the
 model reads or the :class:`~ostinato.errors.ToolError` it failed with (its class, message
 and fields; a recorded failure has no ``__cause__``), a memory read's the messages
@@ -22,11 +23,16 @@ from ostinato.errors import (
 )
 from ostinato.messages import Message, message_from_dict
 from ostinato.model import ChatResponse
+from ostinato.units._unit import UnitCodec
 
 if TYPE_CHECKING:
     from ostinato.prompt import Prompt
 
 __all__ = [
+    "MESSAGES",
+    "NOTHING",
+    "RESPONSE",
+    "TOOL_OUTCOME",
     "decode_messages",
     "decode_nothing",
     "decode_response",
@@ -133,3 +139,15 @@ def encode_nothing(result: None) -> None:
 def decode_nothing(data: Any) -> None:
     """A recorded unit without a result."""
     return None
+
+
+#: A model round's result: a :class:`~ostinato.model.ChatResponse`.
+RESPONSE: Final[UnitCodec[ChatResponse]] = UnitCodec(encode_response, decode_response)
+#: A tool call's outcome: its text, or the :class:`~ostinato.errors.ToolError` it failed with.
+TOOL_OUTCOME: Final[UnitCodec[str | ToolError]] = UnitCodec(
+    encode_tool_outcome, decode_tool_outcome
+)
+#: A memory read's result: the conversation's messages.
+MESSAGES: Final[UnitCodec[list[Message]]] = UnitCodec(encode_messages, decode_messages)
+#: A unit without a result (a memory write).
+NOTHING: Final[UnitCodec[None]] = UnitCodec(encode_nothing, decode_nothing)

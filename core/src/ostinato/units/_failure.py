@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["current_task", "tool_failure"]
+__all__ = ["current_task", "describe_exception", "tool_failure"]
 
 # What Python says when it replaces a StopIteration leaving a coroutine or generator.
 _PEP_479_MESSAGES = frozenset(
@@ -73,3 +73,9 @@ def tool_failure(error: BaseException, task: asyncio.Task[Any] | None) -> BaseEx
     if isinstance(error, GeneratorExit):
         return error if task is not None and current_task() is task else None
     return None
+
+
+def describe_exception(error: BaseException) -> str:
+    """``"ValueError: boom"``, or just ``"ValueError"`` when the message is blank."""
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text.strip() else type(error).__name__

@@ -1,0 +1,108 @@
+"""Units and the one wrapper stack: the steps of a turn as values, and what wraps them.
+
+A *unit* is one step of a turn a wrapper may observe, steer, record or replay: a model
+round (:class:`ModelCall`, :class:`ModelStream`), a tool call (:class:`ToolInvocation`),
+a chat memory read or write (:class:`MemoryRead`, :class:`MemoryWrite`). Each has a kind,
+a sequence number in its turn, a JSON description of its input and a codec for its
+result. A client runs every unit through one :class:`UnitStack` of
+:class:`UnitWrapper` values, composed once: core's own (the tool concurrency cap, the
+tool events, the tool timeout), those plugins register (``register_unit_wrappers``) and
+those a builder adds (``ChatClientBuilder.unit_wrappers``). See the units guide.
+Every name loads on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ostinato._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ostinato.units._codecs import MESSAGES, NOTHING, RESPONSE, TOOL_OUTCOME
+    from ostinato.units._memory import read_memory, write_memory
+    from ostinato.units._stack import (
+        Around,
+        AroundStream,
+        UnitOrder,
+        UnitStack,
+        UnitWrapper,
+        current_unit_stack,
+    )
+    from ostinato.units._streams import aggregate, recorded_stream
+    from ostinato.units._tool_unit import ToolInvocation
+    from ostinato.units._unit import (
+        TurnScope,
+        Unit,
+        UnitCodec,
+        UnitKind,
+        current_turn,
+        current_unit,
+        durable_turn,
+        idempotency_key,
+    )
+    from ostinato.units._values import MemoryRead, MemoryWrite, ModelCall, ModelStream
+
+__all__ = [
+    "MESSAGES",
+    "NOTHING",
+    "RESPONSE",
+    "TOOL_OUTCOME",
+    "Around",
+    "AroundStream",
+    "MemoryRead",
+    "MemoryWrite",
+    "ModelCall",
+    "ModelStream",
+    "ToolInvocation",
+    "TurnScope",
+    "Unit",
+    "UnitCodec",
+    "UnitKind",
+    "UnitOrder",
+    "UnitStack",
+    "UnitWrapper",
+    "aggregate",
+    "current_turn",
+    "current_unit",
+    "current_unit_stack",
+    "durable_turn",
+    "idempotency_key",
+    "read_memory",
+    "recorded_stream",
+    "write_memory",
+]
+
+# Every name loads on first use: the hot path imports ``ostinato.units._stack`` and
+# ``_unit``, and that must not load the rest of the package with it.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "MESSAGES": "ostinato.units._codecs",
+        "NOTHING": "ostinato.units._codecs",
+        "RESPONSE": "ostinato.units._codecs",
+        "TOOL_OUTCOME": "ostinato.units._codecs",
+        "Around": "ostinato.units._stack",
+        "AroundStream": "ostinato.units._stack",
+        "MemoryRead": "ostinato.units._values",
+        "MemoryWrite": "ostinato.units._values",
+        "ModelCall": "ostinato.units._values",
+        "ModelStream": "ostinato.units._values",
+        "ToolInvocation": "ostinato.units._tool_unit",
+        "TurnScope": "ostinato.units._unit",
+        "Unit": "ostinato.units._unit",
+        "UnitCodec": "ostinato.units._unit",
+        "UnitKind": "ostinato.units._unit",
+        "UnitOrder": "ostinato.units._stack",
+        "UnitStack": "ostinato.units._stack",
+        "UnitWrapper": "ostinato.units._stack",
+        "aggregate": "ostinato.units._streams",
+        "current_turn": "ostinato.units._unit",
+        "current_unit": "ostinato.units._unit",
+        "current_unit_stack": "ostinato.units._stack",
+        "durable_turn": "ostinato.units._unit",
+        "idempotency_key": "ostinato.units._unit",
+        "read_memory": "ostinato.units._memory",
+        "recorded_stream": "ostinato.units._streams",
+        "write_memory": "ostinato.units._memory",
+    },
+)
