@@ -8,7 +8,9 @@ and, after a crash, replays the turn returning the recorded results instead of r
 the units again. :func:`durable_turn`, :func:`current_turn` and :func:`idempotency_key`
 are those of :mod:`ostinato.units`. :func:`durable_engine` opens the
 installed engine; :meth:`DurableEngine.submit` queues a :class:`TurnRequest` and returns a
-:class:`TurnHandle`. :class:`EngineOperations` is what the ``ostinato worker`` and
+:class:`TurnHandle`. :func:`rebuild_unit` rebuilds a unit from its description on
+another process's client (an engine running units away from their turn).
+:class:`EngineOperations` is what the ``ostinato worker`` and
 ``ostinato approve`` commands need of an engine. Every name loads on first use.
 """
 
@@ -21,6 +23,7 @@ from ostinato._lazy import lazy_exports
 if TYPE_CHECKING:
     from ostinato.durable._engines import durable_engine
     from ostinato.durable._operations import DurableWorker, EngineOperations
+    from ostinato.durable._rebuild import arebuild_unit, rebuild_unit
     from ostinato.durable._runner import DecisionWaiter, TurnRunner, resolve_tools
     from ostinato.durable._turns import DurableEngine, TurnHandle, TurnRequest, TurnStatus
     from ostinato.units import (
@@ -44,11 +47,13 @@ __all__ = [
     "TurnStatus",
     "Unit",
     "UnitKind",
+    "arebuild_unit",
     "current_turn",
     "durable_engine",
     "durable_turn",
     "idempotency_key",
     "read_memory",
+    "rebuild_unit",
     "resolve_tools",
     "write_memory",
 ]
@@ -67,11 +72,13 @@ __getattr__, __dir__ = lazy_exports(
         "TurnStatus": "ostinato.durable._turns",
         "Unit": "ostinato.units._unit",
         "UnitKind": "ostinato.units._unit",
+        "arebuild_unit": "ostinato.durable._rebuild",
         "current_turn": "ostinato.units._unit",
         "durable_engine": "ostinato.durable._engines",
         "durable_turn": "ostinato.units._unit",
         "idempotency_key": "ostinato.units._unit",
         "read_memory": "ostinato.units._memory",
+        "rebuild_unit": "ostinato.durable._rebuild",
         "resolve_tools": "ostinato.durable._runner",
         "write_memory": "ostinato.units._memory",
     },
