@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 from opentelemetry.context import Context
@@ -63,10 +63,10 @@ def _telemetry_on(provider: TracerProvider) -> Telemetry:
 
 
 @pytest.fixture
-def broken_telemetry() -> Iterator[Telemetry]:
+def broken_telemetry() -> Telemetry:
     provider = TracerProvider()
     provider.add_span_processor(_Raising())
-    yield _telemetry_on(provider)
+    return _telemetry_on(provider)
 
 
 def _client(telemetry: Telemetry, model: ScriptedChatModel) -> ChatClient:
