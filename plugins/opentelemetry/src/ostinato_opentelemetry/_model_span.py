@@ -234,7 +234,7 @@ def model_call_wrapper(telemetry: Telemetry) -> UnitWrapper:
     async def around_stream(unit: ModelStream, next: _NextStream) -> AsyncIterator[ChatResponse]:
         call = _ModelCall(telemetry, unit.prompt, stream=True)
         span_context = call.context()
-        aggregator = MessageAggregator()
+        aggregator: MessageAggregator | None = MessageAggregator()
         token = otel_context.attach(span_context)
         try:
             stream = next(unit)  # an adapter may start its request here
@@ -256,24 +256,41 @@ def model_call_wrapper(telemetry: Telemetry) -> UnitWrapper:
                     call.span.set_attribute(
                         "gen_ai.response.time_to_first_chunk", time.perf_counter() - call.began
                     )
-                aggregator.add(chunk)
+                aggregator = _added(aggregator, chunk)
                 yield chunk
         except BaseException as failure:
             error = failure
             raise
         finally:
-            aclose = getattr(stream, "aclose", None)
-            if aclose is not None:
-                await aclose()
-            response = _Response()
-            response.add(_aggregate(aggregator))
-            call.end(response, error)
+            try:
+                aclose = getattr(stream, "aclose", None)
+                if aclose is not None:
+                    await aclose()
+            finally:
+                response = _Response()
+                response.add(_aggregate(aggregator))
+                call.end(response, error)
 
     kinds = frozenset({UnitKind.MODEL_CALL, UnitKind.MODEL_STREAM})
     return UnitWrapper(MODEL_WRAPPER_NAME, UnitOrder.TRACING, kinds, around, around_stream)
 
 
-def _aggregate(aggregator: MessageAggregator) -> ChatResponse | None:
+def _added(aggregator: MessageAggregator | None, chunk: ChatResponse) -> MessageAggregator | None:
+    # The aggregator with ``chunk`` added; None once a chunk could not be (reported once:
+    # the span then records no response, and the stream goes on).
+    if aggregator is None:
+        return None
+    try:
+        aggregator.add(chunk)
+    except Exception as failure:
+        report_once("aggregating a streamed model response", failure)
+        return None
+    return aggregator
+
+
+def _aggregate(aggregator: MessageAggregator | None) -> ChatResponse | None:
+    if aggregator is None:
+        return None
     try:
         return aggregator.result()
     except Exception as failure:
