@@ -58,7 +58,7 @@ from ostinato.messages import ToolResponseMessage, UserMessage
 from ostinato.model import ChatResponse, Generation
 from ostinato.prompt import Prompt, ToolCallingChatOptions
 from ostinato.tools import ToolExecutionResult, tool_call_limit_generation
-from ostinato.units._stack import unbind_unit_stack
+from ostinato.units._unit import _BOUND
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -152,7 +152,7 @@ class ToolLoopTurn(TurnState):
             limited = asked.copy(generations=[tool_call_limit_generation(breached)])
             return await self._limit(LoopExitReason.TOOL_CALL_LIMIT, request, response, limited)
         finally:
-            unbind_unit_stack(units)
+            _BOUND.reset(units)
             reset_event_sink(token)
         if isinstance(result, RoundCancelled):
             return await self._cancelled_tools(request, response, asked)
@@ -282,7 +282,7 @@ class ToolLoopTurn(TurnState):
             limited = asked.copy(generations=[tool_call_limit_generation(breach)])
             return await self._limit(LoopExitReason.TOOL_CALL_LIMIT, request, response, limited)
         finally:
-            unbind_unit_stack(units)
+            _BOUND.reset(units)
             reset_event_sink(token)
         return await self._after_tools(request, response, asked, result)
 

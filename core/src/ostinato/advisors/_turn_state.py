@@ -25,7 +25,7 @@ from ostinato.events import EventSink
 from ostinato.messages import Message
 from ostinato.model import ChatResponse, UsageAccumulator
 from ostinato.prompt import ToolCallingChatOptions
-from ostinato.units._stack import bind_unit_stack, unbind_unit_stack
+from ostinato.units._unit import _BOUND
 
 if TYPE_CHECKING:
     from contextvars import Token
@@ -137,9 +137,10 @@ class TurnState:
 
     def bind_units(self) -> Token[Any]:
         """Make the chain's unit stack current (around tool execution, within one step:
-        undo with ``unbind_unit_stack``), so the tool calling manager runs its calls
+        undo with ``_BOUND.reset``), so the tool calling manager runs its calls
         through it."""
-        return bind_unit_stack(self._chain.units, self._chain.turn)
+        chain = self._chain
+        return _BOUND.set((chain.units, chain.turn))  # bind_unit_stack, inlined
 
     async def tell_exit(self, ending: ToolLoopExit) -> None:
         """Tell the advisors inside the loop of ``ending`` (with the unit stack current:
@@ -148,7 +149,7 @@ class TurnState:
         try:
             await notify_loop_exit(self.inner_chain().advisors, ending)
         finally:
-            unbind_unit_stack(token)
+            _BOUND.reset(token)
 
     def inner_chain(self) -> AdvisorChain:
         """A fresh chain of the advisors inside the loop, for one round."""

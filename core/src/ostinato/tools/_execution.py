@@ -26,6 +26,7 @@ from typing import Any
 from ostinato.errors import ToolError
 from ostinato.units._stack import UnitStack
 from ostinato.units._tool_unit import ToolInvocation
+from ostinato.units._unit import UnitKind
 
 __all__ = ["groups_of", "new_semaphore", "run_group"]
 
@@ -53,7 +54,7 @@ async def run_group(group: Sequence[ToolInvocation], stack: UnitStack) -> list[s
     # outlives this function. _ending raises only BaseExceptions (cancellation...) and
     # _TurnEnding.
     failure: BaseException | None = None
-    step = stack.run
+    step = stack.step(UnitKind.TOOL_CALL)
     try:
         async with asyncio.TaskGroup() as tg:
             tasks = [tg.create_task(_ending(step, job)) for job in group]

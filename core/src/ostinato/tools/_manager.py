@@ -200,11 +200,13 @@ class DefaultToolCallingManager:
         # Imported here, not at module level: it needs asyncio, which `import ostinato`
         # must not pay for.
         from ostinato.tools._execution import groups_of, new_semaphore, run_group
-        from ostinato.units._stack import current_unit_stack
         from ostinato.units._tool_unit import ToolInvocation
+        from ostinato.units._unit import _BOUND
 
-        stack = current_unit_stack()
-        if stack is None:  # called outside the tool loop: core's wrappers alone
+        bound = _BOUND.get()  # current_unit_stack(), read directly: once per batch
+        if bound is not None:
+            stack = bound[0]
+        else:  # called outside the tool loop: core's wrappers alone
             from ostinato.tools._unit_wrappers import CORE_TOOL_STACK
 
             stack = CORE_TOOL_STACK

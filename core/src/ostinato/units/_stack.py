@@ -16,12 +16,14 @@ make the unit value: :attr:`UnitStack.model_call` and its siblings are empty the
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from ostinato.errors import ConfigurationError
-from ostinato.units._unit import _BOUND, _TURN, TurnScope, Unit, UnitKind, entered
+from ostinato.units._unit import _BOUND, _TURN, TurnScope, Unit, UnitKind, _new_scope
 
 if TYPE_CHECKING:
     from contextvars import Token
@@ -135,7 +137,14 @@ class UnitWrapper:
 
 async def _innermost(unit: Unit[Any]) -> Any:
     # The unit runs, and is current for the code inside it (numbered in a child scope).
-    token = _TURN.set(entered(unit))
+    child: TurnScope = _new_scope(TurnScope)
+    parent = unit.turn
+    child.turn_id = (
+        None if parent is None or parent.turn_id is None else f"{parent.turn_id}/{unit.sequence}"
+    )
+    child.units = 0
+    child.unit = unit
+    token = _TURN.set(child)
     try:
         return await unit.run()
     finally:
@@ -147,11 +156,15 @@ def _stream_innermost(unit: ModelStream) -> AsyncIterator[ChatResponse]:
     return unit.stream()
 
 
-def _hop(around: Around, rest: Next) -> Next:
-    return lambda unit: around(unit, rest)
-
-
-def _stream_hop(around: AroundStream, rest: NextStream) -> NextStream:
+def _hop(around: Callable[..., Any], rest: Callable[..., Any]) -> Any:
+    """``unit -> around(unit, rest)``, composed once: a ``partial`` passing ``rest`` by the
+    name of ``around``'s second parameter when it has one (no Python frame per hop)."""
+    try:
+        parameters = list(inspect.signature(around).parameters.values())
+    except (TypeError, ValueError):
+        parameters = []
+    if len(parameters) >= 2 and parameters[1].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD:
+        return functools.partial(around, **{parameters[1].name: rest})
     return lambda unit: around(unit, rest)
 
 
@@ -210,8 +223,13 @@ class UnitStack:
         stream: NextStream = _stream_innermost
         for wrapper in reversed(self.model_stream):
             assert wrapper.around_stream is not None
-            stream = _stream_hop(wrapper.around_stream, stream)
+            stream = _hop(wrapper.around_stream, stream)
         self._stream = stream
+
+    def step(self, kind: UnitKind) -> Next:
+        """The composed step of a call-like ``kind``: ``step(unit)`` is ``run(unit)`` for
+        a unit of that kind (a caller running many units of one kind takes it once)."""
+        return self._steps[kind]
 
     def for_kind(self, kind: UnitKind) -> tuple[UnitWrapper, ...]:
         """The wrappers of ``kind``, outer to inner."""

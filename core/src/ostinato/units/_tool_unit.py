@@ -7,11 +7,13 @@ turns what it raised into that outcome. Only a cancellation of the turn,
 ``KeyboardInterrupt`` and ``SystemExit`` escape: an ``asyncio.CancelledError``,
 ``GeneratorExit`` or ``StopIteration`` the tool raised itself is its failure like any
 other (see :mod:`ostinato.units._failure`). The timeout, the concurrency cap and the
-tool events are core's wrappers around it (``ostinato.tools``).
+tool events are core's wrappers around it (``ostinato.tools``). This module imports
+``asyncio``: it loads with the first tool call, on the running loop.
 """
 
 from __future__ import annotations
 
+from asyncio import current_task
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ostinato.errors import (
@@ -22,7 +24,7 @@ from ostinato.errors import (
     ToolTimeoutError,
 )
 from ostinato.units._codecs import TOOL_OUTCOME
-from ostinato.units._failure import current_task, describe_exception, tool_failure
+from ostinato.units._failure import describe_exception, tool_failure
 from ostinato.units._unit import TurnScope, Unit, UnitCodec, UnitKind
 
 if TYPE_CHECKING:

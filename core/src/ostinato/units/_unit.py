@@ -106,21 +106,6 @@ _BOUND: ContextVar[tuple[UnitStack, TurnScope] | None] = ContextVar(
 )
 
 
-def _draw(scope: TurnScope | None) -> tuple[int, TurnScope | None]:
-    """The next sequence number: from the current scope, else ``scope``, else the scope
-    bound with the current stack; ``0`` (and no scope) when there is none."""
-    turn = _TURN.get()
-    if turn is None:
-        turn = scope
-        if turn is None:
-            bound = _BOUND.get()
-            if bound is None:
-                return 0, None
-            turn = bound[1]
-    turn.units += 1
-    return turn.units, turn
-
-
 class Unit(Generic[R]):
     """One unit of work: a value a wrapper sees (see the module's docstring).
 
@@ -147,10 +132,23 @@ class Unit(Generic[R]):
     turn: TurnScope | None
 
     def _numbered(self, name: str, scope: TurnScope | None) -> None:
-        """Name the unit and draw its number (``scope``: the caller's turn, used when no
-        scope is current)."""
+        """Name the unit and draw its number: from the current scope, else ``scope`` (the
+        caller's turn), else the scope bound with the current stack; ``0`` (and no scope)
+        when there is none."""
         self.name = name
-        self.sequence, self.turn = _draw(scope)
+        turn = _TURN.get()
+        if turn is None:
+            turn = scope
+            if turn is None:
+                bound = _BOUND.get()
+                if bound is None:
+                    self.sequence = 0
+                    self.turn = None
+                    return
+                turn = bound[1]
+        turn.units += 1
+        self.sequence = turn.units
+        self.turn = turn
 
     @property
     def durable(self) -> bool:
@@ -181,12 +179,8 @@ class Unit(Generic[R]):
         return f"{type(self).__name__}(name={self.name!r}, sequence={self.sequence})"
 
 
-def entered(unit: Unit[Any]) -> TurnScope:
-    """The child scope code running inside ``unit`` numbers its units in."""
-    parent = unit.turn
-    if parent is None or parent.turn_id is None:
-        return TurnScope(None, unit)
-    return TurnScope(f"{parent.turn_id}/{unit.sequence}", unit)
+#: Makes a :class:`TurnScope` without calling ``__init__`` (the stack's child scopes).
+_new_scope = object.__new__
 
 
 @contextlib.contextmanager
