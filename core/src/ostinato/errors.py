@@ -18,6 +18,7 @@
     ├── ResumeError                 a pending value or its decisions cannot resume a turn
     ├── EventSchemaError            a loop event's JSON form could not be read
     ├── DurableTurnError            a durable turn failed, was cancelled or is unknown (turn_id)
+    ├── UnitRebuildError            a unit's description cannot be rebuilt into a unit
     ├── UsageLimitExceeded          a turn reached a usage limit and was asked to raise
     ├── ToolError                   something went wrong running a tool (tool_name)
     │   ├── ToolNotFoundError       the model asked for a tool that is not attached
@@ -84,6 +85,7 @@ __all__ = [
     "ToolNotFoundError",
     "ToolResolutionError",
     "ToolTimeoutError",
+    "UnitRebuildError",
     "UsageLimitExceeded",
 ]
 
@@ -192,6 +194,12 @@ class DurableTurnError(OstinatoError):
         super().__init__(message)
         self.turn_id = turn_id
         self.status = status
+
+
+class UnitRebuildError(OstinatoError, ValueError):
+    """A unit's description (``Unit.describe()``, with its kind) cannot be rebuilt into a
+    unit: an unknown kind, a field missing or of the wrong shape (the message says which,
+    what it held and what was expected)."""
 
 
 class EventSchemaError(OstinatoError, ValueError):

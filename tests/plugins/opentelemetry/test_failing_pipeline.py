@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 from opentelemetry.context import Context
@@ -15,11 +15,10 @@ from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, TracerPro
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
 
 from ostinato import ChatClient, tool
-from ostinato.instrumentation import add_tool_scope
 from ostinato.testing import ScriptedChatModel, tool_call, tool_call_response
-from ostinato_opentelemetry import ModelCallSpanAdvisor, OpenTelemetrySettings, TurnSpanAdvisor
+from ostinato_opentelemetry import OpenTelemetrySettings, TurnSpanAdvisor
+from ostinato_opentelemetry._instrument import wrappers_of
 from ostinato_opentelemetry._telemetry import Telemetry
-from ostinato_opentelemetry._tool_span import tool_scope
 
 
 class _Raising(SpanProcessor):
@@ -64,20 +63,18 @@ def _telemetry_on(provider: TracerProvider) -> Telemetry:
 
 
 @pytest.fixture
-def broken_telemetry() -> Iterator[Telemetry]:
+def broken_telemetry() -> Telemetry:
     provider = TracerProvider()
     provider.add_span_processor(_Raising())
-    telemetry = _telemetry_on(provider)
-    remove = add_tool_scope(tool_scope(telemetry))
-    yield telemetry
-    remove()
+    return _telemetry_on(provider)
 
 
 def _client(telemetry: Telemetry, model: ScriptedChatModel) -> ChatClient:
     return (
         ChatClient.builder(model)
         .default_tools(weather)
-        .default_advisors(TurnSpanAdvisor(telemetry), ModelCallSpanAdvisor(telemetry))
+        .default_advisors(TurnSpanAdvisor(telemetry))
+        .unit_wrappers(*wrappers_of(telemetry))
         .build()
     )
 
@@ -91,7 +88,6 @@ def test_an_exporter_that_blocks_never_delays_a_turn() -> None:
         )
     )
     telemetry = _telemetry_on(provider)
-    remove = add_tool_scope(tool_scope(telemetry))
     turns = 30
     model = ScriptedChatModel(
         [tool_call_response(tool_call("weather", {"city": "Oslo"})), "Sunny."] * (turns + 1)
@@ -108,7 +104,6 @@ def test_an_exporter_that_blocks_never_delays_a_turn() -> None:
     finally:
         exporter.release.set()
         provider.shutdown()
-        remove()
 
     assert model.remaining == 0
     assert slowest < 0.5, f"a turn took {slowest:.3f} s while the exporter was blocked"

@@ -8,7 +8,9 @@ and, after a crash, replays the turn returning the recorded results instead of r
 the units again. :func:`durable_turn`, :func:`current_turn` and :func:`idempotency_key`
 are those of :mod:`ostinato.units`. :func:`durable_engine` opens the
 installed engine; :meth:`DurableEngine.submit` queues a :class:`TurnRequest` and returns a
-:class:`TurnHandle`. :class:`EngineOperations` is what the ``ostinato worker`` and
+:class:`TurnHandle`. :func:`rebuild_unit` rebuilds a unit from its description on
+another process's client (an engine running units away from their turn).
+:class:`EngineOperations` is what the ``ostinato worker`` and
 ``ostinato approve`` commands need of an engine. Every name loads on first use.
 """
 
@@ -23,6 +25,8 @@ if TYPE_CHECKING:
     from ostinato.durable._engines import durable_engine as durable_engine
     from ostinato.durable._operations import DurableWorker as DurableWorker
     from ostinato.durable._operations import EngineOperations as EngineOperations
+    from ostinato.durable._rebuild import arebuild_unit as arebuild_unit
+    from ostinato.durable._rebuild import rebuild_unit as rebuild_unit
     from ostinato.durable._runner import DecisionWaiter as DecisionWaiter
     from ostinato.durable._runner import TurnRunner as TurnRunner
     from ostinato.durable._runner import resolve_tools as resolve_tools
@@ -42,6 +46,8 @@ else:
         __name__,
         globals(),
         {
+            "arebuild_unit": "ostinato.durable._rebuild",
+            "rebuild_unit": "ostinato.durable._rebuild",
             "Unit": "ostinato.units._unit",
             "UnitKind": "ostinato.units._unit",
             "current_turn": "ostinato.units._unit",

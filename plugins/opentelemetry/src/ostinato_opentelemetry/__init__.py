@@ -1,7 +1,8 @@
 """OpenTelemetry traces and metrics of ostinato's tool loop, to the GenAI semantic
 conventions.
 
-Installed, the plugin instruments every auto-configured client; :func:`instrument`
+Installed, the plugin instruments every auto-configured client (the turn span advisor,
+and the model call and tool call span wrappers of its unit stack); :func:`instrument`
 instruments a client built by hand. Names are loaded on first use, so importing the
 package does not import OpenTelemetry.
 """
@@ -16,21 +17,21 @@ if TYPE_CHECKING:
     from ostinato_opentelemetry._instrument import (
         instrument,
         instrumentation_advisors,
+        instrumentation_wrappers,
         uninstrument_tools,
     )
-    from ostinato_opentelemetry._model_span import ModelCallSpanAdvisor
     from ostinato_opentelemetry._settings import OpenTelemetrySettings
     from ostinato_opentelemetry._setup import configure_from_environment
     from ostinato_opentelemetry._turn_span import TurnSpanAdvisor
 
 __all__ = [
-    "ModelCallSpanAdvisor",
     "OpenTelemetrySettings",
     "TurnSpanAdvisor",
     "__version__",
     "configure_from_environment",
     "instrument",
     "instrumentation_advisors",
+    "instrumentation_wrappers",
     "uninstrument_tools",
 ]
 
@@ -41,8 +42,8 @@ __version__: str = ostinato.__version__
 _LAZY = {
     "instrument": "ostinato_opentelemetry._instrument",
     "instrumentation_advisors": "ostinato_opentelemetry._instrument",
+    "instrumentation_wrappers": "ostinato_opentelemetry._instrument",
     "uninstrument_tools": "ostinato_opentelemetry._instrument",
-    "ModelCallSpanAdvisor": "ostinato_opentelemetry._model_span",
     "OpenTelemetrySettings": "ostinato_opentelemetry._settings",
     "configure_from_environment": "ostinato_opentelemetry._setup",
     "TurnSpanAdvisor": "ostinato_opentelemetry._turn_span",

@@ -4,7 +4,8 @@ Opened through an advisor scope (:mod:`ostinato.instrumentation`), only inside t
 a client whose settings turn advisor spans on. For a stream the span covers the whole
 stream and is current in each of its steps, so the model calls of every round nest
 under the tool calling advisor's span. The plugin's own advisors and the model advisors
-at the end of the chain get none: the turn and ``chat`` spans already stand for them.
+at the end of the chain get none: the turn and ``chat`` spans already stand for them
+(a ``chat`` span comes from the model call wrapper of the client's unit stack).
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from ostinato.advisors import (
     ChatModelStreamAdvisor,
 )
 from ostinato.instrumentation import AdvisorScope, AdvisorScopeActivation
-from ostinato_opentelemetry._model_span import ModelCallSpanAdvisor
 from ostinato_opentelemetry._telemetry import (
     Telemetry,
     guarded,
@@ -38,7 +38,6 @@ __all__ = ["advisor_scope"]
 
 _UNTRACED_ADVISORS = (
     TurnSpanAdvisor,
-    ModelCallSpanAdvisor,
     ChatModelCallAdvisor,
     ChatModelStreamAdvisor,
 )

@@ -1,25 +1,21 @@
-"""The ``chat {model}`` CLIENT span and the GenAI client metrics of one model call."""
+"""The ``chat {model}`` CLIENT span and the GenAI client metrics of one model call: a
+unit wrapper of model rounds (call and stream), at
+:attr:`~ostinato.units.UnitOrder.TRACING`. It sits just outside the model, so the tool
+loop runs it once per round; inside a durable engine's recorder, so a replayed round
+(which never reaches the model) has no span."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Final
 
 from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.trace import SpanKind
 
-from ostinato.advisors import (
-    AdvisorChain,
-    CallAdvisor,
-    ChatClientRequest,
-    ChatClientResponse,
-    Ordered,
-    StreamAdvisor,
-)
-from ostinato.context_keys import CONVERSATION_ID
-from ostinato.model import ChatResponse
+from ostinato.model import ChatResponse, MessageAggregator
+from ostinato.units import UnitKind, UnitOrder, UnitWrapper
 from ostinato_opentelemetry._content import (
     input_messages,
     output_messages,
@@ -32,18 +28,26 @@ from ostinato_opentelemetry._telemetry import (
     guarded,
     report_once,
     start_span,
+    turn_conversation,
 )
 
-__all__ = ["MODEL_CALL_KEY", "ModelCallSpanAdvisor"]
+if TYPE_CHECKING:
+    from ostinato.prompt import Prompt
+    from ostinato.units import ModelCall, ModelStream, Unit
+
+__all__ = ["MODEL_CALL_KEY", "MODEL_WRAPPER_NAME", "model_call_wrapper"]
+
+#: The name of the model round wrapper in a unit stack.
+MODEL_WRAPPER_NAME: Final = "opentelemetry-model-call"
 
 _OPERATION = "chat"
 #: The context key under which a ``chat`` span keeps its model call (for the HTTP spans).
 MODEL_CALL_KEY = otel_context.create_key("ostinato_opentelemetry.model_call")
 
 
-def _request_attributes(telemetry: Telemetry, request: ChatClientRequest, stream: bool) -> Any:
+def _request_attributes(telemetry: Telemetry, prompt: Prompt, stream: bool) -> Any:
     def compute() -> dict[str, Any]:
-        options = request.prompt.options
+        options = prompt.options
         attributes: dict[str, Any] = {
             "gen_ai.operation.name": _OPERATION,
             "gen_ai.provider.name": telemetry.provider_name,
@@ -64,12 +68,12 @@ def _request_attributes(telemetry: Telemetry, request: ChatClientRequest, stream
             ):
                 if value is not None:
                     attributes[key] = list(value) if isinstance(value, tuple) else value
-        conversation = request.context.get(CONVERSATION_ID)
+        conversation = turn_conversation()
         if conversation is not None:
-            attributes["gen_ai.conversation.id"] = str(conversation)
+            attributes["gen_ai.conversation.id"] = conversation
         if telemetry.settings.capture_content:
             mask, limit = telemetry.masked, telemetry.settings.max_attribute_length
-            messages = request.prompt.messages
+            messages = prompt.messages
             attributes["gen_ai.input.messages"] = input_messages(messages, mask, limit)
             system = system_instructions(messages, mask, limit)
             if system is not None:
@@ -157,9 +161,9 @@ class _ModelCall:
 
     __slots__ = ("attributes", "began", "span", "telemetry")
 
-    def __init__(self, telemetry: Telemetry, request: ChatClientRequest, stream: bool) -> None:
+    def __init__(self, telemetry: Telemetry, prompt: Prompt, stream: bool) -> None:
         self.telemetry = telemetry
-        self.attributes = dict(_request_attributes(telemetry, request, stream))
+        self.attributes = dict(_request_attributes(telemetry, prompt, stream))
         model = self.attributes.get("gen_ai.request.model")
         name = f"{_OPERATION} {model}" if model else _OPERATION
         self.span = start_span(telemetry.tracer, name, SpanKind.CLIENT, self.attributes)
@@ -202,47 +206,40 @@ class _ModelCall:
             report_once("recording a model call", failure)
 
 
-class ModelCallSpanAdvisor(CallAdvisor, StreamAdvisor):
-    """Opens a ``chat {model}`` CLIENT span around each model call and records the GenAI
-    client metrics. It sits innermost, just before the model, so the tool loop runs it
-    once per round."""
+_Next = Callable[["Unit[Any]"], Awaitable[Any]]
+_NextStream = Callable[["ModelStream"], AsyncIterator[ChatResponse]]
 
-    __slots__ = ("_telemetry",)
 
-    def __init__(self, telemetry: Telemetry) -> None:
-        self._telemetry = telemetry
+def model_call_wrapper(telemetry: Telemetry) -> UnitWrapper:
+    """The unit wrapper opening a ``chat {model}`` CLIENT span around each model round
+    and recording the GenAI client metrics. On the stream path it sees every chunk (the
+    first one's arrival is ``gen_ai.response.time_to_first_chunk``) and ends the span
+    with what the aggregate of the chunks tells: usage, finish reasons, output."""
 
-    @property
-    def order(self) -> int:
-        """Just outside the model call advisor."""
-        return Ordered.LOWEST_PRECEDENCE - 1
-
-    async def advise_call(
-        self, request: ChatClientRequest, chain: AdvisorChain
-    ) -> ChatClientResponse:
-        """Call the model inside the span."""
-        call = _ModelCall(self._telemetry, request, stream=False)
+    async def around(unit: ModelCall, next: _Next) -> ChatResponse:
+        call = _ModelCall(telemetry, unit.prompt, stream=False)
         response = _Response()
         token = otel_context.attach(call.context())
         try:
-            result = await chain.next_call(request)
+            result: ChatResponse = await next(unit)
         except BaseException as error:
             call.end(response, error)
             raise
         finally:
             otel_context.detach(token)
-        response.add(result.chat_response)
+        response.add(result)
         call.end(response, None)
         return result
 
-    async def advise_stream(
-        self, request: ChatClientRequest, chain: AdvisorChain
-    ) -> AsyncIterator[ChatClientResponse]:
-        """Stream the model's chunks inside the span; it ends with the stream."""
-        call = _ModelCall(self._telemetry, request, stream=True)
+    async def around_stream(unit: ModelStream, next: _NextStream) -> AsyncIterator[ChatResponse]:
+        call = _ModelCall(telemetry, unit.prompt, stream=True)
         span_context = call.context()
-        response = _Response()
-        stream = chain.next_stream(request)
+        aggregator: MessageAggregator | None = MessageAggregator()
+        token = otel_context.attach(span_context)
+        try:
+            stream = next(unit)  # an adapter may start its request here
+        finally:
+            otel_context.detach(token)
         first = True
         error: BaseException | None = None
         try:
@@ -259,13 +256,43 @@ class ModelCallSpanAdvisor(CallAdvisor, StreamAdvisor):
                     call.span.set_attribute(
                         "gen_ai.response.time_to_first_chunk", time.perf_counter() - call.began
                     )
-                response.add(chunk.chat_response)
+                aggregator = _added(aggregator, chunk)
                 yield chunk
         except BaseException as failure:
             error = failure
             raise
         finally:
-            aclose = getattr(stream, "aclose", None)
-            if aclose is not None:
-                await aclose()
-            call.end(response, error)
+            try:
+                aclose = getattr(stream, "aclose", None)
+                if aclose is not None:
+                    await aclose()
+            finally:
+                response = _Response()
+                response.add(_aggregate(aggregator))
+                call.end(response, error)
+
+    kinds = frozenset({UnitKind.MODEL_CALL, UnitKind.MODEL_STREAM})
+    return UnitWrapper(MODEL_WRAPPER_NAME, UnitOrder.TRACING, kinds, around, around_stream)
+
+
+def _added(aggregator: MessageAggregator | None, chunk: ChatResponse) -> MessageAggregator | None:
+    # The aggregator with ``chunk`` added; None once a chunk could not be (reported once:
+    # the span then records no response, and the stream goes on).
+    if aggregator is None:
+        return None
+    try:
+        aggregator.add(chunk)
+    except Exception as failure:
+        report_once("aggregating a streamed model response", failure)
+        return None
+    return aggregator
+
+
+def _aggregate(aggregator: MessageAggregator | None) -> ChatResponse | None:
+    if aggregator is None:
+        return None
+    try:
+        return aggregator.result()
+    except Exception as failure:
+        report_once("aggregating a streamed model response", failure)
+        return None

@@ -18,6 +18,7 @@ from ostinato_opentelemetry._content import bounded
 from ostinato_opentelemetry._settings import OpenTelemetrySettings
 
 __all__ = [
+    "CONVERSATION_KEY",
     "SCOPE_NAME",
     "TELEMETRY_KEY",
     "Telemetry",
@@ -27,6 +28,7 @@ __all__ = [
     "mark_failed",
     "report_once",
     "start_span",
+    "turn_conversation",
     "turn_telemetry",
 ]
 
@@ -34,6 +36,9 @@ __all__ = [
 SCOPE_NAME = "ostinato_opentelemetry"
 #: The context key under which a turn span keeps its client's :class:`Telemetry`.
 TELEMETRY_KEY = otel_context.create_key("ostinato_opentelemetry.telemetry")
+#: The context key under which a turn span keeps its request's conversation id (for the
+#: ``chat`` spans of its model rounds, which see the prompt but not the request).
+CONVERSATION_KEY = otel_context.create_key("ostinato_opentelemetry.conversation")
 #: The most characters of a span status description (an error's message).
 _STATUS_LENGTH = 1024
 #: Masked past the bound, so a credential the bound cuts is masked whole first.
@@ -158,6 +163,12 @@ def turn_telemetry() -> Telemetry | None:
     """The :class:`Telemetry` of the instrumented turn running here, if any."""
     value = otel_context.get_value(TELEMETRY_KEY)
     return value if isinstance(value, Telemetry) else None
+
+
+def turn_conversation() -> str | None:
+    """The conversation id of the instrumented turn running here, if it has one."""
+    value = otel_context.get_value(CONVERSATION_KEY)
+    return value if isinstance(value, str) else None
 
 
 def mark_failed(telemetry: Telemetry, span: Span, error: BaseException, kind: str) -> None:

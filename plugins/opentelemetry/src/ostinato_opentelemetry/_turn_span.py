@@ -20,16 +20,23 @@ from ostinato.advisors import (
 )
 from ostinato.context_keys import CONVERSATION_ID
 from ostinato_opentelemetry._telemetry import (
+    CONVERSATION_KEY,
     TELEMETRY_KEY,
     Telemetry,
     end_span,
     guarded,
+    report_once,
     start_span,
 )
 
 __all__ = ["TurnSpanAdvisor"]
 
 _OPERATION = "invoke_agent"
+
+
+def _conversation(request: ChatClientRequest) -> str | None:
+    conversation = request.context.get(CONVERSATION_ID)
+    return None if conversation is None else str(conversation)
 
 
 def _start(telemetry: Telemetry, request: ChatClientRequest) -> Span:
@@ -41,18 +48,27 @@ def _start(telemetry: Telemetry, request: ChatClientRequest) -> Span:
         options = request.prompt.options
         if options is not None and options.model:
             attributes["gen_ai.request.model"] = options.model
-        conversation = request.context.get(CONVERSATION_ID)
+        conversation = _conversation(request)
         if conversation is not None:
-            attributes["gen_ai.conversation.id"] = str(conversation)
+            attributes["gen_ai.conversation.id"] = conversation
         return attributes
 
     attributes = guarded("recording a turn", compute)
     return start_span(telemetry.tracer, _OPERATION, SpanKind.INTERNAL, attributes)
 
 
-def _context(telemetry: Telemetry, span: Span) -> otel_context.Context:
-    # The turn's telemetry travels with its span: the scopes read this client's settings.
-    return otel_context.set_value(TELEMETRY_KEY, telemetry, trace.set_span_in_context(span))
+def _context(telemetry: Telemetry, span: Span, request: ChatClientRequest) -> otel_context.Context:
+    # The turn's telemetry travels with its span: the scopes read this client's settings;
+    # and its conversation id, which the chat spans of its rounds record.
+    context = otel_context.set_value(TELEMETRY_KEY, telemetry, trace.set_span_in_context(span))
+    try:
+        conversation = _conversation(request)
+    except Exception as failure:
+        report_once("recording a turn", failure)
+        return context
+    if conversation is None:
+        return context
+    return otel_context.set_value(CONVERSATION_KEY, conversation, context)
 
 
 class TurnSpanAdvisor(CallAdvisor, StreamAdvisor):
@@ -74,7 +90,7 @@ class TurnSpanAdvisor(CallAdvisor, StreamAdvisor):
     ) -> ChatClientResponse:
         """Run the turn inside the span."""
         span = _start(self._telemetry, request)
-        token = otel_context.attach(_context(self._telemetry, span))
+        token = otel_context.attach(_context(self._telemetry, span, request))
         try:
             response = await chain.next_call(request)
         except BaseException as error:
@@ -90,7 +106,7 @@ class TurnSpanAdvisor(CallAdvisor, StreamAdvisor):
     ) -> AsyncIterator[ChatClientResponse]:
         """Stream the turn with the span current while each chunk is made."""
         span = _start(self._telemetry, request)
-        span_context = _context(self._telemetry, span)
+        span_context = _context(self._telemetry, span, request)
         stream = chain.next_stream(request)
         error: BaseException | None = None
         try:
