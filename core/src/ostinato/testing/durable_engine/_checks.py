@@ -132,6 +132,7 @@ class DurableEngineConformance:
     def test_killed_in_a_model_round_the_turn_completes_on_a_restarted_worker(
         self, kit: Kit
     ) -> None:
+        """A worker killed in a model round: the turn completes on a restarted worker."""
         gate = kit.server.gate(("model", "k1", 2))
         worker = kit.workers.start()
         handle = kit.submit("k1", "tool")
@@ -150,6 +151,7 @@ class DurableEngineConformance:
     def test_killed_in_a_tool_call_the_turn_completes_on_another_live_worker(
         self, kit: Kit
     ) -> None:
+        """A worker killed in a tool call: the turn completes on another live worker."""
         gate = kit.server.gate(("count", "k2", 0))
         kit.workers.start()
         kit.workers.start()
@@ -170,6 +172,7 @@ class DurableEngineConformance:
         assert kit.remembered("k2") == ["k2 tool", "done k2"]
 
     def test_killed_between_units_the_turn_completes_each_unit_once(self, kit: Kit) -> None:
+        """A worker killed right after a unit ended: the turn completes, each unit once."""
         worker = kit.workers.start()
         handle = kit.submit("k3", "tool")
         kit.wait_until(lambda: kit.server.finished[("count", "k3", 0)] == 1, "the tool call")
@@ -186,6 +189,8 @@ class DurableEngineConformance:
     def test_a_turn_waiting_for_approval_resumes_on_ostinato_approve_after_every_worker_restarted(
         self, kit: Kit
     ) -> None:
+        """A waiting turn outlives its worker and ``ostinato approve`` resumes it; a tool
+        no worker resolves fails its turn with the error naming it."""
         worker = kit.workers.start()
         handle = kit.submit("k4", "approval")
         kit.wait_until(lambda: handle.pending() is not None, "the turn to wait for approval")
@@ -221,6 +226,7 @@ class DurableEngineConformance:
         assert unknown.status is TurnStatus.FAILED
 
     def test_a_turn_cancelled_in_a_tool_call_ends_cancelled(self, kit: Kit) -> None:
+        """A turn cancelled in a tool call ends cancelled, its events as in process."""
         gate = kit.server.gate(("count", "k6", 0))
         kit.workers.start()
         handle = kit.submit("k6", "tool")
@@ -246,6 +252,7 @@ class DurableEngineConformance:
     def test_the_worker_s_limits_end_a_durable_turn_as_in_process(
         self, kit: Kit, setting: str, reason: LoopExitReason
     ) -> None:
+        """The iteration cap and the usage limits end a durable turn as in process."""
         kit.workers.env[setting] = "1"  # one model round: the tool it asks for never runs
         kit.workers.start()
         handle = kit.submit("k7", "tool")

@@ -141,7 +141,7 @@ class FakeModelServer:
             self.pids.setdefault(key, []).append(int(query.get("pid", 0)))
         self._enter(key)
         with self._lock:
-            self.keys.append(query["key"])
+            self.keys.append(query.get("key", ""))
         self._leave(key)
         return f"{query['kind']} {query['turn']} ok"
 
