@@ -8,13 +8,16 @@ and beside them, at the height of the layer named:
 - ``prompt``: ``prompt_template`` (the template that renders a prompt's text) and
   ``_tool_contract`` (the tool callback protocol and tool definition, public from
   ``ostinato.tools``, which prompt options carry);
-- ``model``: ``transport`` and ``http`` (the HTTP implementation of the model contract)
-  and ``instrumentation`` (the scope registries that adapters and the advisor chain
+- ``settings``: ``transport`` (the bytes of one HTTP exchange: clients, retries,
+  framing, body limits; it knows nothing of messages, prompts or responses);
+- ``model``: ``http`` (the model contract over HTTP, on ``transport``) and
+  ``instrumentation`` (the scope registries that adapters and the advisor chain
   read);
 - ``tools``: ``runtime`` (the private loop behind the sync faces of tools and client),
-  ``memory`` (conversation memory) and ``units`` (model rounds, tool calls and memory
-  reads and writes as values, and the wrapper stack they run through: tools, the model
-  advisors and memory advisors use it);
+  ``memory`` (conversation memory), ``retrieval`` (documents, embedding models, vector
+  stores: the sync faces run on ``runtime``, the HTTP embedding base on ``http``) and
+  ``units`` (model rounds, tool calls and memory reads and writes as values, and the
+  wrapper stack they run through: tools, the model advisors and memory advisors use it);
 - ``config``: ``plugins`` (plugin discovery and registration) and ``durable`` (the
   engine-neutral face of durable turns: the turn runner and engines, which build clients
   from the configuration);
@@ -70,23 +73,19 @@ LAYERS = (
 BESIDE = {
     "ostinato.prompt_template": "prompt",
     "ostinato._tool_contract": "prompt",
-    "ostinato.transport": "model",
+    "ostinato.transport": "settings",
     "ostinato.http": "model",
     "ostinato.instrumentation": "model",
     "ostinato.runtime": "tools",
     "ostinato.memory": "tools",
-    "ostinato.units": "tools",
+    "ostinato.retrieval": "tools",
     "ostinato.durable": "config",
+    "ostinato.units": "tools",
     "ostinato.plugins": "config",
     "ostinato.testing": "cli",
 }
-# (importer, imported) pairs that climb on purpose, with why.
-EXCEPTIONS: dict[tuple[str, str], str] = {
-    ("ostinato.durable._runner", "ostinato.cli._tool_loading"): (
-        "a worker resolves the tools a turn names with the CLI's tool loading, lazily, when a "
-        "turn runs; it goes when tool loading moves to tools"
-    ),
-}
+# (importer, imported) pairs that climb on purpose, with why. None do today.
+EXCEPTIONS: dict[tuple[str, str], str] = {}
 
 
 def layer_of(module: str) -> int | None:

@@ -8,14 +8,17 @@ from pathlib import Path
 
 import pytest
 
+import ostinato_a2a
 import ostinato_dbos
 import ostinato_llamacpp
 import ostinato_mcp
 import ostinato_memory
 import ostinato_memory_postgres
 import ostinato_memory_redis
+import ostinato_retrieval
 import ostinato_serve
 import ostinato_tool_search
+import ostinato_vector_pgvector
 from tests.fakes.distributions import clean_environment, data_home
 from tests.fakes.public_api import (
     Surface,
@@ -64,12 +67,35 @@ MEMORY = {
     "pair_tool_messages",
     "recent_conversations",
     "stored_messages",
+    # session memory: the advisor, strategies, logs, and the parts a store is built from
+    "Block",
+    "BranchingSessionLog",
+    "ChatModelSummarizer",
+    "CompactionStrategy",
+    "InMemorySessionLog",
+    "LastTurns",
+    "SQLiteSessionLog",
+    "SessionMemory",
+    "SessionMemoryAdvisor",
+    "SummarizeOlderTurns",
+    "Summarizer",
+    "TokenBudget",
+    "TokenCounter",
+    "conversation_search_tools",
+    "decode_entry",
+    "encode_entry",
+    "estimate_tokens",
+    "searchable_text",
+    "session_blocks",
+    "summary_message",
+    "term_score",
 }
 MEMORY_POSTGRES = {
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "PostgresChatMemoryRepository",
     "PostgresMemorySettings",
+    "PostgresSessionLog",
     "__version__",
     "create_postgres_repository",
 }
@@ -77,6 +103,7 @@ MEMORY_REDIS = {
     "DEFAULT_KEY_PREFIX",
     "RedisChatMemoryRepository",
     "RedisMemorySettings",
+    "RedisSessionLog",
     "__version__",
     "create_redis_repository",
 }
@@ -118,10 +145,14 @@ MCP = {
     "McpServerConfig",
     "McpServerUnavailableWarning",
     "McpSettings",
+    "McpResourceContent",
+    "McpResourceTool",
     "McpTool",
     "McpToolMetadata",
+    "McpToolRefreshAdvisor",
     "McpToolset",
     "__version__",
+    "build_mcp_server",
     "load_mcp_config",
     "parse_mcp_config",
 }
@@ -172,6 +203,57 @@ SERVE = {
     "model_name_of",
 }
 
+A2A = {
+    "A2A_PATH",
+    "A2AAgentTool",
+    "A2ASettings",
+    "A2AToolset",
+    "ANSWER_ARTIFACT",
+    "EVENT_METADATA_KEY",
+    "PENDING_METADATA_KEY",
+    "RemoteAgent",
+    "RemoteReply",
+    "TurnExecutor",
+    "__version__",
+    "agent_card",
+    "create_a2a_app",
+    "create_a2a_routes",
+    "load_agents",
+}
+RETRIEVAL = {
+    "AUGMENTER_EMPTY_CONTEXT_TEMPLATE",
+    "AUGMENTER_PROMPT_TEMPLATE",
+    "COMPRESSION_PROMPT_TEMPLATE",
+    "CompressionQueryTransformer",
+    "ConcatenationDocumentJoiner",
+    "ContextualQueryAugmenter",
+    "DEFAULT_PROMPT_TEMPLATE",
+    "DEFAULT_TABLE",
+    "DOCUMENT_CONTEXT",
+    "DocumentJoiner",
+    "DocumentPostProcessor",
+    "DocumentRetriever",
+    "FILTER_EXPRESSION",
+    "MULTI_QUERY_PROMPT_TEMPLATE",
+    "MultiQueryExpander",
+    "Query",
+    "QueryAugmenter",
+    "QueryExpander",
+    "QueryTransformer",
+    "QuestionAnswerAdvisor",
+    "RETRIEVED_DOCUMENTS",
+    "RETRIEVER_FILTER_EXPRESSION",
+    "REWRITE_PROMPT_TEMPLATE",
+    "RetrievalAugmentationAdvisor",
+    "RewriteQueryTransformer",
+    "SQLiteVectorStore",
+    "TRANSLATION_PROMPT_TEMPLATE",
+    "TranslationQueryTransformer",
+    "VectorStoreDocumentRetriever",
+    "__version__",
+}
+VECTOR_PGVECTOR = {"DEFAULT_TABLE", "PgVectorSettings", "PgVectorStore", "__version__"}
+
 SURFACES = [
     Surface(ostinato_memory, frozenset(MEMORY), readme="memory"),
     Surface(ostinato_memory_postgres, frozenset(MEMORY_POSTGRES), readme="memory-postgres"),
@@ -181,6 +263,9 @@ SURFACES = [
     Surface(ostinato_dbos, frozenset(DBOS)),
     Surface(ostinato_llamacpp, frozenset(LLAMACPP)),
     Surface(ostinato_serve, frozenset(SERVE)),
+    Surface(ostinato_a2a, frozenset(A2A)),
+    Surface(ostinato_retrieval, frozenset(RETRIEVAL)),
+    Surface(ostinato_vector_pgvector, frozenset(VECTOR_PGVECTOR)),
 ]
 MODULES = [(s, name) for s in SURFACES for name in s.modules]
 SOURCES = [(s, path) for s in SURFACES for path in s.sources]

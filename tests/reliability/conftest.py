@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 
-from ostinato.http._engine import ENGINE_VARIABLE, ENGINES, _ssl_context
+from ostinato.transport._engine import ENGINE_VARIABLE, ENGINES, _ssl_context
 from tests.fakes.distributions import clean_environment, data_home
 from tests.reliability.faultserver import Fault, FaultServer, ReceivedRequest
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ostinato.http._engine import DeferredAiohttpTransport, _environment_configures_aiohttp
 from ostinato.prompt import Prompt
+from ostinato.transport._engine import DeferredAiohttpTransport, _environment_configures_aiohttp
 from ostinato_openai import OpenAIChatModel
 from tests.reliability.faultserver import FaultServer
 

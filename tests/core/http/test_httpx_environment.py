@@ -14,8 +14,8 @@ import httpx
 import pytest
 
 from ostinato.client import ChatClient
-from ostinato.http import make_client
 from ostinato.prompt import Prompt
+from ostinato.transport import make_client
 from ostinato_openai import OpenAIChatModel
 from tests.reliability.faultserver import FaultServer, model_reply
 

@@ -3,13 +3,15 @@
 Each factory hook's specification annotates ``register`` with its callback alias; the
 alias's factory takes the :class:`~ostinato.plugins.FactoryContext` first, then one
 argument per name of the hook's ``factory_arguments``, which is what every
-``call_factory(hook, registration, context, ...)`` call in the sources passes.
+``call_factory(hook, registration, context, ...)`` call in the sources passes. And the
+``register`` callback the registry hands each hook takes what the hook's alias declares.
 """
 
 from __future__ import annotations
 
 import ast
 import collections.abc
+import inspect
 import typing
 from pathlib import Path
 
@@ -19,7 +21,8 @@ from ostinato.advisors import Advisor, ToolAdvisor
 from ostinato.durable import DurableEngine
 from ostinato.memory import ChatMemoryRepository
 from ostinato.model import ChatModel
-from ostinato.plugins import HOOKS, FactoryContext, Hook, _hookspecs, _types
+from ostinato.plugins import HOOKS, FactoryContext, Hook, PluginInfo, _hookspecs, _types
+from ostinato.plugins._registry import _Staging
 from ostinato.tools import ToolCallback, ToolCallingManager
 from ostinato.units import UnitWrapper
 
@@ -41,8 +44,9 @@ RESULTS = {
 }
 
 
-def _register_hint(hook: Hook) -> typing.Any:
-    namespace = {
+def _namespace() -> dict[str, typing.Any]:
+    """What the aliases of ``_types`` name, for resolving them at run time."""
+    return {
         **vars(_types),
         "FactoryContext": FactoryContext,
         "Advisor": Advisor,
@@ -54,6 +58,10 @@ def _register_hint(hook: Hook) -> typing.Any:
         "ToolCallingManager": ToolCallingManager,
         "UnitWrapper": UnitWrapper,
     }
+
+
+def _register_hint(hook: Hook) -> typing.Any:
+    namespace = _namespace()
     function = getattr(_hookspecs, hook.name)
     hint = typing.get_type_hints(function, globalns=namespace)["register"]
     if isinstance(hint, type):  # a callback protocol (register_tools' keyword)
@@ -104,3 +112,31 @@ def test_every_call_site_passes_what_the_alias_declares(hook: Hook) -> None:
 
 def test_every_call_site_names_a_factory_hook() -> None:
     assert set(_call_sites()) <= {hook.name for hook in FACTORY_HOOKS}
+
+
+def _alias_shape(hook: Hook) -> tuple[int, set[str]]:
+    """How many positional arguments the hook's ``register`` alias passes, and its keywords."""
+    function = getattr(_hookspecs, hook.name)
+    register = typing.get_type_hints(function, globalns=_namespace())["register"]
+    if isinstance(register, type):  # a callback protocol: read its __call__
+        parameters = list(inspect.signature(register.__call__).parameters.values())[1:]
+        positional = [p for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD]
+        keywords = {p.name for p in parameters if p.kind is p.KEYWORD_ONLY}
+        return len(positional), keywords
+    arguments, result = typing.get_args(register)
+    assert result is None, hook.name
+    return len(arguments), set()
+
+
+@pytest.mark.parametrize("hook", HOOKS, ids=lambda hook: hook.name)
+def test_the_registry_callback_takes_what_the_register_alias_declares(hook: Hook) -> None:
+    positional, keywords = _alias_shape(hook)
+    callback = _Staging(PluginInfo("acme")).callbacks()[hook.name]
+    parameters = list(inspect.signature(callback).parameters.values())
+    assert [p.kind for p in parameters[:positional]] == [
+        inspect.Parameter.POSITIONAL_OR_KEYWORD
+    ] * positional, hook.name
+    rest = parameters[positional:]
+    assert {p.name for p in rest} == keywords, hook.name
+    assert all(p.kind is p.KEYWORD_ONLY and p.default is None for p in rest), hook.name
+    assert set(hook.keywords) == keywords, hook.name

@@ -162,6 +162,7 @@ def test_public_names():
         "hookimpl",
         "hookspec",
         "lazy_exports",
+        "lazy_package",
         "provider_plugin",
         "store_plugin",
     }

@@ -2,16 +2,46 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
 import pytest
 
 from ostinato.errors import ModelError
-from ostinato.http import ErrorReport, HttpxChatModel
+from ostinato.http import ErrorReport, EventParser, HttpxChatModel, WireContext
 from ostinato.messages import UserMessage
+from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt, ToolCallingChatOptions
 from ostinato.testing.conformance import HttpxModelHooks
+
+
+class KitWire:
+    """The wire format of :class:`KitModel`: a body, and every error read as its fallback."""
+
+    def __init__(self, context: WireContext[ToolCallingChatOptions]) -> None:
+        self.context = context
+
+    def request_body(self, prompt: Prompt, *, stream: bool) -> dict[str, Any]:
+        return {"messages": len(prompt.messages), "stream": stream}
+
+    def reply(
+        self, content: bytes, headers: Mapping[str, str], sent: Mapping[str, Any]
+    ) -> ChatResponse:
+        raise AssertionError("never read: every attempt fails")
+
+    def stream_events(self, headers: Mapping[str, str], sent: Mapping[str, Any]) -> EventParser:
+        raise AssertionError("never read: every attempt fails")
+
+    def error(
+        self,
+        payload: Any,
+        status: int | None,
+        headers: Mapping[str, str],
+        fallback: str | None,
+        sent: Mapping[str, Any],
+    ) -> ErrorReport:
+        return ErrorReport(fallback or "", status)
 
 
 class KitModel(HttpxChatModel[ToolCallingChatOptions]):
@@ -20,12 +50,7 @@ class KitModel(HttpxChatModel[ToolCallingChatOptions]):
     provider = "kit"
     default_base_url = "https://api.kit.example"
     path = "/chat"
-    read_error = staticmethod(
-        lambda payload, status, headers, fallback: ErrorReport(fallback or "", status)
-    )
-
-    def request_body(self, prompt: Prompt, *, stream: bool = False) -> dict[str, Any]:
-        return {"messages": len(prompt.messages), "stream": stream}
+    wire_format = KitWire
 
 
 class KitHooks(HttpxModelHooks):

@@ -13,6 +13,11 @@ TOOLS_PUBLIC = {
     "Approver",
     "PendingToolCalls",
     "ResumedTurn",
+    # A call that asks the user for input while it runs (an MCP elicitation).
+    "InputAnswer",
+    "InputRequest",
+    "ToolInputRequired",
+    "input_answer",
     "TOOL_SPEC_ATTRIBUTE",
     "DefaultToolCallingManager",
     "DefaultToolCallingManagerBuilder",

@@ -218,3 +218,30 @@ def test_a_factory_returning_something_else_is_a_plugin_error() -> None:
     container = build_container(plugins=[Broken()], chat_model=ScriptedChatModel([]))
     with pytest.raises(PluginError, match=r"expected: an ostinato\.units\.UnitWrapper"):
         container.chat_client()
+
+
+async def test_a_caller_may_leave_out_the_wrappers_acting_on_what_its_units_lack() -> None:
+    seen: list[str] = []
+    acting = recorder("cap", 1, seen, frozenset({UnitKind.TOOL_CALL}))
+    acting = UnitWrapper(acting.name, acting.order, acting.kinds, acting.around, acts_on="cap")
+    plain = recorder("plain", 2, seen, frozenset({UnitKind.TOOL_CALL}))
+    stack = UnitStack([acting, plain])
+    lean = stack.step(UnitKind.TOOL_CALL, frozenset({"cap"}))
+    assert lean is stack.step(UnitKind.TOOL_CALL, frozenset({"cap"}))  # composed once
+    assert stack.step(UnitKind.TOOL_CALL) is not lean
+    from ostinato import tool_callbacks
+    from ostinato.testing import tool_call
+    from ostinato.tools import ToolContext
+    from ostinato.units import ToolInvocation
+
+    (callback,) = tool_callbacks(weather)
+
+    assert (
+        await lean(
+            ToolInvocation(
+                tool_call("weather", {"city": "Rome"}), callback, '{"city": "Rome"}', ToolContext()
+            )
+        )
+        == "Rome: sunny"
+    )
+    assert seen == ["plain>tool_call", "plain<tool_call"]

@@ -2,8 +2,12 @@
 (``python demo_server.py``) or streamable HTTP (:func:`serve_http`, in a thread).
 
 Its tools: ``add``, ``fail`` (answers ``isError``), ``wait`` (answers only when
-released), ``pid`` (the server's process id), ``picture`` (an image), ``grow`` (adds a tool
-and announces the new tool list) and ``many_N`` tools when started with ``--many N``.
+released), ``pid`` (the server's process id), ``sprout`` (adds a tool silently), ``book`` (elicits who the seats are for), ``picture`` (an image), ``grow`` (adds a tool
+and announces the new tool list: a notification on a handshake connection, a
+``subscriptions/listen`` event on a 2026-07-28 one) and ``many_N`` tools when started with
+``--many N``. Its resources: ``demo://readme`` (text), ``demo://dot`` (a PNG) and the
+template ``demo://notes/{topic}``. Its prompts: ``review`` (arguments ``language`` and
+``code``) and ``greet``.
 Over stdio it appends its process id to the file ``$DEMO_STARTS`` names, if any.
 """
 
@@ -14,12 +18,29 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Annotated
 
+from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.resolve import Elicit, Resolve
+from pydantic import BaseModel, Field
 
 
-def build(many: int = 0) -> MCPServer:
-    server = MCPServer("demo")
+class Seats(BaseModel):
+    """What ``book`` asks the user."""
+
+    name: str = Field(description="who the seats are for")
+    count: int = Field(default=1, ge=1, le=8, description="how many seats")
+
+
+def ask_seats() -> Elicit[Seats]:
+    return Elicit("Who are the seats for, and how many?", Seats)
+
+
+def build(many: int = 0, ttl_ms: int = 0) -> MCPServer:
+    from mcp.server.caching import CacheHint
+
+    server = MCPServer("demo", cache_hints={"tools/list": CacheHint(ttl_ms=ttl_ms)})
 
     @server.tool(description="Add two integers")
     def add(a: int, b: int) -> int:
@@ -55,8 +76,42 @@ def build(many: int = 0) -> MCPServer:
             return f"I am {name}"
 
         server.add_tool(added, name=name, description=f"The new tool {name}")
-        await ctx.session.send_tool_list_changed()
+        if ctx.protocol_version == "2026-07-28":
+            await ctx.notify_tools_changed()
+        else:
+            await ctx.session.send_tool_list_changed()
         return f"added {name}"
+
+    @server.tool(description="Add a tool named after the argument without announcing it")
+    def sprout(name: str) -> str:
+        server.add_tool(lambda: f"I am {name}", name=name, description=f"The quiet tool {name}")
+        return f"added {name} quietly"
+
+    @server.tool(description="Book seats for a show; asks the user who for")
+    def book(show: str, seats: Annotated[ElicitationResult[Seats], Resolve(ask_seats)]) -> str:
+        if not isinstance(seats, AcceptedElicitation):
+            return f"booking for {show} {seats.action}d"
+        return f"booked {seats.data.count} seat(s) for {seats.data.name} at {show}"
+
+    @server.resource("demo://readme", name="readme", mime_type="text/plain")
+    def readme() -> str:
+        return "The demo server: tools, resources and prompts for the tests."
+
+    @server.resource("demo://dot", name="dot", mime_type="image/png")
+    def dot() -> bytes:
+        return b"\x89PNG\r\n\x1a\n"
+
+    @server.resource("demo://notes/{topic}", name="notes", description="Notes on a topic")
+    def notes(topic: str) -> str:
+        return f"Notes on {topic}: nothing yet."
+
+    @server.prompt(description="Ask for a code review")
+    def review(language: str, code: str) -> str:
+        return f"Review this {language} code {{carefully}}:\n{code}"
+
+    @server.prompt(description="A greeting")
+    def greet() -> str:
+        return "Say hello."
 
     for i in range(many):
 
@@ -73,11 +128,12 @@ def build(many: int = 0) -> MCPServer:
 
 
 @contextmanager
-def serve_http(many: int = 0) -> Iterator[str]:
+def serve_http(many: int = 0, ttl_ms: int = 0) -> Iterator[str]:
     """Serve a fresh demo server on a loopback port; yields its URL."""
     from tests.uvicorn_loopback import serve_on_loopback
 
-    with serve_on_loopback(build(many).streamable_http_app(), lifespan="on") as url:
+    app = build(many, ttl_ms).streamable_http_app()
+    with serve_on_loopback(app, lifespan="on") as url:
         yield f"{url}/mcp"
 
 

@@ -6,15 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from ostinato.memory import ChatMemoryRepository
+from ostinato.memory import ChatMemoryRepository, SessionLog
 from ostinato.testing.memory_conformance import (
     ChatMemoryRepositoryConformance,
+    SessionLogConformance,
     UnreachableStoreConformance,
 )
 from ostinato_memory import (
     ChatMemoryRepositoryError,
     InMemoryChatMemoryRepository,
+    InMemorySessionLog,
     SQLiteChatMemoryRepository,
+    SQLiteSessionLog,
 )
 
 
@@ -40,3 +43,17 @@ class TestSQLiteRepository(ChatMemoryRepositoryConformance, UnreachableStoreConf
         blocker = self.directory / "not-a-directory"
         blocker.write_text("")
         return SQLiteChatMemoryRepository(blocker / "memory.sqlite3")
+
+
+class TestInMemorySessionLog(SessionLogConformance):
+    async def make_session_log(self) -> SessionLog:
+        return InMemorySessionLog()
+
+
+class TestSQLiteSessionLog(SessionLogConformance):
+    @pytest.fixture(autouse=True)
+    def _directory(self, tmp_path: Path) -> None:
+        self.directory = tmp_path
+
+    async def make_session_log(self) -> SessionLog:
+        return SQLiteSessionLog(self.directory / "memory.sqlite3")

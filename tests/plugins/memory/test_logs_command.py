@@ -117,3 +117,23 @@ def test_logs_lists_sqlite_by_recency_and_shows_one(tmp_path, monkeypatch):
     monkeypatch.setenv("OSTINATO_MEMORY_REPOSITORY", "sqlite")
     monkeypatch.setenv("OSTINATO_MEMORY_SQLITE_PATH", str(tmp_path / "m.sqlite3"))
     check_logs_lists_by_recency_and_shows_one(SQLiteChatMemoryRepository(tmp_path / "m.sqlite3"))
+
+
+def test_search_finds_entries_of_the_session_logs_in_one_or_every_session(sqlite_store):
+    from ostinato.memory import SessionEntry
+    from ostinato_memory import SQLiteSessionLog
+
+    with SQLiteSessionLog(sqlite_store) as log:
+        log.append_sync("s-1", [SessionEntry.turn(turn("vault code 4417"))])
+        log.append_sync(
+            "s-2", [SessionEntry.turn(turn("weather")), SessionEntry.turn(turn("vault"))]
+        )
+        log.fork_sync("s-2", 1, "s-2b")  # a branch: sees s-2's first entry, not its vault
+    code, out = logs("search", "vault")
+    assert code == 0
+    assert sorted(line.split("  ")[0] for line in out.splitlines()) == ["s-1", "s-2"]
+    code, out = logs("search", "vault", "code", "-s", "s-1", "--json")
+    [hit] = json.loads(out)
+    assert (hit["session_id"], hit["position"], hit["kind"]) == ("s-1", 0, "turn")
+    assert hit["messages"][0]["text"] == "question vault code 4417"
+    assert logs("search", "vault", "-s", "s-2b") == (0, "nothing stored matches 'vault'\n")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from ostinato.memory import SessionEntry
 from ostinato.messages import AssistantMessage, UserMessage
 from ostinato_memory import (
     SCHEMA_VERSION,
@@ -20,6 +21,7 @@ from ostinato_memory import (
     NewerSchemaError,
     NotAMemoryDatabaseError,
     SQLiteChatMemoryRepository,
+    SQLiteSessionLog,
     default_sqlite_path,
 )
 
@@ -364,4 +366,7 @@ def test_a_version_1_database_is_migrated_and_keeps_its_messages(tmp_path):
     ]
     with raw(path) as check:
         meta = dict(check.execute("SELECT key, value FROM ostinato_memory_meta"))
-    assert meta["schema_version"] == str(SCHEMA_VERSION) == "2"
+    assert meta["schema_version"] == str(SCHEMA_VERSION) == "3"
+    with SQLiteSessionLog(path) as log:  # version 3: the session log, in the same file
+        log.append_sync("old", [SessionEntry.turn(TURN)])
+        assert [h.entry.position for h in log.search_sync("old", "hello")] == [0]

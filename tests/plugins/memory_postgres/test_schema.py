@@ -26,7 +26,7 @@ def _version(url: str) -> str:
 async def test_first_use_creates_the_current_schema(postgres_url):
     repository = PostgresChatMemoryRepository(postgres_url)
     assert await repository.find_conversation_ids() == []
-    assert _version(postgres_url) == str(SCHEMA_VERSION) == "2"
+    assert _version(postgres_url) == str(SCHEMA_VERSION) == "3"
     await repository.aclose()
 
 
@@ -54,7 +54,7 @@ async def test_a_version_1_database_is_migrated_with_its_conversations(postgres_
     assert await repository.find_by_conversation_id("a") == stored["a"]
     recent = await repository.find_recent_conversations(10)
     assert {(s.conversation_id, s.message_count) for s in recent} == {("a", 5), ("b", 2)}
-    assert _version(postgres_url) == "2"
+    assert _version(postgres_url) == "3"
     await repository.update("b", lambda messages: [*messages, UserMessage("after")])
     assert len(await repository.find_by_conversation_id("b")) == 3
     await repository.aclose()

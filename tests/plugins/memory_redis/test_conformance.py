@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from ostinato.memory import ChatMemoryRepository
+from ostinato.memory import ChatMemoryRepository, SessionLog
 from ostinato.testing.memory_conformance import (
     ChatMemoryRepositoryConformance,
+    SessionLogConformance,
     UnreachableStoreConformance,
 )
 from ostinato_memory import ChatMemoryStoreUnavailableError
-from ostinato_memory_redis import RedisChatMemoryRepository
+from ostinato_memory_redis import RedisChatMemoryRepository, RedisSessionLog
 from tests.plugins.memory_redis.conftest import fresh_prefix
 from tests.servers import RedisServer, free_port
 
@@ -41,3 +42,13 @@ class TestRedisRepositoryWithTtl(ChatMemoryRepositoryConformance):
 
     async def make_repository(self) -> ChatMemoryRepository:
         return RedisChatMemoryRepository(self.server.url, key_prefix=fresh_prefix(), ttl=3600)
+
+
+class TestRedisSessionLog(SessionLogConformance):
+    @pytest.fixture(autouse=True)
+    def _server(self, redis_server: RedisServer) -> None:
+        redis_server.start()
+        self.server = redis_server
+
+    async def make_session_log(self) -> SessionLog:
+        return RedisSessionLog(self.server.url, key_prefix=fresh_prefix())

@@ -17,8 +17,9 @@ from ostinato.errors import (
     ServerError,
     StreamInterruptedError,
 )
-from ostinato.http import error_from_transport, error_payload, model_error, reason_phrase
+from ostinato.http import model_error
 from ostinato.prompt import Prompt
+from ostinato.transport import error_from_transport, error_payload, reason_phrase
 from ostinato_openai._errors import read_error
 from tests.plugins.openai.fakes import model_for
 

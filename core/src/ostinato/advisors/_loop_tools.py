@@ -47,12 +47,16 @@ async def run_tools(
     rounds: int,
 ) -> ToolExecutionResult | PendingToolCalls:
     """Run the calls ``asked`` for; the calls waiting for a decision instead when the
-    request's approval settings (or a tool's ``requires_approval``) hold them back."""
+    request's approval settings (or a tool's ``requires_approval``) hold them back, or
+    when a call asks for input (a tool whose metadata says ``may_ask_input``)."""
     settings = context.get(APPROVAL_SETTINGS)
     options = prompt.options
     if settings is None and not (
         isinstance(options, ToolCallingChatOptions)
-        and any(t.tool_metadata.requires_approval for t in options.tool_callbacks)
+        and any(
+            t.tool_metadata.requires_approval or getattr(t.tool_metadata, "may_ask_input", False)
+            for t in options.tool_callbacks
+        )
     ):
         return await manager.execute_tool_calls(prompt, asked)
     from ostinato.tools._approval import ApprovalSettings
@@ -97,6 +101,7 @@ async def run_decided_calls(
         pending.responses,
         pending.return_direct or not pending.responses,
         resumed.decisions,
+        pending.inputs,
     )
 
 

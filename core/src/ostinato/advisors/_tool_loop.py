@@ -137,7 +137,7 @@ class ToolLoopTurn(TurnState):
         # The manager finds the sink and the unit stack here (set and reset within this
         # one await, so the context of a streaming caller is never left changed).
         token = set_event_sink(events.sink if events is not None else None)
-        units = self.bind_units()
+        units = _BOUND.set((self._chain.units, self._chain.turn))  # bind_units()
         try:
             result = await self.guard(
                 run_tools(
@@ -275,7 +275,7 @@ class ToolLoopTurn(TurnState):
             events.sink.round = pending.rounds  # the decided calls belong to the stopped round
         # As in a round: the manager finds the sink here to emit the decided calls' events.
         token = set_event_sink(events.sink if events is not None else None)
-        units = self.bind_units()
+        units = _BOUND.set((self._chain.units, self._chain.turn))  # bind_units()
         try:
             result = await run_decided_calls(self._advisor.tool_calling_manager, prompt, turn)
         except ToolCallLimitExceeded as breach:

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, Final, Self, TextIO
 from ostinato.cli._chat_session import ChatSession, open_session
 from ostinato.cli._model_choice import ModelChoice, choose_model, ensure_local_model
 from ostinato.cli._model_options import model_options
-from ostinato.cli._tool_loading import load_tools
 from ostinato.prompt import ChatOptions
+from ostinato.tools._loading import load_tools
 
 if TYPE_CHECKING:
     from ostinato.cli._context import CliContext

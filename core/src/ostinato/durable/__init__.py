@@ -18,68 +18,52 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ostinato._lazy import lazy_exports
-
-if TYPE_CHECKING:
-    from ostinato.durable._engines import durable_engine
-    from ostinato.durable._operations import DurableWorker, EngineOperations
-    from ostinato.durable._rebuild import arebuild_unit, rebuild_unit
-    from ostinato.durable._runner import DecisionWaiter, TurnRunner, resolve_tools
-    from ostinato.durable._turns import DurableEngine, TurnHandle, TurnRequest, TurnStatus
-    from ostinato.units import (
-        Unit,
-        UnitKind,
-        current_turn,
-        durable_turn,
-        idempotency_key,
-        read_memory,
-        write_memory,
-    )
-
-__all__ = [
-    "DecisionWaiter",
-    "DurableEngine",
-    "DurableWorker",
-    "EngineOperations",
-    "TurnHandle",
-    "TurnRequest",
-    "TurnRunner",
-    "TurnStatus",
-    "Unit",
-    "UnitKind",
-    "arebuild_unit",
-    "current_turn",
-    "durable_engine",
-    "durable_turn",
-    "idempotency_key",
-    "read_memory",
-    "rebuild_unit",
-    "resolve_tools",
-    "write_memory",
-]
+from ostinato._lazy import lazy_package
 
 # Every name loads on first use.
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "DecisionWaiter": "ostinato.durable._runner",
-        "DurableEngine": "ostinato.durable._turns",
-        "DurableWorker": "ostinato.durable._operations",
-        "EngineOperations": "ostinato.durable._operations",
-        "TurnHandle": "ostinato.durable._turns",
-        "TurnRequest": "ostinato.durable._turns",
-        "TurnRunner": "ostinato.durable._runner",
-        "TurnStatus": "ostinato.durable._turns",
-        "Unit": "ostinato.units._unit",
-        "UnitKind": "ostinato.units._unit",
-        "arebuild_unit": "ostinato.durable._rebuild",
-        "current_turn": "ostinato.units._unit",
-        "durable_engine": "ostinato.durable._engines",
-        "durable_turn": "ostinato.units._unit",
-        "idempotency_key": "ostinato.units._unit",
-        "read_memory": "ostinato.units._memory",
-        "rebuild_unit": "ostinato.durable._rebuild",
-        "resolve_tools": "ostinato.durable._runner",
-        "write_memory": "ostinato.units._memory",
-    },
-)
+if TYPE_CHECKING:
+    from ostinato.durable._engines import durable_engine as durable_engine
+    from ostinato.durable._operations import DurableWorker as DurableWorker
+    from ostinato.durable._operations import EngineOperations as EngineOperations
+    from ostinato.durable._rebuild import arebuild_unit as arebuild_unit
+    from ostinato.durable._rebuild import rebuild_unit as rebuild_unit
+    from ostinato.durable._runner import DecisionWaiter as DecisionWaiter
+    from ostinato.durable._runner import TurnRunner as TurnRunner
+    from ostinato.durable._runner import resolve_tools as resolve_tools
+    from ostinato.durable._turns import DurableEngine as DurableEngine
+    from ostinato.durable._turns import TurnHandle as TurnHandle
+    from ostinato.durable._turns import TurnRequest as TurnRequest
+    from ostinato.durable._turns import TurnStatus as TurnStatus
+    from ostinato.units._memory import read_memory as read_memory
+    from ostinato.units._memory import write_memory as write_memory
+    from ostinato.units._unit import Unit as Unit
+    from ostinato.units._unit import UnitKind as UnitKind
+    from ostinato.units._unit import current_turn as current_turn
+    from ostinato.units._unit import durable_turn as durable_turn
+    from ostinato.units._unit import idempotency_key as idempotency_key
+else:
+    __all__, __getattr__, __dir__ = lazy_package(
+        __name__,
+        globals(),
+        {
+            "arebuild_unit": "ostinato.durable._rebuild",
+            "rebuild_unit": "ostinato.durable._rebuild",
+            "Unit": "ostinato.units._unit",
+            "UnitKind": "ostinato.units._unit",
+            "current_turn": "ostinato.units._unit",
+            "durable_turn": "ostinato.units._unit",
+            "idempotency_key": "ostinato.units._unit",
+            "read_memory": "ostinato.units._memory",
+            "write_memory": "ostinato.units._memory",
+            "DecisionWaiter": "ostinato.durable._runner",
+            "DurableEngine": "ostinato.durable._turns",
+            "DurableWorker": "ostinato.durable._operations",
+            "EngineOperations": "ostinato.durable._operations",
+            "TurnHandle": "ostinato.durable._turns",
+            "TurnRequest": "ostinato.durable._turns",
+            "TurnRunner": "ostinato.durable._runner",
+            "TurnStatus": "ostinato.durable._turns",
+            "durable_engine": "ostinato.durable._engines",
+            "resolve_tools": "ostinato.durable._runner",
+        },
+    )

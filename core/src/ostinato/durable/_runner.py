@@ -39,8 +39,8 @@ def resolve_tools(
     Raises:
         ToolResolutionError: a name is neither (the message lists the tool sets).
     """
-    from ostinato.cli._tool_loading import load_tools
     from ostinato.plugins._factory_calls import call_factory
+    from ostinato.tools._loading import load_tools
 
     tools: list[ToolCallback] = []
     for name in names:

@@ -1,20 +1,30 @@
-"""The httpx base of the HTTP chat model adapters: a provider plugin writes its wire format only.
+"""The model contract over HTTP: a provider's API as prompts in and responses out.
 
+This package is the line above :mod:`ostinato.transport`: what a provider's API *means*
+lives here (the request body of a prompt, the response a reply holds, the typed error an
+error body says, the settings and the model class that put them together); the bytes of
+one exchange (clients and pools, retries, framing, body limits, decompression,
+credentials) are the transport's.
+
+* :class:`WireFormat`: a provider's API apart from HTTP, in four methods (the request
+  body of a prompt, the response of a reply, the parser of a stream's events, the report
+  of an error body), built from a :class:`WireContext`; testable by feeding it bodies.
 * :class:`HttpxChatModel`: timeouts, pool limits, user agent, headers, the call and
-  stream drivers (retries, size limit, deadlines), redirects and error mapping. An adapter
-  subclasses it and writes its request body, its reply and stream-event parsers and how
-  it reads an error body.
+  stream drivers (retries, size limit, deadlines), redirects and error mapping. It holds
+  a wire format, as an httpx client holds a transport: an adapter declares its endpoint,
+  its stream framing and its :attr:`~HttpxChatModel.wire_format`.
+  :class:`HttpChatModelBase` is what it shares with a model on another HTTP library
+  (options, URL, retries, size limit, clients, ``aclose``).
 * :class:`ProviderSettings`: the connection settings every provider plugin reads from
   ``OSTINATO_<PROVIDER>_*`` (base URL, key, timeouts, retries, pool, extra headers and
   query, size limit, deadlines), and :class:`ChatProviderSettings` with them the default
   options every chat API takes (temperature, top_p, max_tokens, extra body);
   :func:`connection_arguments` turns them into the model's keyword arguments, and
   :func:`model_factory` makes an adapter's ``create_chat_model``.
-* :func:`error_from_transport`, :func:`error_payload`, :func:`redirect_error`: a failed
-  exchange, an error body and a 3xx as typed :class:`~ostinato.errors.ModelError` s.
+* :class:`ErrorReport` and :func:`model_error`: what an adapter read in an error body,
+  and the typed :class:`~ostinato.errors.ModelError` made of it.
 * :class:`MessageEncoder`: the walk over a conversation, an adapter writing one method per
   message kind; :class:`PayloadCache`: each message encoded once.
-* :func:`check_base_url`: a base URL refused early, with what was expected.
 
 Only adapters import this package: it needs httpx (``pip install ostinato[http]``), and
 ``import ostinato`` never imports it. Names are loaded on first access (PEP 562), so
@@ -25,135 +35,75 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ostinato._lazy import lazy_exports
+from ostinato._lazy import lazy_package
 
 if TYPE_CHECKING:
-    from ostinato.http._base_url import check_base_url
-    from ostinato.http._client import (
-        DEFAULT_LIMITS,
-        DEFAULT_TIMEOUT,
-        httpx_timeout,
-        make_client,
+    from ostinato.http._contract import Connection as Connection
+    from ostinato.http._contract import EventParser as EventParser
+    from ostinato.http._contract import ModelArguments as ModelArguments
+    from ostinato.http._error_report import ErrorReport as ErrorReport
+    from ostinato.http._error_report import json_text as json_text
+    from ostinato.http._error_report import model_error as model_error
+    from ostinato.http._factory import ModelFactory as ModelFactory
+    from ostinato.http._factory import connection_arguments as connection_arguments
+    from ostinato.http._factory import model_factory as model_factory
+    from ostinato.http._message_encoder import MessageEncoder as MessageEncoder
+    from ostinato.http._message_encoder import Payload as Payload
+    from ostinato.http._message_encoder import PayloadCache as PayloadCache
+    from ostinato.http._model import HttpxChatModel as HttpxChatModel
+    from ostinato.http._model_base import HttpChatModelBase as HttpChatModelBase
+    from ostinato.http._settings import DEFAULT_CALL_DEADLINE as DEFAULT_CALL_DEADLINE
+    from ostinato.http._settings import DEFAULT_FIRST_EVENT_TIMEOUT as DEFAULT_FIRST_EVENT_TIMEOUT
+    from ostinato.http._settings import ChatProviderSettings as ChatProviderSettings
+    from ostinato.http._settings import ProviderSettings as ProviderSettings
+    from ostinato.http._settings import provider_env as provider_env
+    from ostinato.http._settings import provider_field as provider_field
+    from ostinato.http._wire import StreamParserBase as StreamParserBase
+    from ostinato.http._wire import arguments_object as arguments_object
+    from ostinato.http._wire import error_object as error_object
+    from ostinato.http._wire import output_schema as output_schema
+    from ostinato.http._wire import plain as plain
+    from ostinato.http._wire import tool_schema as tool_schema
+    from ostinato.http._wire import unexpected_reply as unexpected_reply
+    from ostinato.http._wire import whole_reply as whole_reply
+    from ostinato.http._wire_format import ErrorBody as ErrorBody
+    from ostinato.http._wire_format import WireContext as WireContext
+    from ostinato.http._wire_format import WireFormat as WireFormat
+else:
+    __all__, __getattr__, __dir__ = lazy_package(
+        __name__,
+        globals(),
+        {
+            "ChatProviderSettings": "ostinato.http._settings",
+            "Connection": "ostinato.http._contract",
+            "DEFAULT_CALL_DEADLINE": "ostinato.http._settings",
+            "DEFAULT_FIRST_EVENT_TIMEOUT": "ostinato.http._settings",
+            "ErrorBody": "ostinato.http._wire_format",
+            "ErrorReport": "ostinato.http._error_report",
+            "EventParser": "ostinato.http._contract",
+            "HttpChatModelBase": "ostinato.http._model_base",
+            "HttpxChatModel": "ostinato.http._model",
+            "MessageEncoder": "ostinato.http._message_encoder",
+            "ModelArguments": "ostinato.http._contract",
+            "ModelFactory": "ostinato.http._factory",
+            "Payload": "ostinato.http._message_encoder",
+            "PayloadCache": "ostinato.http._message_encoder",
+            "ProviderSettings": "ostinato.http._settings",
+            "StreamParserBase": "ostinato.http._wire",
+            "WireContext": "ostinato.http._wire_format",
+            "WireFormat": "ostinato.http._wire_format",
+            "arguments_object": "ostinato.http._wire",
+            "connection_arguments": "ostinato.http._factory",
+            "error_object": "ostinato.http._wire",
+            "json_text": "ostinato.http._error_report",
+            "model_error": "ostinato.http._error_report",
+            "model_factory": "ostinato.http._factory",
+            "output_schema": "ostinato.http._wire",
+            "plain": "ostinato.http._wire",
+            "provider_env": "ostinato.http._settings",
+            "provider_field": "ostinato.http._settings",
+            "tool_schema": "ostinato.http._wire",
+            "unexpected_reply": "ostinato.http._wire",
+            "whole_reply": "ostinato.http._wire",
+        },
     )
-    from ostinato.http._contract import Connection, EventParser, ModelArguments
-    from ostinato.http._error_report import ErrorReport, json_text, model_error
-    from ostinato.http._errors import (
-        error_from_transport,
-        error_payload,
-        reason_phrase,
-        redirect_error,
-    )
-    from ostinato.http._factory import ModelFactory, connection_arguments, model_factory
-    from ostinato.http._framing import Framing, NDJSONFraming, SSEFraming
-    from ostinato.http._message_encoder import MessageEncoder, Payload, PayloadCache
-    from ostinato.http._model import HttpxChatModel
-    from ostinato.http._pool import LinearConnectionPool, use_linear_pool
-    from ostinato.http._settings import (
-        DEFAULT_CALL_DEADLINE,
-        DEFAULT_FIRST_EVENT_TIMEOUT,
-        ChatProviderSettings,
-        ProviderSettings,
-        provider_env,
-        provider_field,
-    )
-    from ostinato.http._wire import (
-        StreamParserBase,
-        arguments_object,
-        error_object,
-        output_schema,
-        plain,
-        tool_schema,
-        unexpected_reply,
-        whole_reply,
-    )
-
-__all__ = [
-    "DEFAULT_CALL_DEADLINE",
-    "DEFAULT_FIRST_EVENT_TIMEOUT",
-    "DEFAULT_LIMITS",
-    "DEFAULT_TIMEOUT",
-    "ChatProviderSettings",
-    "Connection",
-    "ErrorReport",
-    "EventParser",
-    "Framing",
-    "HttpxChatModel",
-    "LinearConnectionPool",
-    "MessageEncoder",
-    "ModelArguments",
-    "ModelFactory",
-    "NDJSONFraming",
-    "Payload",
-    "PayloadCache",
-    "ProviderSettings",
-    "SSEFraming",
-    "StreamParserBase",
-    "arguments_object",
-    "check_base_url",
-    "connection_arguments",
-    "error_from_transport",
-    "error_object",
-    "error_payload",
-    "httpx_timeout",
-    "json_text",
-    "make_client",
-    "model_error",
-    "model_factory",
-    "output_schema",
-    "plain",
-    "provider_env",
-    "provider_field",
-    "reason_phrase",
-    "redirect_error",
-    "tool_schema",
-    "unexpected_reply",
-    "use_linear_pool",
-    "whole_reply",
-]
-
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "DEFAULT_CALL_DEADLINE": "ostinato.http._settings",
-        "DEFAULT_FIRST_EVENT_TIMEOUT": "ostinato.http._settings",
-        "DEFAULT_LIMITS": "ostinato.http._client",
-        "DEFAULT_TIMEOUT": "ostinato.http._client",
-        "ChatProviderSettings": "ostinato.http._settings",
-        "Connection": "ostinato.http._contract",
-        "ErrorReport": "ostinato.http._error_report",
-        "EventParser": "ostinato.http._contract",
-        "Framing": "ostinato.http._framing",
-        "HttpxChatModel": "ostinato.http._model",
-        "LinearConnectionPool": "ostinato.http._pool",
-        "MessageEncoder": "ostinato.http._message_encoder",
-        "ModelArguments": "ostinato.http._contract",
-        "ModelFactory": "ostinato.http._factory",
-        "NDJSONFraming": "ostinato.http._framing",
-        "Payload": "ostinato.http._message_encoder",
-        "PayloadCache": "ostinato.http._message_encoder",
-        "ProviderSettings": "ostinato.http._settings",
-        "SSEFraming": "ostinato.http._framing",
-        "StreamParserBase": "ostinato.http._wire",
-        "arguments_object": "ostinato.http._wire",
-        "error_object": "ostinato.http._wire",
-        "output_schema": "ostinato.http._wire",
-        "plain": "ostinato.http._wire",
-        "tool_schema": "ostinato.http._wire",
-        "unexpected_reply": "ostinato.http._wire",
-        "check_base_url": "ostinato.http._base_url",
-        "connection_arguments": "ostinato.http._factory",
-        "error_from_transport": "ostinato.http._errors",
-        "error_payload": "ostinato.http._errors",
-        "httpx_timeout": "ostinato.http._client",
-        "json_text": "ostinato.http._error_report",
-        "model_error": "ostinato.http._error_report",
-        "make_client": "ostinato.http._client",
-        "model_factory": "ostinato.http._factory",
-        "provider_env": "ostinato.http._settings",
-        "provider_field": "ostinato.http._settings",
-        "reason_phrase": "ostinato.http._errors",
-        "redirect_error": "ostinato.http._errors",
-        "use_linear_pool": "ostinato.http._pool",
-        "whole_reply": "ostinato.http._wire",
-    },
-)

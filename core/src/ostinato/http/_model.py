@@ -1,19 +1,14 @@
-"""``HttpxChatModel``: the base of every httpx-backed chat model; an adapter adds its wire format.
+"""``HttpxChatModel``: the base of every httpx-backed chat model; it holds its wire format.
 
 The base owns the plumbing: the API key checked for a header, the user agent and the
 headers of every request, timeouts and pool limits, one ``httpx.AsyncClient`` per event
-loop, the call and stream drivers (retries, the reply's size limit, the call deadline,
-the wait for a stream's first event), redirects and the mapping of failures to typed
-errors. A subclass declares its endpoint and stream format and writes what only it
-knows: :meth:`~HttpxChatModel.request_body`, :meth:`~HttpxChatModel._parse_reply` (a
-whole reply), :meth:`~HttpxChatModel._stream_parser` (the events of a stream) and
-:meth:`~HttpxChatModel._error_from_payload` (its error body). Streams are read under
-``async with client.stream(...)``, so closing or cancelling the consumer closes the HTTP
-response at once. Each attempt (the first request and each retry) runs inside the model
-attempt scopes (:mod:`ostinato.instrumentation`), when any are registered. Bounds: a
-call's whole reply within ``call_deadline``, a stream's first event within
-``first_event_timeout``; after its first event a stream is bounded by the per-read
-timeout and ``max_response_bytes`` only (an answer streams as long as it needs).
+loop, the call and stream drivers (retries, the size limit, the deadlines), redirects and
+the mapping of failures to typed errors. What the bytes mean is the
+:class:`~ostinato.http.WireFormat` it holds (:attr:`~HttpxChatModel.wire_format`). Streams
+are read under ``async with client.stream(...)``, so closing or cancelling the consumer
+closes the HTTP response at once. Each attempt runs inside the model attempt scopes
+(:mod:`ostinato.instrumentation`), when any are registered. A call's whole reply must
+arrive within ``call_deadline``, a stream's first event within ``first_event_timeout``.
 """
 
 from __future__ import annotations
@@ -23,23 +18,22 @@ import itertools
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack, aclosing
 from functools import partial
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, TypeVar
 
 import httpx
 
-from ostinato.errors import (
-    StreamInterruptedError,
-)
-from ostinato.http._base_url import check_base_url
-from ostinato.http._bounds import check_bound, within
-from ostinato.http._client import DEFAULT_LIMITS, encode_body, httpx_timeout, make_client
-from ostinato.http._contract import EventParser
+from ostinato.errors import StreamInterruptedError
 from ostinato.http._declaration import ModelDeclaration
-from ostinato.http._engine import check_engine
-from ostinato.http._framing import NDJSONFraming, SSEFraming
 from ostinato.http._read_loop import read_stream
 from ostinato.http._replies import FINAL, ReplyHandling
 from ostinato.http._settings import DEFAULT_CALL_DEADLINE, DEFAULT_FIRST_EVENT_TIMEOUT
+from ostinato.http._wire_format import (
+    ErrorBody,
+    UndeclaredWireFormat,
+    WireContext,
+    WireFormat,
+    WireFormatClass,
+)
 from ostinato.instrumentation import (
     _MODEL_ATTEMPT_SCOPES,
     ModelAttempt,
@@ -51,19 +45,28 @@ from ostinato.model import ChatResponse
 from ostinato.prompt import ChatOptions, Prompt
 from ostinato.redaction import Redactor, mask_url
 from ostinato.transport import (
+    DEFAULT_LIMITS,
     DEFAULT_MAX_RESPONSE_BYTES,
     AttemptFailed,
     LoopClients,
+    NDJSONFraming,
     RetryPolicy,
     SecretLike,
+    SSEFraming,
+    check_base_url,
     excerpt,
     header_api_key,
     header_value,
+    httpx_timeout,
+    make_client,
     read_error_body,
     retry_call,
     retry_stream,
     split_userinfo,
 )
+from ostinato.transport._bounds import check_bound, within
+from ostinato.transport._client import encode_body
+from ostinato.transport._engine import check_engine
 
 __all__ = ["HttpxChatModel"]
 
@@ -74,9 +77,8 @@ T = TypeVar("T")
 class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
     """A chat model behind an HTTP JSON API, over httpx.
 
-    A subclass sets the class attributes below and :class:`ModelDeclaration`'s, and
-    implements :meth:`request_body`, :meth:`_parse_reply`, :meth:`_stream_parser` and
-    :meth:`_error_from_payload`. One that declares :attr:`provider` and
+    A subclass sets the class attributes below (:attr:`wire_format` first) and
+    :class:`ModelDeclaration`'s. One that declares :attr:`provider` and
     :attr:`default_base_url` needs no constructor of its own; one with arguments of its
     own takes the others as ``**arguments: Unpack[ModelArguments[MyOptions]]`` and passes
     them on.
@@ -118,6 +120,9 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
             is not positive, or the engine is unknown or not installed.
     """
 
+    #: Makes the wire format the model holds, from its :class:`~ostinato.http.WireContext`
+    #: (a wire format class whose constructor takes the context).
+    wire_format: ClassVar[WireFormatClass | None] = None
     #: Whether the wire format can carry ``ChatOptions.output_schema`` (the provider
     #: enforces the JSON schema); adapters whose request builder sends it say ``True``.
     native_structured_output: ClassVar[bool] = False
@@ -189,29 +194,15 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
                 api_key=self._api_key, headers=sent, url=base_url, params=self._params
             ),
         )
+        self._context = WireContext(provider, options, self._url, self._redactor)
+        make = type(self).wire_format
+        self._wire = UndeclaredWireFormat(type(self)) if make is None else make(self._context)
 
-    # -- what a subclass writes ----------------------------------------------------------
+    # -- what a subclass may override ----------------------------------------------------
 
     def _auth_headers(self, api_key: str) -> dict[str, str]:
         """The headers carrying ``api_key`` (``Authorization: Bearer`` unless overridden)."""
         return {"authorization": f"Bearer {api_key}"}
-
-    def request_body(self, prompt: Prompt, *, stream: bool = False) -> dict[str, Any]:
-        """The JSON body this model would send for ``prompt``."""
-        raise NotImplementedError
-
-    def _parse_reply(
-        self, content: bytes, response: httpx.Response, body: Mapping[str, Any]
-    ) -> ChatResponse:
-        """The response a whole reply's ``content`` holds (raise a typed error otherwise)."""
-        raise NotImplementedError
-
-    def _stream_parser(self, response: httpx.Response, body: Mapping[str, Any]) -> EventParser:
-        """A parser for the items of the stream ``response`` carries."""
-        raise NotImplementedError
-
-    def _stream_ended(self, answered: bool) -> None:
-        """Called when a stream completed; ``answered``: some chunk held a generation."""
 
     def _request_headers(self, prompt: Prompt, *, stream: bool) -> Mapping[str, str]:
         """The headers of a request for ``prompt`` (the same for every request unless
@@ -220,14 +211,18 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
 
     # -- shared by every adapter ---------------------------------------------------------
 
+    @property
+    def wire(self) -> WireFormat:
+        """The wire format this model speaks (what its bytes mean)."""
+        return self._wire
+
+    def request_body(self, prompt: Prompt, *, stream: bool = False) -> dict[str, Any]:
+        """The JSON body this model would send for ``prompt``."""
+        return self._wire.request_body(prompt, stream=stream)
+
     def options_for(self, prompt: Prompt) -> OptionsT:
         """The options a request for ``prompt`` is sent with (unset fields from the defaults)."""
-        if prompt.options is None:
-            return self._default_options
-        defaults = self._default_options
-        # Every adapter's options class has ``from_options`` and ``filled_from``.
-        options_class: Any = type(defaults)
-        return cast(OptionsT, options_class.from_options(prompt.options).filled_from(defaults))
+        return self._context.options_for(prompt)
 
     def _make_client(self) -> httpx.AsyncClient:
         return make_client(self._timeout, self._limits, self._engine)
@@ -251,7 +246,7 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
             ModelTimeoutError: the whole reply did not arrive within ``call_deadline``.
             ModelError: the typed error of the last attempt.
         """
-        body = self.request_body(prompt, stream=False)
+        body = self._wire.request_body(prompt, stream=False)
         arguments = self._post_arguments(prompt, body, stream=False)
         sent = itertools.count()
 
@@ -289,7 +284,10 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
                 content = await self._body(response)
         except httpx.RequestError as exc:
             raise self._transport_failure(exc) from exc
-        return self._parse_reply(content, response, body)
+        try:
+            return self._wire.reply(content, response.headers, body)
+        except ErrorBody as exc:
+            raise self._error_in_reply(exc.payload, response) from None
 
     def _attempt(self, resend_count: int, stream: bool) -> ModelAttempt:
         """What the model attempt scopes are told about one attempt."""
@@ -304,7 +302,7 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
         within ``first_event_timeout``, and retries only failures that came before the
         first chunk.
         """
-        body = self.request_body(prompt, stream=True)
+        body = self._wire.request_body(prompt, stream=True)
         arguments = self._post_arguments(prompt, body, stream=True)
         first_by = None
         if self._first_event_timeout is not None:
@@ -367,7 +365,10 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
                     if "json" in content_type and "event-stream" not in content_type:
                         # A server that ignored "stream": the whole reply at once.
                         content = await self._before(first_by, self._body(response))
-                        yield self._parse_reply(content, response, body)
+                        try:
+                            yield self._wire.reply(content, response.headers, body)
+                        except ErrorBody as exc:
+                            raise self._error_in_reply(exc.payload, response) from None
                         return
                     if "html" in content_type:
                         # A proxy's or portal's page where the API should be.
@@ -378,11 +379,10 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
                         )
                 chunks = read_stream(
                     self._pieces(response),
-                    parser=self._stream_parser(response, body),
+                    parser=self._wire.stream_events(response.headers, body),
                     framing=self.stream_format(provider=self._provider, secret=self._redactor),
                     budget=self._budget(),
                     first=None if first_by is None else partial(self._before, first_by),
-                    ended=self._stream_ended,
                     unfinished=lambda: StreamInterruptedError(
                         f"{self._provider}: the stream from {self._url} {self.stream_end}",
                         provider=self._provider,

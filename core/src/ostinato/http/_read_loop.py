@@ -1,6 +1,6 @@
 """The read loop of a streamed reply: bytes in, partial responses out, whatever the format.
 
-:func:`read_stream` feeds each piece of the body to the :class:`~ostinato.http.Framing`
+:func:`read_stream` feeds each piece of the body to the :class:`~ostinato.transport.Framing`
 (counted against the reply's byte budget), hands each complete item to the adapter's
 :class:`~ostinato.http.EventParser` and yields what it makes of it, until the parser
 says the answer is done. A truncated last item is dropped; a body that ends before the
@@ -21,11 +21,10 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Final
 
 from ostinato.errors import MalformedResponseError, ModelError
-from ostinato.http._bounds import within
 from ostinato.http._contract import EventParser
-from ostinato.http._framing import Framing
 from ostinato.model import ChatResponse
-from ostinato.transport import ByteBudget
+from ostinato.transport import ByteBudget, Framing
+from ostinato.transport._bounds import within
 
 __all__ = ["TAIL_BYTES", "TAIL_SECONDS", "read_stream"]
 
@@ -42,7 +41,6 @@ async def read_stream(
     framing: Framing,
     budget: ByteBudget,
     first: Callable[[Awaitable[bytes | None]], Awaitable[bytes | None]] | None,
-    ended: Callable[[bool], None],
     unfinished: Callable[[], ModelError],
 ) -> AsyncGenerator[ChatResponse, None]:
     """The partial responses of one streamed body.
@@ -53,11 +51,9 @@ async def read_stream(
         framing: splits the bytes into items.
         budget: the reply's byte budget (raises past ``max_response_bytes``).
         first: runs each read until the first partial response (``None``: unbounded).
-        ended: called once the parser is done, with whether a chunk held a generation.
         unfinished: the error of a body that ended before the parser was done.
     """
     try:
-        answered = False
         while True:
             piece = await (anext(pieces, None) if first is None else first(anext(pieces, None)))
             if piece is None:
@@ -66,10 +62,8 @@ async def read_stream(
                 chunk = parser.event(item)
                 if chunk is not None:
                     first = None
-                    answered = answered or bool(chunk.generations)
                     yield chunk
                 if parser.done:
-                    ended(answered)
                     await _read_tail(pieces)
                     return
     finally:  # closed here however the read ends, not left to the garbage collector

@@ -2,32 +2,34 @@
 
 The half of the base that turns bodies, statuses and network failures into typed
 errors: a compressed body undone in bounded pieces, a 3xx refused, a 4xx or 5xx read
-with the adapter's ``read_error``, a network failure, a reply that is not JSON, a bound
+with the wire format's ``error``, a network failure, a reply that is not JSON, a bound
 that was hit. Each failure carries the headers that say whether to retry.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any, ClassVar, Final, TypeVar
 
 import httpx
 
 from ostinato.errors import MalformedResponseError, ModelError, ModelTimeoutError
-from ostinato.http._bounds import bound_hit
-from ostinato.http._error_report import ErrorReport, model_error
-from ostinato.http._errors import error_from_transport, error_payload, reason_phrase, redirect_error
+from ostinato.http._error_report import model_error
+from ostinato.http._model_base import HttpChatModelBase
+from ostinato.http._wire_format import WireFormat
 from ostinato.prompt import ChatOptions
 from ostinato.transport import (
     AttemptFailed,
-    HttpChatModelBase,
     can_decompress,
     decompressed,
-    excerpt,
+    error_from_transport,
+    error_payload,
     read_body,
     read_error_body,
+    reason_phrase,
+    redirect_error,
 )
+from ostinato.transport._bounds import bound_hit
 
 __all__ = ["FINAL", "ReplyHandling"]
 
@@ -47,22 +49,8 @@ class ReplyHandling(HttpChatModelBase[OptionsT]):
     #: Appended to a timeout's and a failed connection's message.
     timeout_hint: ClassVar[str] = ""
     connect_hint: ClassVar[str] = ""
-    #: Reads the provider's error body: ``read_error(payload, status, headers, fallback)
-    #: -> ErrorReport`` (set with ``staticmethod``).
-    read_error: ClassVar[Callable[..., ErrorReport]]
-
-    def _read_error(
-        self,
-        payload: Any,
-        status: int | None,
-        headers: Mapping[str, str],
-        fallback: str | None,
-        body: Mapping[str, Any],
-    ) -> ErrorReport:
-        """What an error body ``payload`` (JSON, else text already masked; ``None`` when
-        empty) says; ``status`` is ``None`` for an error body sent with a 2xx status.
-        By default :attr:`read_error`'s reading."""
-        return type(self).read_error(payload, status, headers, fallback)
+    #: What the provider's bytes mean (set by :class:`~ostinato.http.HttpxChatModel`).
+    _wire: WireFormat
 
     def _error_from_payload(
         self,
@@ -73,7 +61,7 @@ class ReplyHandling(HttpChatModelBase[OptionsT]):
         fallback_message: str | None,
         body: Mapping[str, Any],
     ) -> ModelError:
-        report = self._read_error(payload, status, headers, fallback_message, body)
+        report = self._wire.error(payload, status, headers, fallback_message, body)
         return model_error(report, provider=self._provider, headers=headers, secret=self._redactor)
 
     def _error_in_reply(self, payload: Any, response: httpx.Response) -> AttemptFailed:
@@ -135,23 +123,6 @@ class ReplyHandling(HttpChatModelBase[OptionsT]):
     def _malformed(self, what: str) -> MalformedResponseError:
         """A reply that does not say what the protocol says, described by ``what``."""
         return MalformedResponseError(f"{self._provider}: {what}", provider=self._provider)
-
-    def _not_json(self, content: bytes | str) -> MalformedResponseError:
-        return self._malformed(f"the reply is not JSON: {excerpt(content, self._redactor)}")
-
-    def _json(self, content: bytes) -> Any:
-        """``content`` parsed as JSON.
-
-        Raises:
-            MalformedResponseError: it is not JSON (quoted, the key masked).
-        """
-        try:
-            return json.loads(content)
-        except ValueError:
-            pass
-        # Raised outside the except block: the decoding error (which holds the whole
-        # body, key echoes included) does not ride along as the error's context.
-        raise self._not_json(content)
 
     def _bound_hit(self, setting: str, seconds: float, what: str) -> ModelTimeoutError:
         return bound_hit(

@@ -4,7 +4,7 @@ A provider's settings class extends it (or :class:`ChatProviderSettings`, which 
 default options every chat API takes), sets ``env_prefix`` (``OSTINATO_OPENAI_``) and
 adds its own default-option fields; :func:`provider_field` (:func:`provider_env`) gives a
 field the ecosystem's variable as a fallback (``OPENAI_API_KEY``). The base URL is
-checked when the settings load (:func:`~ostinato.http.check_base_url`'s rule), so a bad
+checked when the settings load (:func:`~ostinato.transport.check_base_url`'s rule), so a bad
 one is reported as a setting, not as a server that cannot be reached. Imports
 pydantic-settings, not httpx.
 """
@@ -17,9 +17,9 @@ from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ostinato.errors import ConfigurationError
-from ostinato.http._base_url import BASE_URL_FORM, base_url_problem
 from ostinato.redaction import mask_url
 from ostinato.transport import DEFAULT_MAX_RESPONSE_BYTES
+from ostinato.transport._base_url import BASE_URL_FORM, base_url_problem
 
 __all__ = [
     "DEFAULT_CALL_DEADLINE",

@@ -14,7 +14,7 @@ common plugins (a chat model provider, a chat memory store) in a few lines. Only
 package imports pluggy; ``import ostinato`` does not import it.
 """
 
-from ostinato._lazy import lazy_exports
+from ostinato._lazy import lazy_exports, lazy_package
 from ostinato.plugins._context import FactoryContext
 from ostinato.plugins._factory_calls import call_factory
 from ostinato.plugins._hookspecs import (
@@ -103,6 +103,7 @@ __all__ = [
     "hookimpl",
     "hookspec",
     "lazy_exports",
+    "lazy_package",
     "provider_plugin",
     "store_plugin",
 ]

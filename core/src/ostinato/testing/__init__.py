@@ -1,11 +1,15 @@
 """Test helpers for applications built on ostinato (and for ostinato's own tests).
 
 ``ScriptedChatModel`` is a real chat model that replays a script; ``every_message_type``
-builds a conversation with every message type and field set, for round-trip tests. The
-conformance kit for adapters lives in ``ostinato.testing.conformance``.
+builds a conversation with every message type and field set, for round-trip tests;
+``HashingEmbeddingModel`` is a deterministic, offline embedding model. The
+conformance kit for adapters lives in ``ostinato.testing.conformance``; those of
+embedding models and vector stores in ``ostinato.testing.embedding_conformance`` and
+``ostinato.testing.vector_store_conformance``.
 """
 
 from ostinato.testing._conversations import every_message_type
+from ostinato.testing._embedding import HashingEmbeddingModel
 from ostinato.testing._scripted import (
     ScriptedChatModel,
     ScriptedStream,
@@ -16,6 +20,7 @@ from ostinato.testing._scripted import (
 )
 
 __all__ = [
+    "HashingEmbeddingModel",
     "ScriptExhaustedError",
     "ScriptedChatModel",
     "ScriptedStream",

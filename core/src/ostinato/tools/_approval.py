@@ -6,20 +6,22 @@ arguments, say). An :data:`Approver` given to the request decides inline; withou
 the turn ends with :class:`~ostinato.tools.PendingToolCalls` and a later
 ``client.prompt().resume(pending, decisions)`` brings the decisions.
 
-This module holds values and types only; running a batch with decisions is
-``_approval_batch``'s work.
+A call that asked for input while it ran (``_input``) waits the same way; its decision is
+:meth:`ApprovalDecision.answer` with the fields asked for (or a denial). This module holds
+values and types only; running a batch with decisions is ``_approval_batch``'s work.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
 from ostinato._tool_contract import ToolCallback, ToolDefinition
 from ostinato.messages import ToolCall
+from ostinato.tools._input import InputRequest
 
 __all__ = [
     "ApprovalDecision",
@@ -40,21 +42,27 @@ class ApprovalKind(StrEnum):
     """Do not run it; the model reads the reason as the call's result."""
     EDIT = "edit"
     """Run it with other arguments (the model sees the call with those arguments)."""
+    INPUT = "input"
+    """Answer the input the call asked for (its fields); the call runs again with them."""
 
 
 @dataclass(frozen=True, slots=True)
 class ApprovalDecision:
-    """A decision on one tool call: :meth:`approve`, :meth:`deny` or :meth:`edit`.
+    """A decision on one tool call: :meth:`approve`, :meth:`deny`, :meth:`edit`, or
+    :meth:`answer` for a call that asked for input.
 
     Attributes:
-        kind: approve, deny or edit.
+        kind: approve, deny, edit or input.
         reason: why it was denied (told to the model); ``None`` otherwise.
         arguments: the JSON text of the edited arguments (``EDIT`` only).
+        fields: the fields answering a call's input request (``INPUT`` only; checked
+            against the request's schema before the call runs again).
     """
 
     kind: ApprovalKind
     reason: str | None = None
     arguments: str | None = None
+    fields: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, ApprovalKind):
@@ -70,6 +78,8 @@ class ApprovalDecision:
                 ) from e
             if not isinstance(parsed, dict):
                 raise ValueError(f"edited arguments must be a JSON object, got {self.arguments!r}")
+        if self.kind is ApprovalKind.INPUT and not isinstance(self.fields, Mapping):
+            raise TypeError(f"an input answer's fields must be a mapping, got {self.fields!r}")
 
     @classmethod
     def approve(cls) -> ApprovalDecision:
@@ -87,6 +97,11 @@ class ApprovalDecision:
         text = arguments if isinstance(arguments, str) else json.dumps(arguments)
         return cls(ApprovalKind.EDIT, arguments=text)
 
+    @classmethod
+    def answer(cls, fields: Mapping[str, Any]) -> ApprovalDecision:
+        """Answer the input a call asked for with ``fields`` (the call runs again)."""
+        return cls(ApprovalKind.INPUT, fields=dict(fields))
+
     def denial_text(self, call: ToolCall) -> str:
         """What the model reads for a denied ``call``."""
         return f"Tool call '{call.name}' was not run: denied ({self.reason})."
@@ -98,6 +113,8 @@ class ApprovalDecision:
             data["reason"] = self.reason
         if self.arguments is not None:
             data["arguments"] = self.arguments
+        if self.fields is not None:
+            data["fields"] = dict(self.fields)
         return data
 
     @classmethod
@@ -109,9 +126,15 @@ class ApprovalDecision:
         """
         if not isinstance(data, dict) or data.get("kind") not in set(ApprovalKind):
             raise ValueError(
-                f"an approval decision is {{'kind': 'approve'|'deny'|'edit', ...}}, got {data!r}"
+                f"an approval decision is {{'kind': 'approve'|'deny'|'edit'|'input', ...}}, "
+                f"got {data!r}"
             )
-        return cls(ApprovalKind(data["kind"]), data.get("reason"), data.get("arguments"))
+        return cls(
+            ApprovalKind(data["kind"]),
+            data.get("reason"),
+            data.get("arguments"),
+            data.get("fields"),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +145,13 @@ class ApprovalRequest:
         call: the call as the model asked for it.
         definition: the tool's definition (name, description, input schema), or ``None``
             when the request has no tool of that name.
+        input: what the call asks the user for, when it ran and asked for input (answer
+            with :meth:`ApprovalDecision.answer`); ``None`` for an approval.
     """
 
     call: ToolCall
     definition: ToolDefinition | None
+    input: InputRequest | None = None
 
     @property
     def arguments(self) -> Any:

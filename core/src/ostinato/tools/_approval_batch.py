@@ -31,6 +31,7 @@ from ostinato.tools._approval import (
     ApprovalSettings,
     Approver,
 )
+from ostinato.tools._input import ASKS_INPUT, InputAnswer, InputRequest, collecting_input
 from ostinato.tools._pending import PendingToolCalls
 from ostinato.tools._result import ToolCallingManager, ToolExecutionResult
 
@@ -47,10 +48,15 @@ def _asking(response: ChatResponse) -> AssistantMessage | None:
 
 
 def needs_approvals(settings: ApprovalSettings | None, prompt: Prompt) -> bool:
-    """Whether a batch under ``settings`` may need decisions (cheap: no call looked at)."""
+    """Whether a batch under ``settings`` may need decisions (cheap: no call looked at):
+    a policy, a tool that requires approval, or one whose calls may ask for input."""
     if settings is not None and settings.policy is not None:
         return True
-    return any(getattr(t.tool_metadata, "requires_approval", False) for t in _tools(prompt))
+    return any(
+        getattr(t.tool_metadata, "requires_approval", False)
+        or getattr(t.tool_metadata, ASKS_INPUT, False)
+        for t in _tools(prompt)
+    )
 
 
 async def execute_with_approvals(
@@ -75,39 +81,44 @@ async def execute_with_approvals(
         return await manager.execute_tool_calls(prompt, response)
     by_name = {t.tool_definition.name: t for t in _tools(prompt)}
     gated = [c for c in assistant.tool_calls if settings.needs_decision(c, by_name.get(c.name))]
-    if not gated:
-        return await manager.execute_tool_calls(prompt, response)
     gated_ids = {c.id for c in gated}
     free = [c for c in assistant.tool_calls if c.id not in gated_ids]
     done: tuple[ToolResponse, ...] = ()
     direct = True
+    asked: dict[str, InputRequest] = {}
     if free:
-        first = await manager.execute_tool_calls(prompt, _asking_for(assistant, free))
-        done = _responses(first)
-        direct = first.return_direct
+        with collecting_input() as asked:
+            first = await manager.execute_tool_calls(prompt, _asking_for(assistant, free))
+        if not gated and not asked:
+            return first
+        done = tuple(r for r in _responses(first) if r.id not in asked)
+        direct = first.return_direct and not asked
+    waiting = [c for c in assistant.tool_calls if c.id in gated_ids or c.id in asked]
     if settings.approver is None:
         return PendingToolCalls(
             tuple(prompt.messages),
             assistant,
             done,
-            tuple(c.id for c in gated),
+            tuple(c.id for c in waiting),
             tuple(by_name),
             PendingToolCalls.plain_options(prompt.options),
             rounds,
             conversation_id,
-            bool(free) and direct,
+            bool(done) and direct,
+            inputs=dict(asked),
         )
     from ostinato.events import ApprovalRequired, current_event_sink
 
     sink = current_event_sink()
     if sink is not None:  # an approver decides inline: the turn goes on after this event
-        await sink.emit(ApprovalRequired(sink.round, tuple(gated)))
+        await sink.emit(ApprovalRequired(sink.round, tuple(waiting)))
     decisions = {}
-    for call in gated:
+    for call in waiting:
         tool = by_name.get(call.name)
-        request = ApprovalRequest(call, None if tool is None else tool.tool_definition)
+        definition = None if tool is None else tool.tool_definition
+        request = ApprovalRequest(call, definition, asked.get(call.id))
         decisions[call.id] = await _ask(settings, request)
-    return await complete_batch(manager, prompt, assistant, done, direct, decisions)
+    return await complete_batch(manager, prompt, assistant, done, direct, decisions, asked)
 
 
 async def complete_batch(
@@ -117,10 +128,19 @@ async def complete_batch(
     done: Sequence[ToolResponse],
     done_direct: bool,
     decisions: Mapping[str, ApprovalDecision],
+    inputs: Mapping[str, InputRequest] | None = None,
 ) -> ToolExecutionResult:
     """Run the decided calls of ``assistant`` (``done`` answers the others) and return the
     batch's whole result: ``prompt``'s messages, the assistant message with edited
-    arguments, one tool response per call in call order."""
+    arguments, one tool response per call in call order. A call of ``inputs`` (it asked
+    for input) answered runs again with the answer (:func:`~ostinato.tools.input_answer`);
+    one that asks again is answered with a note saying so."""
+    inputs = inputs or {}
+    answers = {
+        call_id: InputAnswer(inputs[call_id], decision.fields)
+        for call_id, decision in decisions.items()
+        if call_id in inputs and decision.kind is ApprovalKind.INPUT and decision.fields is not None
+    }
     calls: list[ToolCall] = []
     for call in assistant.tool_calls:
         decision = decisions.get(call.id)
@@ -146,10 +166,11 @@ async def complete_batch(
         if done:
             # The calls that ran already count towards the limits of this batch.
             counted += [_only(edited, ran_ids), ToolResponseMessage(tuple(done))]
-        second = await manager.execute_tool_calls(
-            prompt.copy(messages=counted), _asking_for(edited, to_run)
-        )
-        texts.update((r.id, r) for r in _responses(second))
+        with collecting_input(answers) as again:
+            second = await manager.execute_tool_calls(
+                prompt.copy(messages=counted), _asking_for(edited, to_run)
+            )
+        texts.update((r.id, _asked_again(r, again)) for r in _responses(second))
         direct = direct and second.return_direct
     responses = tuple(texts[c.id] for c in calls if c.id in texts)
     return ToolExecutionResult(
@@ -187,7 +208,31 @@ async def _ask(settings: ApprovalSettings, request: ApprovalRequest) -> Approval
             tool_name=call.name,
             call_id=call.id,
         )
-    return answer
+    return _fitting(request, answer)
+
+
+def _fitting(request: ApprovalRequest, decision: ApprovalDecision) -> ApprovalDecision:
+    """``decision``, when it fits ``request`` (an input answer for a call that asked for
+    input, its fields as the request's schema says); else an :class:`ApprovalError`."""
+    call, asked = request.call, request.input
+    problem = None
+    if asked is None and decision.kind is ApprovalKind.INPUT:
+        problem = "answers input, and the call did not ask for any"
+    elif asked is not None and decision.kind in (ApprovalKind.APPROVE, ApprovalKind.EDIT):
+        problem = f"is {decision.kind.value}; the call asked for input ({asked.message})"
+    elif asked is not None and decision.kind is ApprovalKind.INPUT:
+        try:
+            asked.check(decision.fields)
+        except ValueError as e:
+            problem = f"does not fit what the call asked for: {e}"
+    if problem is None:
+        return decision
+    raise ApprovalError(
+        f"the approver's decision on call {call.id!r} to tool '{call.name}' {problem}; no call "
+        "waiting for a decision ran",
+        tool_name=call.name,
+        call_id=call.id,
+    )
 
 
 async def _decide(approver: Approver, request: ApprovalRequest) -> object:
@@ -202,6 +247,17 @@ async def _decide(approver: Approver, request: ApprovalRequest) -> object:
     if inspect.isawaitable(answer):
         answer = await answer
     return answer
+
+
+def _asked_again(response: ToolResponse, asked: Mapping[str, InputRequest]) -> ToolResponse:
+    request = asked.get(response.id)
+    if request is None:
+        return response
+    note = (
+        f"Tool call '{response.name}' was not finished: after its answer it asked for more "
+        f"input ({request.message}), which this turn cannot give; call it again to go on."
+    )
+    return ToolResponse(response.id, response.name, note)
 
 
 def _asking_for(assistant: AssistantMessage, calls: Sequence[ToolCall]) -> ChatResponse:

@@ -26,9 +26,19 @@ from typing import Any
 from ostinato.errors import ToolError
 from ostinato.units._stack import UnitStack
 from ostinato.units._tool_unit import ToolInvocation
-from ostinato.units._unit import UnitKind
+from ostinato.units._unit import _BOUND, UnitKind
 
-__all__ = ["groups_of", "new_semaphore", "run_group"]
+__all__ = ["BOUND_STACK", "ToolInvocation", "groups_of", "new_semaphore", "run_group"]
+
+#: The stack (and turn) the tool loop binds around tool execution (what
+#: ``ostinato.units.current_unit_stack()`` reads), for the manager to read in one import.
+BOUND_STACK = _BOUND
+
+_NO_TIMEOUT = frozenset({"timeout"})
+_NO_CAP_NOR_EVENTS = frozenset({"semaphore", "events"})
+_NO_CAP = frozenset({"semaphore"})
+_NO_EVENTS = frozenset({"events"})
+_NOTHING: frozenset[str] = frozenset()
 
 
 def groups_of(jobs: Sequence[ToolInvocation]) -> list[list[ToolInvocation]]:
@@ -49,15 +59,27 @@ def groups_of(jobs: Sequence[ToolInvocation]) -> list[list[ToolInvocation]]:
 
 
 async def run_group(group: Sequence[ToolInvocation], stack: UnitStack) -> list[str | ToolError]:
-    """Run the calls of one group together through ``stack``; outcomes in call order."""
+    """Run the calls of one group (sharing the batch's ``semaphore`` and ``events``)
+    together through ``stack``; outcomes in call order."""
     # A TaskGroup: cancelling the caller cancels every running call, and no task
     # outlives this function. _ending raises only BaseExceptions (cancellation...) and
     # _TurnEnding.
     failure: BaseException | None = None
-    step = stack.step(UnitKind.TOOL_CALL)
+    if not group:
+        return []
+    # The wrappers acting on what a call lacks are left out of its step.
+    first = group[0]
+    if first.semaphore is None:
+        skipped = _NO_CAP_NOR_EVENTS if first.events is None else _NO_CAP
+    else:
+        skipped = _NO_EVENTS if first.events is None else _NOTHING
+    full = stack.step(UnitKind.TOOL_CALL, skipped)
+    lean = stack.step(UnitKind.TOOL_CALL, skipped | _NO_TIMEOUT)
     try:
         async with asyncio.TaskGroup() as tg:
-            tasks = [tg.create_task(_ending(step, job)) for job in group]
+            tasks = [
+                tg.create_task(_ending(lean if job.timeout is None else full, job)) for job in group
+            ]
     except BaseExceptionGroup as group_error:
         endings = [e for e in group_error.exceptions if isinstance(e, _TurnEnding)]
         if endings:

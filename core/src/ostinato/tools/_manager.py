@@ -17,7 +17,11 @@ concurrently):
 4. failures (bad arguments, a tool that raised or timed out) go to the exception
    processor; results keep the call order in one ``ToolResponseMessage``.
 
-It holds no per-turn state: limit counts come from the prompt's messages.
+It holds no per-turn state: limit counts come from the prompt's messages. The limits
+are counted here, not in a unit wrapper: counting is in call order before any call runs,
+a breach with ``THROW`` stops the batch before the calls after it are even made units,
+and a call answered with the breach text never runs; a wrapper sees one call at a time,
+when it runs (the calls of a group concurrently), and could keep none of that.
 """
 
 from __future__ import annotations
@@ -199,11 +203,15 @@ class DefaultToolCallingManager:
 
         # Imported here, not at module level: it needs asyncio, which `import ostinato`
         # must not pay for.
-        from ostinato.tools._execution import groups_of, new_semaphore, run_group
-        from ostinato.units._tool_unit import ToolInvocation
-        from ostinato.units._unit import _BOUND
+        from ostinato.tools._execution import (
+            BOUND_STACK,
+            ToolInvocation,
+            groups_of,
+            new_semaphore,
+            run_group,
+        )
 
-        bound = _BOUND.get()  # current_unit_stack(), read directly: once per batch
+        bound = BOUND_STACK.get()  # current_unit_stack(), read directly: once per batch
         if bound is not None:
             stack = bound[0]
         else:  # called outside the tool loop: core's wrappers alone

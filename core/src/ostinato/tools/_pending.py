@@ -27,6 +27,7 @@ from ostinato.errors import ResumeError
 from ostinato.messages import AssistantMessage, Message, ToolCall, ToolResponse, message_from_dict
 from ostinato.model import Usage
 from ostinato.tools._approval import ApprovalDecision
+from ostinato.tools._input import InputRequest
 
 __all__ = ["PendingToolCalls", "ResumedTurn"]
 
@@ -67,6 +68,8 @@ class PendingToolCalls:
         tool_calls: the tool calls run in the rounds before the stopped one; the resumed
             turn adds the stopped round's calls and counts on from there, so a
             ``UsageLimits.tool_calls`` limit counts the calls before and after the resume.
+        inputs: the awaited calls that ran and asked for the user's input, with what they
+            asked (their decision is ``ApprovalDecision.answer(fields)`` or a denial).
     """
 
     SCHEMA: ClassVar[str] = "ostinato.pending_tool_calls"
@@ -83,6 +86,7 @@ class PendingToolCalls:
     return_direct: bool = False
     usage: Usage | None = None
     tool_calls: int = 0
+    inputs: Mapping[str, InputRequest] = field(default_factory=dict)
 
     @staticmethod
     def of(response: Any) -> PendingToolCalls | None:
@@ -125,6 +129,7 @@ class PendingToolCalls:
                     f"the decision for call {call_id!r} is {decision!r}; expected an "
                     "ApprovalDecision (approve(), deny(reason) or edit(arguments))"
                 )
+            self._check_input(call_id, decision)
         unknown = sorted(set(decisions) - set(self.awaiting))
         if unknown:
             raise ResumeError(
@@ -154,6 +159,29 @@ class PendingToolCalls:
                 f"not have (its tools: {listing}); add them with .tools(...) before resume()"
             )
 
+    def _check_input(self, call_id: str, decision: ApprovalDecision) -> None:
+        request = self.inputs.get(call_id)
+        kind = decision.kind.value
+        if request is None:
+            if kind == "input":
+                raise ResumeError(
+                    f"the decision for call {call_id!r} answers input, and that call did not "
+                    "ask for any; decide it with approve(), deny(reason) or edit(arguments)"
+                )
+            return
+        if kind not in ("input", "deny"):
+            raise ResumeError(
+                f"call {call_id!r} asked for input ({request.message!r}); decide it with "
+                f"ApprovalDecision.answer(fields) or deny(reason), not {kind}"
+            )
+        if kind == "input":
+            try:
+                request.check(decision.fields)
+            except ValueError as e:
+                raise ResumeError(
+                    f"the answer to call {call_id!r} does not fit what it asked for: {e}"
+                ) from e
+
     # -- JSON ---------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
@@ -172,6 +200,7 @@ class PendingToolCalls:
             "return_direct": self.return_direct,
             "usage": None if self.usage is None else self.usage.to_dict(),
             "tool_calls": self.tool_calls,
+            "inputs": {k: v.to_dict() for k, v in self.inputs.items()},
         }
 
     def to_json(self) -> str:
@@ -256,6 +285,7 @@ class PendingToolCalls:
             return_direct,
             usage,
             tool_calls,
+            _inputs(data.get("inputs", {}), awaiting),
         )
 
 
@@ -328,6 +358,19 @@ def _usage(value: Any) -> Usage | None:
                 f"{'' if required else ' or null'}, got {_brief(count)}"
             )
     return Usage(**counts)
+
+
+def _inputs(value: Any, awaiting: Sequence[str]) -> dict[str, InputRequest]:
+    """The ``inputs`` field: absent in values stored before it existed."""
+    if not isinstance(value, dict) or set(value) - set(awaiting):
+        raise ResumeError(
+            f"pending value's 'inputs' must map awaited call ids to input requests, "
+            f"got {_brief(value)}"
+        )
+    try:
+        return {k: InputRequest.from_dict(v) for k, v in value.items()}
+    except ValueError as e:
+        raise ResumeError(f"pending value's 'inputs' hold a malformed request: {e}") from e
 
 
 def _strings(data: Mapping[str, Any], key: str) -> list[str]:

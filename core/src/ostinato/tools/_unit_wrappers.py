@@ -9,9 +9,10 @@
 
 Each reads what it needs from the :class:`~ostinato.units.ToolInvocation` (its
 ``semaphore``, ``events``, ``timeout``) and passes the call on untouched when that is
-``None``: their fast path is one attribute test. A durable engine's recorder sits between
-the events and the timeout, so a replayed call still tells its events and a recorded
-timeout is replayed as one.
+``None``: their fast path is one attribute test, and the manager leaves them out of the
+step of a call that needs none of them (``UnitWrapper.acts_on``). A durable engine's
+recorder sits between the events and the timeout, so a replayed call still tells its
+events and a recorded timeout is replayed as one.
 """
 
 from __future__ import annotations
@@ -95,12 +96,16 @@ _TOOLS: Final = frozenset({UnitKind.TOOL_CALL})
 
 #: Waits for the batch's concurrency cap.
 TOOL_CONCURRENCY: Final = UnitWrapper(
-    "tool-concurrency", UnitOrder.TOOL_CONCURRENCY, _TOOLS, _capped
+    "tool-concurrency", UnitOrder.TOOL_CONCURRENCY, _TOOLS, _capped, acts_on="semaphore"
 )
 #: Tells the tool events.
-TOOL_EVENTS: Final = UnitWrapper("tool-events", UnitOrder.TOOL_EVENTS, _TOOLS, _told)
+TOOL_EVENTS: Final = UnitWrapper(
+    "tool-events", UnitOrder.TOOL_EVENTS, _TOOLS, _told, acts_on="events"
+)
 #: Applies the tool's timeout.
-TOOL_TIMEOUT: Final = UnitWrapper("tool-timeout", UnitOrder.TOOL_TIMEOUT, _TOOLS, _timed)
+TOOL_TIMEOUT: Final = UnitWrapper(
+    "tool-timeout", UnitOrder.TOOL_TIMEOUT, _TOOLS, _timed, acts_on="timeout"
+)
 
 
 def core_unit_wrappers() -> tuple[UnitWrapper, ...]:

@@ -88,6 +88,10 @@ class UnitWrapper:
         around_stream: ``(unit, next) -> AsyncIterator[ChatResponse]``, for
             :attr:`UnitKind.MODEL_STREAM` (see :func:`~ostinato.units.recorded_stream`
             to wrap a stream with a call-like ``around``).
+        acts_on: the attribute of the unit the wrapper acts on, if any: where the unit's
+            value is ``None`` the wrapper passes it on untouched, so a caller that knows
+            it is ``None`` may leave the wrapper out (``UnitStack.step(kind, skipping)``).
+            Core's tool wrappers act on ``semaphore``, ``events`` and ``timeout``.
 
     Raises:
         ConfigurationError: ``kinds`` is empty or holds :attr:`UnitKind.TURN`, or the
@@ -99,6 +103,7 @@ class UnitWrapper:
     kinds: frozenset[UnitKind]
     around: Around | None = None
     around_stream: AroundStream | None = None
+    acts_on: str | None = None
 
     def __post_init__(self) -> None:
         kinds = frozenset(UnitKind(k) for k in self.kinds)
@@ -186,6 +191,7 @@ class UnitStack:
     """
 
     __slots__ = (
+        "_lean",
         "_steps",
         "_stream",
         "memory_read",
@@ -220,16 +226,33 @@ class UnitStack:
                 step = _hop(wrapper.around, step)
             steps[kind] = step
         self._steps = steps
+        self._lean: dict[tuple[UnitKind, frozenset[str]], Next] = {}
         stream: NextStream = _stream_innermost
         for wrapper in reversed(self.model_stream):
             assert wrapper.around_stream is not None
             stream = _hop(wrapper.around_stream, stream)
         self._stream = stream
 
-    def step(self, kind: UnitKind) -> Next:
+    def step(self, kind: UnitKind, skipping: frozenset[str] = frozenset()) -> Next:
         """The composed step of a call-like ``kind``: ``step(unit)`` is ``run(unit)`` for
-        a unit of that kind (a caller running many units of one kind takes it once)."""
-        return self._steps[kind]
+        a unit of that kind (a caller running many units of one kind takes it once).
+
+        ``skipping``: attributes the caller knows are ``None`` on the units it will run;
+        the wrappers acting on them (:attr:`UnitWrapper.acts_on`), which would pass those
+        units on untouched, are left out of the step (composed once, then kept).
+        """
+        if not skipping:
+            return self._steps[kind]
+        key = (kind, skipping)
+        step = self._lean.get(key)
+        if step is None:
+            step = _innermost
+            for wrapper in reversed(getattr(self, kind.value)):
+                if wrapper.acts_on not in skipping:
+                    assert wrapper.around is not None
+                    step = _hop(wrapper.around, step)
+            self._lean[key] = step
+        return step
 
     def for_kind(self, kind: UnitKind) -> tuple[UnitWrapper, ...]:
         """The wrappers of ``kind``, outer to inner."""

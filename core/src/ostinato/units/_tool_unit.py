@@ -25,7 +25,7 @@ from ostinato.errors import (
 )
 from ostinato.units._codecs import TOOL_OUTCOME
 from ostinato.units._failure import describe_exception, tool_failure
-from ostinato.units._unit import TurnScope, Unit, UnitCodec, UnitKind
+from ostinato.units._unit import _BOUND, _TURN, TurnScope, Unit, UnitCodec, UnitKind
 
 if TYPE_CHECKING:
     import asyncio
@@ -99,7 +99,21 @@ class ToolInvocation(Unit["str | ToolError"]):
         self.index = index
         self.semaphore = semaphore
         self.events = events
-        self._numbered(call.name, scope)
+        # _numbered(call.name, scope), inlined: a batch makes one per call.
+        self.name = call.name
+        turn = _TURN.get()
+        if turn is None:
+            turn = scope
+            if turn is None:
+                bound = _BOUND.get()
+                if bound is None:
+                    self.sequence = 0
+                    self.turn = None
+                    return
+                turn = bound[1]
+        turn.units += 1
+        self.sequence = turn.units
+        self.turn = turn
 
     def describe(self) -> dict[str, Any]:
         """``{"call": call.to_dict()}``."""

@@ -3,27 +3,22 @@
 It talks to ``POST <base>/v1/messages``. The connection (headers, timeouts, pool,
 retries with ``x-should-retry`` and ``retry-after`` honoured, size limit, deadlines,
 redirects, error mapping, the read loops) is :class:`~ostinato.http.HttpxChatModel`'s;
-this module writes the wire format: the ``x-api-key``, ``anthropic-version`` and
-``anthropic-beta`` headers, the body, the message and event parsers.
+this module writes the ``x-api-key``, ``anthropic-version`` and ``anthropic-beta``
+headers, and the model holds :class:`~ostinato_anthropic.AnthropicWireFormat` (the
+body, the message and event parsers, the error body).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Unpack
+from typing import Unpack
 
-import httpx
-
-from ostinato.http import DEFAULT_LIMITS, DEFAULT_TIMEOUT, HttpxChatModel, ModelArguments
-from ostinato.model import ChatResponse
+from ostinato.http import HttpxChatModel, ModelArguments
 from ostinato.prompt import Prompt
-from ostinato_anthropic._errors import read_error as read_anthropic_error
-from ostinato_anthropic._events import EventParser
-from ostinato_anthropic._normalise import rate_limit, request_id
+from ostinato.transport import DEFAULT_LIMITS, DEFAULT_TIMEOUT
 from ostinato_anthropic._options import AnthropicChatOptions
-from ostinato_anthropic._reply import parse_message
-from ostinato_anthropic._request import build_request_body
 from ostinato_anthropic._settings import DEFAULT_API_VERSION, DEFAULT_BASE_URL
+from ostinato_anthropic._wire import AnthropicWireFormat
 
 __all__ = ["DEFAULT_LIMITS", "DEFAULT_TIMEOUT", "AnthropicChatModel"]
 
@@ -50,7 +45,7 @@ class AnthropicChatModel(HttpxChatModel[AnthropicChatOptions]):
     default_base_url = DEFAULT_BASE_URL
     native_structured_output = True
     path = "/v1/messages"
-    read_error = staticmethod(read_anthropic_error)
+    wire_format = AnthropicWireFormat
     stream_end = "ended without message_stop"
 
     def __init__(
@@ -68,35 +63,7 @@ class AnthropicChatModel(HttpxChatModel[AnthropicChatOptions]):
     def _auth_headers(self, api_key: str) -> dict[str, str]:
         return {"x-api-key": api_key}
 
-    def request_body(self, prompt: Prompt, *, stream: bool = False) -> dict[str, Any]:
-        """The JSON body this model would send for ``prompt``."""
-        return build_request_body(prompt, self.options_for(prompt), stream=stream)
-
     def _request_headers(self, prompt: Prompt, *, stream: bool) -> Mapping[str, str]:
         headers = super()._request_headers(prompt, stream=stream)
         betas = list(dict.fromkeys((*self._betas, *(self.options_for(prompt).betas or ()))))
         return {**headers, "anthropic-beta": ",".join(betas)} if betas else headers
-
-    # -- the wire format ---------------------------------------------------------------
-
-    def _parse_reply(
-        self, content: bytes, response: httpx.Response, body: Mapping[str, Any]
-    ) -> ChatResponse:
-        payload = self._json(content)
-        if isinstance(payload, Mapping) and payload.get("type") == "error":
-            # An error body sent with a 2xx status (some gateways do).
-            raise self._error_in_reply(payload, response)
-        return parse_message(
-            payload,
-            provider=self._provider,
-            rate_limit=rate_limit(response.headers),
-            request_id=request_id(response.headers),
-        )
-
-    def _stream_parser(self, response: httpx.Response, body: Mapping[str, Any]) -> EventParser:
-        return EventParser(
-            provider=self._provider,
-            rate_limit=rate_limit(response.headers),
-            secret=self._redactor,
-            request_id=request_id(response.headers),
-        )

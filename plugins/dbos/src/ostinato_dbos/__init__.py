@@ -11,32 +11,26 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import ostinato
-from ostinato.plugins import lazy_exports
-
-if TYPE_CHECKING:
-    from ostinato_dbos._engine import DbosEngine, DbosTurnHandle
-    from ostinato_dbos._settings import DbosSettings, default_sqlite_path
-    from ostinato_dbos._worker import Worker
-
-__all__ = [
-    "DbosEngine",
-    "DbosSettings",
-    "DbosTurnHandle",
-    "Worker",
-    "__version__",
-    "default_sqlite_path",
-]
+from ostinato.plugins import lazy_package
 
 #: Every distribution of ostinato is released at one version: core's.
 __version__: str = ostinato.__version__
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "DbosEngine": "ostinato_dbos._engine",
-        "DbosTurnHandle": "ostinato_dbos._engine",
-        "DbosSettings": "ostinato_dbos._settings",
-        "default_sqlite_path": "ostinato_dbos._settings",
-        "Worker": "ostinato_dbos._worker",
-    },
-)
+if TYPE_CHECKING:
+    from ostinato_dbos._engine import DbosEngine as DbosEngine
+    from ostinato_dbos._engine import DbosTurnHandle as DbosTurnHandle
+    from ostinato_dbos._settings import DbosSettings as DbosSettings
+    from ostinato_dbos._settings import default_sqlite_path as default_sqlite_path
+    from ostinato_dbos._worker import Worker as Worker
+else:
+    __all__, __getattr__, __dir__ = lazy_package(
+        __name__,
+        globals(),
+        {
+            "DbosEngine": "ostinato_dbos._engine",
+            "DbosTurnHandle": "ostinato_dbos._engine",
+            "DbosSettings": "ostinato_dbos._settings",
+            "default_sqlite_path": "ostinato_dbos._settings",
+            "Worker": "ostinato_dbos._worker",
+        },
+    )

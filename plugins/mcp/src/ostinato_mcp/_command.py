@@ -1,12 +1,16 @@
 """``ostinato mcp list [--config FILE]``: each configured server, whether it starts, and
-its tools — or why it does not. A broken server never hides the others; ``env`` and
-``headers`` values are never shown. Like building a client, it warns when
-``OSTINATO_MCP_CONFIG`` is set and ``OSTINATO_TOOLS__ENABLED`` does not list ``mcp``."""
+its tools — or why it does not. ``ostinato mcp serve``: the configured client's tools
+(``--tools``, ``--mcp``...; ``--agent`` adds the agent as one tool) as an MCP server, on
+stdio or, with ``--http HOST:PORT``, over streamable HTTP at ``/mcp``. A broken server
+never hides the others; ``env`` and ``headers`` values are never shown. Like building a
+client, it warns when ``OSTINATO_MCP_CONFIG`` is set and ``OSTINATO_TOOLS__ENABLED``
+does not list ``mcp``."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 import warnings
 from typing import TextIO
@@ -16,7 +20,7 @@ from ostinato.redaction import mask_credentials
 from ostinato_mcp._config import load_mcp_config
 from ostinato_mcp._server import McpServer
 
-__all__ = ["list_servers", "main"]
+__all__ = ["list_servers", "main", "serve"]
 
 
 def _config_path(given: str | None) -> str:
@@ -86,6 +90,45 @@ def warn_when_not_enabled() -> None:
         warnings.warn(note, ToolSetNotEnabledWarning, stacklevel=2)
 
 
+def serve(args: argparse.Namespace) -> int:
+    """``ostinato mcp serve`` with the parsed ``args``; 0 when it stopped.
+
+    Raises:
+        ConfigurationError: an option is wrong, or the client cannot be built.
+    """
+    from ostinato.cli import open_client
+    from ostinato_mcp._serve import build_mcp_server, http_app, serve_stdio
+
+    host, port = "", 0
+    if args.http:
+        host, _, given = args.http.rpartition(":")
+        if not host or not given.isdigit():
+            raise ConfigurationError(
+                f"--http {args.http!r}: expected HOST:PORT\nfix: e.g. --http 127.0.0.1:8765"
+            )
+        port = int(given)
+    configured = open_client(args)
+    server = build_mcp_server(
+        list(configured.tools), agent=configured.client if args.agent else None
+    )
+
+    async def run() -> None:
+        async with configured:
+            if not args.http:
+                await serve_stdio(server)
+                return
+            import uvicorn
+
+            config = uvicorn.Config(http_app(server, host=host), host=host, port=port)
+            await uvicorn.Server(config).serve()
+
+    if args.http:
+        print(f"ostinato mcp serve: http://{host}:{port}/mcp (Ctrl-C stops)", file=sys.stderr)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run())
+    return 0
+
+
 def main(argv: list[str]) -> int:
     """Run ``ostinato mcp``; the exit code (2 for a usage error).
 
@@ -100,7 +143,19 @@ def main(argv: list[str]) -> int:
     listing.add_argument(
         "--config", "-c", metavar="FILE", help="the mcpServers file (default: OSTINATO_MCP_CONFIG)"
     )
+    serving = commands.add_parser("serve", help="offer the configured tools as an MCP server")
+    serving.add_argument(
+        "--agent", action="store_true", help="also offer the agent itself as the tool ask_agent"
+    )
+    serving.add_argument(
+        "--http", metavar="HOST:PORT", help="serve streamable HTTP at /mcp (default: stdio)"
+    )
+    from ostinato.cli import add_client_options
+
+    add_client_options(serving)
     args = parser.parse_args(argv)
+    if args.action == "serve":
+        return serve(args)
     warn_when_not_enabled()
     # A broken file or setting (McpConfigError is a ConfigurationError) reaches the
     # ostinato command, which prints it as every command's errors: error, then fix.

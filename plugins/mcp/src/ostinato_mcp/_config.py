@@ -25,6 +25,7 @@ from typing import Any, Final, Literal
 from ostinato.errors import ConfigurationError
 
 __all__ = [
+    "PROTOCOLS",
     "SERVER_KEYS",
     "Approval",
     "McpConfig",
@@ -48,7 +49,12 @@ SERVER_KEYS: Final = (
     "toolPrefix",
     "requireApproval",
     "allowedTools",
+    "protocol",
+    "resourceTools",
 )
+#: The ``protocol`` values: negotiate (the default), force the handshake, or pin a
+#: stateless revision.
+PROTOCOLS: Final = ("auto", "legacy", "2026-07-28")
 _TYPES: Final = {"stdio": "stdio", "http": "http", "streamable-http": "http", "sse": "sse"}
 _REFERENCE: Final = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
@@ -87,6 +93,11 @@ class McpServerConfig:
         tool_prefix: prepended to the server's tool names (``None``: the toolset's rule).
         require_approval: which calls need approval.
         allowed_tools: the only tools of the server offered (``None``: all).
+        protocol: how the protocol revision is chosen: ``"auto"`` (``server/discover``,
+            falling back to the ``initialize`` handshake), ``"legacy"`` (the handshake:
+            2025-11-25 and older) or ``"2026-07-28"`` (that stateless revision, no probe).
+        resource_tools: offer the server's resources as the tools
+            ``<server>_list_resources`` and ``<server>_read_resource``.
     """
 
     name: str
@@ -101,8 +112,15 @@ class McpServerConfig:
     tool_prefix: str | None = None
     require_approval: Approval = "never"
     allowed_tools: tuple[str, ...] | None = None
+    protocol: str = "auto"
+    resource_tools: bool = False
 
     def __post_init__(self) -> None:
+        if self.protocol not in PROTOCOLS:
+            raise McpConfigError(
+                f"MCP server {self.name!r}: 'protocol' is {self.protocol!r}\n"
+                f"fix: write one of {', '.join(PROTOCOLS)}"
+            )
         if (self.command is None) == (self.url is None):
             found = "both" if self.command else "neither"
             raise McpConfigError(
@@ -267,6 +285,22 @@ def _server(
         allowed_tools=None
         if entry.get("allowedTools") is None
         else _strings(entry["allowedTools"], "allowedTools", where),
+        protocol=_protocol(entry.get("protocol", "auto"), where),
+        resource_tools=_flag(entry.get("resourceTools", False), "resourceTools", where),
+    )
+
+
+def _flag(value: Any, key: str, where: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise McpConfigError(f"{where}: {key!r} is {value!r}\nfix: write true or false")
+
+
+def _protocol(value: Any, where: str) -> str:
+    if value in PROTOCOLS:
+        return str(value)
+    raise McpConfigError(
+        f"{where}: 'protocol' is {value!r}\nfix: write one of {', '.join(PROTOCOLS)}"
     )
 
 

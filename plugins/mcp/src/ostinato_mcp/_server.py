@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import weakref
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
 from mcp import types
@@ -26,39 +25,30 @@ from mcp.shared.exceptions import MCPError
 
 from ostinato.errors import ToolExecutionError
 from ostinato.runtime import is_private_loop_thread
-from ostinato.tools import ToolDefinition
+from ostinato.tools import InputAnswer, ToolInputRequired
+from ostinato_mcp._catalog import Catalog
 from ostinato_mcp._config import Approval, McpServerConfig
-from ostinato_mcp._connection import Connection, ServerGoneError
+from ostinato_mcp._connection import Change, Connection, ServerGoneError, describe
+from ostinato_mcp._elicitation import call_answering_input, decline_elicitation
+from ostinato_mcp._listing import Listing
 from ostinato_mcp._results import DEFAULT_MAX_RESULT_CHARS, result_text
-from ostinato_mcp._tool import McpTool, McpToolMetadata
+from ostinato_mcp._tool import McpTool, build_tool
+from ostinato_mcp._trace import trace_meta
 
 __all__ = ["McpServer"]
 
 T = TypeVar("T")
 
 
-def _innermost(exc: BaseException) -> BaseException:
-    if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        return _innermost(exc.exceptions[0])
-    return exc
-
-
-def _describe(exc: BaseException) -> tuple[str, str | None]:
-    """What went wrong on one line, and the ``fix:`` line the error carries, if any."""
-    exc = _innermost(exc)
-    text, _, fix = str(exc).strip().partition("\nfix: ")
-    return (f"{type(exc).__name__}: {text}" if text else type(exc).__name__), (fix or None)
-
-
-async def _list_page(
-    session: Any, *, params: types.PaginatedRequestParams | None
-) -> types.ListToolsResult:
-    result: types.ListToolsResult = await session.list_tools(params=params)
+async def _list_page(client: Any, *, cursor: str | None) -> types.ListToolsResult:
+    # "refresh": a listing is asked for when the last one is stale; the SDK's cache keeps
+    # the answer for its own use (the re-list after a 2026-07-28 header mismatch).
+    result: types.ListToolsResult = await client.list_tools(cursor=cursor, cache_mode="refresh")
     return result
 
 
-class McpServer:
-    """One MCP server, usable as a source of tools.
+class McpServer(Catalog):
+    """One MCP server, usable as a source of tools, resources and prompts.
 
     Give a :class:`~ostinato_mcp.McpServerConfig`, or its fields as keywords::
 
@@ -89,6 +79,8 @@ class McpServer:
         tool_prefix: str | None = None,
         require_approval: Approval = "never",
         allowed_tools: Sequence[str] | None = None,
+        protocol: str = "auto",
+        resource_tools: bool = False,
         startup_timeout: float = 30.0,
         max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
     ) -> None:
@@ -110,6 +102,8 @@ class McpServer:
                 if isinstance(require_approval, str)
                 else tuple(require_approval),
                 allowed_tools=None if allowed_tools is None else tuple(allowed_tools),
+                protocol=protocol,
+                resource_tools=resource_tools,
             )
         self.config = config
         self.startup_timeout = startup_timeout
@@ -120,8 +114,9 @@ class McpServer:
         self._locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
             weakref.WeakKeyDictionary()
         )
-        self._listed: tuple[types.Tool, ...] | None = None
+        self._listing = Listing()
         self._listeners: list[Callable[[McpServer], object]] = []
+        self._change_listeners: list[Callable[[McpServer, Change], object]] = []
         # ostinato's private loop, once a session was opened there (see the module).
         self._private: weakref.ref[asyncio.AbstractEventLoop] | None = None
 
@@ -149,7 +144,7 @@ class McpServer:
                 return connection
             if connection is not None:
                 await connection.aclose()
-            connection = Connection(self.config, self._tools_changed)
+            connection = Connection(self.config, self._changed, decline_elicitation)
             await connection.open(self.startup_timeout)
             self._connections[loop] = connection
             if is_private_loop_thread():
@@ -177,18 +172,47 @@ class McpServer:
             del self._connections[loop]
         await connection.aclose()
 
-    async def _tools_changed(self) -> None:
+    async def _changed(self, change: Change) -> None:
+        for listener in list(self._change_listeners):
+            listener(self, change)
+        if change != "tools":
+            return
+        self._listing.stale = True
         try:
             await self.list_tools()
         except Exception:
             return  # the next call or listing reports it
-        for listener in list(self._listeners):
-            listener(self)
+        for tools_listener in list(self._listeners):
+            tools_listener(self)
 
     def on_tools_changed(self, listener: Callable[[McpServer], object]) -> None:
         """Call ``listener(server)`` after the server announced a new tool list and it was
         read again."""
         self._listeners.append(listener)
+
+    def on_change(self, listener: Callable[[McpServer, Change], object]) -> None:
+        """Call ``listener(server, what)`` when the server announces that its
+        ``"tools"``, ``"prompts"`` or ``"resources"`` changed (before they are read again)."""
+        self._change_listeners.append(listener)
+
+    @property
+    def protocol_version(self) -> str | None:
+        """The protocol revision negotiated on this loop's connection (``None`` before it
+        is open)."""
+        versions = (c.protocol_version for c in list(self._connections.values()) if c.alive)
+        return next(versions, None)
+
+    @property
+    def needs_refresh(self) -> bool:
+        """Whether the tools were never listed, the server announced a change not yet
+        read, or the last listing's ``ttlMs`` ran out."""
+        return self._listing.needs_refresh
+
+    async def refresh_tools(self) -> list[McpTool]:
+        """:meth:`list_tools` when :attr:`needs_refresh`, else the tools as last listed."""
+        if self.needs_refresh:
+            return await self.list_tools()
+        return self.tools()
 
     async def list_tools(self) -> list[McpTool]:
         """Start the server if needed and read its tools (every page).
@@ -202,22 +226,24 @@ class McpServer:
         connection = await self._start(None)
         try:
             listed: list[types.Tool] = []
+            ttl_ms: int | None = None
             cursor: str | None = None
             while True:
-                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
                 page: types.ListToolsResult = await connection.run(
-                    functools.partial(_list_page, params=params)
+                    functools.partial(_list_page, cursor=cursor)
                 )
                 listed.extend(page.tools)
+                if ttl_ms is None:
+                    ttl_ms = getattr(page, "ttl_ms", None)
                 cursor = page.next_cursor
                 if not cursor:
                     break
         except (ServerGoneError, MCPError) as exc:
             await self._drop(connection)
             raise ToolExecutionError(
-                f"MCP server {self.name!r} could not list its tools: {_describe(exc)[0]}"
+                f"MCP server {self.name!r} could not list its tools: {describe(exc)[0]}"
             ) from exc
-        self._listed = tuple(listed)
+        self._listing.update(listed, ttl_ms)
         return self.tools()
 
     def tools(self, prefix: str | None = None) -> list[McpTool]:
@@ -227,44 +253,23 @@ class McpServer:
         allowed = self.config.allowed_tools
         return [
             self._tool(tool, prefix or "")
-            for tool in self._listed or ()
+            for tool in self._listing.tools()
             if allowed is None or tool.name in allowed
         ]
 
     def tool_named(self, tool: McpTool, prefix: str) -> McpTool:
         """``tool`` (one of :meth:`tools`) under the name ``prefix + its server name``."""
-        listed = {t.name: t for t in self._listed or ()}
+        listed = {t.name: t for t in self._listing.tools()}
         return self._tool(listed[tool.tool_metadata.tool_name], prefix)
 
     def _tool(self, tool: types.Tool, prefix: str) -> McpTool:
-        approval = self.config.require_approval
-        name = prefix + tool.name
-        annotations = (
-            tool.annotations.model_dump(by_alias=True, exclude_none=True)
-            if tool.annotations
-            else None
-        )
-        definition = ToolDefinition(
-            name,
-            (tool.description or "").strip() or ToolDefinition.default_description(tool.name),
-            json.dumps(tool.input_schema or {"type": "object"}, ensure_ascii=False),
-        )
-        metadata = McpToolMetadata(
-            timeout=None,
-            server=self.name,
-            tool_name=tool.name,
-            output_schema=tool.output_schema,
-            annotations=annotations,
-            requires_approval=approval == "always"
-            or (not isinstance(approval, str) and tool.name in approval),
-        )
-        return McpTool(self, definition, metadata)
+        return build_tool(self, tool, prefix)
 
     async def _start(self, model_name: str | None) -> Connection:
         try:
             return await self._connect()
         except Exception as exc:
-            problem, fix = _describe(exc)
+            problem, fix = describe(exc)
             raise ToolExecutionError(
                 f"MCP server {self.name!r} ({self.config.target}) could not start: "
                 f"{problem}; its tools are unavailable until it starts"
@@ -273,14 +278,30 @@ class McpServer:
             ) from exc
 
     async def call_tool(
-        self, name: str, arguments: dict[str, Any], *, model_name: str | None = None
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        *,
+        model_name: str | None = None,
+        answer: InputAnswer | None = None,
     ) -> str:
-        """Call the server's tool ``name``; the result as text (see the module).
+        """Call the server's tool ``name``; the result as text (see the module). The
+        current span's trace context travels in the request's ``_meta``.
+
+        Args:
+            name: the tool's name on the server.
+            arguments: its arguments.
+            model_name: the name the model knows it by (for errors).
+            answer: the user's answer to the input this call asked for before.
 
         Raises:
+            ToolInputRequired: the server asks the user for input (see ``_elicitation``).
             ToolExecutionError: the call failed; the message says how.
         """
-        shared = await self._on_private_loop(self.call_tool(name, arguments, model_name=model_name))
+        meta = trace_meta()
+        shared = await self._on_private_loop(
+            self.call_tool(name, arguments, model_name=model_name, answer=answer)
+        )
         if shared is not None:
             return shared
         label = model_name or name
@@ -288,8 +309,12 @@ class McpServer:
         try:
             async with asyncio.timeout(self.config.timeout):
                 result: types.CallToolResult = await connection.run(
-                    lambda session: session.call_tool(name, arguments)
+                    lambda client: call_answering_input(
+                        client, self.name, name, arguments, answer, meta
+                    )
                 )
+        except (ToolInputRequired, ToolExecutionError):
+            raise
         except TimeoutError:
             raise ToolExecutionError(
                 f"MCP server {self.name!r} did not answer within {self.config.timeout:g} s",
@@ -307,7 +332,7 @@ class McpServer:
         except (ServerGoneError, Exception) as exc:
             await self._drop(connection)
             raise ToolExecutionError(
-                f"MCP server {self.name!r} stopped during the call ({_describe(exc)[0]}); "
+                f"MCP server {self.name!r} stopped during the call ({describe(exc)[0]}); "
                 f"it is started again on the next call",
                 tool_name=label,
             ) from exc
@@ -315,6 +340,33 @@ class McpServer:
         if result.is_error:
             raise ToolExecutionError(text, tool_name=label)
         return text
+
+    async def request(self, what: str, operation: Callable[[Any], Awaitable[T]]) -> T:
+        """``operation(client)`` on this server's connection (started if needed), within
+        the server's timeout; ``what`` names it in errors (e.g. ``"read resource x"``).
+
+        Raises:
+            ToolExecutionError: the server could not start, failed, or did not answer.
+        """
+        shared = await self._on_private_loop(self.request(what, operation))
+        if shared is not None:
+            return shared
+        connection = await self._start(None)
+        try:
+            async with asyncio.timeout(self.config.timeout):
+                result: T = await connection.run(operation)
+        except TimeoutError:
+            raise ToolExecutionError(
+                f"MCP server {self.name!r} did not {what} within {self.config.timeout:g} s"
+            ) from None
+        except MCPError as exc:
+            raise ToolExecutionError(f"MCP server {self.name!r} could not {what}: {exc}") from exc
+        except Exception as exc:
+            await self._drop(connection)
+            raise ToolExecutionError(
+                f"MCP server {self.name!r} could not {what}: {describe(exc)[0]}"
+            ) from exc
+        return result
 
     async def aclose(self) -> None:
         """Close this loop's session and stop the server it started; sessions of other

@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ostinato.errors import ToolArgumentsError
-from ostinato.tools import ToolContext, ToolDefinition, ToolMetadata
+from ostinato.tools import ToolContext, ToolDefinition, ToolMetadata, input_answer
 
 if TYPE_CHECKING:
     from ostinato_mcp._server import McpServer
 
-__all__ = ["McpTool", "McpToolMetadata"]
+__all__ = ["McpTool", "McpToolMetadata", "build_tool"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,12 +28,15 @@ class McpToolMetadata(ToolMetadata):
 
     ``requires_approval`` (of :class:`~ostinato.tools.ToolMetadata`) is set when the
     server's ``requireApproval`` covers the tool, so each call waits for a decision.
+    ``may_ask_input`` says a call may ask the user for input (an MCP elicitation), which
+    the turn then waits for like an approval.
     """
 
     server: str = ""
     tool_name: str = ""
     output_schema: Mapping[str, Any] | None = field(default=None, compare=False)
     annotations: Mapping[str, Any] | None = field(default=None, compare=False)
+    may_ask_input: bool = True
 
 
 class McpTool:
@@ -61,6 +64,7 @@ class McpTool:
         """Call the tool on its server; the result as text.
 
         Raises:
+            ToolInputRequired: the server asks the user for input (the call waits).
             ToolArgumentsError: ``arguments`` is not a JSON object.
             ToolExecutionError: the server reported an error, could not be reached, died
                 during the call or did not answer in time.
@@ -76,7 +80,33 @@ class McpTool:
             raise ToolArgumentsError(
                 f"invalid arguments for tool '{name}': expected a JSON object", tool_name=name
             )
-        return await self.server.call_tool(self._metadata.tool_name, parsed, model_name=name)
+        return await self.server.call_tool(
+            self._metadata.tool_name, parsed, model_name=name, answer=input_answer()
+        )
 
     def __repr__(self) -> str:
         return f"McpTool({self._definition.name!r}, server={self._metadata.server!r})"
+
+
+def build_tool(server: McpServer, tool: Any, prefix: str) -> McpTool:
+    """The :class:`McpTool` of ``server``'s listed ``tool`` (an SDK ``Tool``), named
+    ``prefix + its name``; it needs approval when the server's ``requireApproval`` says so."""
+    approval = server.config.require_approval
+    annotations = (
+        tool.annotations.model_dump(by_alias=True, exclude_none=True) if tool.annotations else None
+    )
+    definition = ToolDefinition(
+        prefix + tool.name,
+        (tool.description or "").strip() or ToolDefinition.default_description(tool.name),
+        json.dumps(tool.input_schema or {"type": "object"}, ensure_ascii=False),
+    )
+    metadata = McpToolMetadata(
+        timeout=None,
+        server=server.name,
+        tool_name=tool.name,
+        output_schema=tool.output_schema,
+        annotations=annotations,
+        requires_approval=approval == "always"
+        or (not isinstance(approval, str) and tool.name in approval),
+    )
+    return McpTool(server, definition, metadata)

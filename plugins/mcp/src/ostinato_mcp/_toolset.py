@@ -24,12 +24,16 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from ostinato.errors import ConfigurationError, ToolExecutionError
 from ostinato_mcp._config import McpServerConfig, load_mcp_config
+from ostinato_mcp._resource_tools import McpResourceTool, resource_tools
 from ostinato_mcp._server import McpServer
 from ostinato_mcp._tool import McpTool
+
+if TYPE_CHECKING:
+    from ostinato_mcp._refresh import McpToolRefreshAdvisor
 
 __all__ = ["PREFIX_RULES", "McpServerUnavailableWarning", "McpToolset", "PrefixRule"]
 
@@ -73,7 +77,7 @@ class McpToolset:
         self._closed_at_exit = False
         self._listed = False
         # The first listing on the private loop, awaited by every request until it is done.
-        self._listing: concurrent.futures.Future[list[McpTool]] | None = None
+        self._listing: concurrent.futures.Future[list[McpTool | McpResourceTool]] | None = None
         self._listing_lock = threading.Lock()
 
     @classmethod
@@ -112,15 +116,16 @@ class McpToolset:
         config.check()
         return cls(chosen, prefix=prefix)
 
-    def get_tool_callbacks(self) -> list[McpTool]:
-        """The tools of every server as last listed, named by the prefix rule."""
+    def get_tool_callbacks(self) -> list[McpTool | McpResourceTool]:
+        """The tools of every server as last listed, named by the prefix rule (and the
+        resource tools of the servers whose ``resource_tools`` is set)."""
         named = [
             (server, tool, server.config.tool_prefix)
             for server in self.servers
             for tool in server.tools("")
         ]
         counts = Counter((prefix or "") + tool.tool_metadata.tool_name for _, tool, prefix in named)
-        tools: list[McpTool] = []
+        tools: list[McpTool | McpResourceTool] = []
         for server, tool, prefix in named:
             if prefix is None:
                 clash = counts[tool.tool_metadata.tool_name] > 1
@@ -138,9 +143,25 @@ class McpToolset:
                     f"(OSTINATO_MCP_TOOL_PREFIX), "
                     f"or give a server a 'toolPrefix'"
                 )
+        for server in self.servers:
+            if server.config.resource_tools and server.name not in self.failures:
+                tools.extend(resource_tools(server, _prefix_of(server)))
         return tools
 
-    async def list_tools(self) -> list[McpTool]:
+    @property
+    def needs_refresh(self) -> bool:
+        """Whether a server's tools must be read again (see :meth:`refresh`)."""
+        return any(s.needs_refresh for s in self.servers if s.name not in self.failures)
+
+    async def refresh(self) -> list[McpTool | McpResourceTool]:
+        """Read again the tools of the servers that announced a change or whose
+        ``ttlMs`` ran out; a server that fails keeps its last listing. The tools, named
+        by the prefix rule (in a stable order: see the servers' listings)."""
+        stale = [s for s in self.servers if s.needs_refresh and s.name not in self.failures]
+        await asyncio.gather(*(s.list_tools() for s in stale), return_exceptions=True)
+        return self.get_tool_callbacks()
+
+    async def list_tools(self) -> list[McpTool | McpResourceTool]:
         """Start every server (at once), read their tools, and return them named by the
         prefix rule. A server that cannot start is left out, kept in :attr:`failures` and
         warned about (:class:`McpServerUnavailableWarning`)."""
@@ -165,17 +186,31 @@ class McpToolset:
         self._listed = True
         return self.get_tool_callbacks()
 
-    async def aget_tool_callbacks(self) -> list[McpTool]:
-        """The tools, listed first if they never were: what a client awaits before it
-        builds a request. The first listing starts the servers on ostinato's private loop
-        (once, however many requests ask at the same time); their sessions are closed when
-        the interpreter exits."""
+    async def aget_tool_callbacks(self) -> list[McpTool | McpResourceTool]:
+        """The tools, listed first if they never were and read again where they are
+        stale: what a client awaits before it builds a request. The first listing starts
+        the servers on ostinato's private loop (once, however many requests ask at the
+        same time); their sessions are closed when the interpreter exits."""
         if not self._listed:
             # Shielded: a request cancelled while it waits leaves the listing to the others.
             await asyncio.shield(asyncio.wrap_future(self._first_listing()))
+        elif self.needs_refresh:
+            from ostinato.runtime import get_private_loop
+
+            await asyncio.wrap_future(
+                asyncio.run_coroutine_threadsafe(self.refresh(), get_private_loop())
+            )
         return self.get_tool_callbacks()
 
-    def _first_listing(self) -> concurrent.futures.Future[list[McpTool]]:
+    def refresh_advisor(self) -> McpToolRefreshAdvisor:
+        """An advisor that, inside the tool loop, reads the tools again before each
+        round where they are stale (a ``list_changed`` heard, a ``ttlMs`` run out), so a
+        turn's next round offers the tools as they are now."""
+        from ostinato_mcp._refresh import McpToolRefreshAdvisor
+
+        return McpToolRefreshAdvisor(self)
+
+    def _first_listing(self) -> concurrent.futures.Future[list[McpTool | McpResourceTool]]:
         from ostinato.runtime import get_private_loop
 
         with self._listing_lock:
@@ -186,7 +221,7 @@ class McpToolset:
                 self._close_at_exit()
             return self._listing
 
-    def list_tools_sync(self) -> list[McpTool]:
+    def list_tools_sync(self) -> list[McpTool | McpResourceTool]:
         """:meth:`list_tools` from synchronous code, on ostinato's private loop (where the
         sync faces of a client run, so the sessions opened here serve them). Those
         sessions are closed when the interpreter exits, before the private loop stops."""

@@ -80,4 +80,9 @@ def register_settings(register: Any) -> None:
 @hookimpl
 def register_commands(register: Any) -> None:
     """Register ``ostinato mcp``."""
-    register("mcp", "list MCP servers and their tools (ostinato mcp list)", run_mcp_command)
+    register(
+        "mcp",
+        "list MCP servers and their tools (ostinato mcp list), or offer the "
+        "configured tools as one (ostinato mcp serve)",
+        run_mcp_command,
+    )

@@ -15,7 +15,7 @@ unconfirmed transaction is then rolled back. The URL's password never appears in
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import psycopg
 from psycopg_pool import PoolTimeout
@@ -38,6 +38,9 @@ from ostinato_memory import (
 from ostinato_memory_postgres._deadline import AnswerDeadline, answer_within
 from ostinato_memory_postgres._pool import LoopPool
 from ostinato_memory_postgres._schema import CONVERSATIONS_TABLE, MESSAGES_TABLE, ensure_schema
+
+if TYPE_CHECKING:
+    from ostinato_memory_postgres._session import PostgresSessionLog
 
 __all__ = ["PostgresChatMemoryRepository"]
 
@@ -264,6 +267,13 @@ class PostgresChatMemoryRepository(RemoteStoreSyncFaces):
     async def aclose(self) -> None:
         """Close every pool (the next operation opens a new one)."""
         await self._pools.aclose()
+
+    def session_log(self) -> PostgresSessionLog:
+        """The session log in the same database (``ostinato logs search`` reads it)."""
+        from ostinato_memory_postgres._session import PostgresSessionLog
+
+        low, high, timeout = self._settings
+        return PostgresSessionLog(self._url, pool_min_size=low, pool_max_size=high, timeout=timeout)
 
     def __repr__(self) -> str:
         return f"PostgresChatMemoryRepository({self.url!r})"

@@ -9,6 +9,9 @@ lock, so processes starting together migrate once.
 Version 1: the meta table and one row per message (as the SQLite file).
 Version 2: one row per conversation (when it last changed, how many messages): the row
 writers lock to change a conversation one at a time, and what ``ostinato logs`` lists.
+Version 3: the session log — one row per session (the row appenders lock) and one per
+entry, with a generated ``tsvector`` of its text (``simple`` configuration: words as
+written, lower-cased) under a GIN index for full-text search.
 """
 
 from __future__ import annotations
@@ -23,10 +26,12 @@ if TYPE_CHECKING:
 __all__ = [
     "APPLICATION",
     "CONVERSATIONS_TABLE",
+    "ENTRIES_TABLE",
     "MESSAGES_TABLE",
     "META_TABLE",
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "SESSIONS_TABLE",
     "ensure_schema",
 ]
 
@@ -34,6 +39,8 @@ APPLICATION: Final = "ostinato-memory"
 META_TABLE: Final = "ostinato_memory_meta"
 MESSAGES_TABLE: Final = "ostinato_memory_messages"
 CONVERSATIONS_TABLE: Final = "ostinato_memory_conversations"
+SESSIONS_TABLE: Final = "ostinato_memory_sessions"
+ENTRIES_TABLE: Final = "ostinato_memory_entries"
 #: A constant key for ``pg_advisory_xact_lock``: one migration at a time per database.
 _LOCK_KEY: Final = 0x05_71_4A_70
 
@@ -63,6 +70,24 @@ MIGRATIONS: Final[tuple[tuple[int, tuple[str, ...]], ...]] = (
             f"CREATE INDEX {CONVERSATIONS_TABLE}_updated ON {CONVERSATIONS_TABLE} (updated_at)",
             f"INSERT INTO {CONVERSATIONS_TABLE} (conversation_id, message_count)"
             f" SELECT conversation_id, count(*) FROM {MESSAGES_TABLE} GROUP BY conversation_id",
+        ),
+    ),
+    (
+        3,
+        (
+            f"CREATE TABLE {SESSIONS_TABLE} ("
+            " session_id text PRIMARY KEY,"
+            " updated_at timestamptz NOT NULL DEFAULT clock_timestamp())",
+            f"CREATE TABLE {ENTRIES_TABLE} ("
+            " session_id text NOT NULL,"
+            " position integer NOT NULL,"
+            " kind text NOT NULL,"
+            " entry text NOT NULL,"
+            " body text NOT NULL,"
+            " search tsvector GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED,"
+            " stored_at timestamptz NOT NULL DEFAULT clock_timestamp(),"
+            " PRIMARY KEY (session_id, position))",
+            f"CREATE INDEX {ENTRIES_TABLE}_search ON {ENTRIES_TABLE} USING gin (search)",
         ),
     ),
 )

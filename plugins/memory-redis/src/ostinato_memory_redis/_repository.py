@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, Final, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import redis.asyncio as aioredis
 from pydantic import SecretStr
@@ -46,6 +46,9 @@ from ostinato_memory import (
     decode_message,
     encode_message,
 )
+
+if TYPE_CHECKING:
+    from ostinato_memory_redis._session import RedisSessionLog
 
 __all__ = ["DEFAULT_KEY_PREFIX", "RedisChatMemoryRepository"]
 
@@ -309,6 +312,15 @@ class RedisChatMemoryRepository(RemoteStoreSyncFaces):
     async def aclose(self) -> None:
         """Close every connection pool (the next operation opens a new one)."""
         await self._clients.aclose()
+
+    def session_log(self) -> RedisSessionLog:
+        """The session log on the same server and key prefix (``ostinato logs search``)."""
+        from ostinato_memory_redis._session import RedisSessionLog
+
+        timeout, connections = self._options
+        return RedisSessionLog(
+            self._url, key_prefix=self._prefix, timeout=timeout, max_connections=connections
+        )
 
     def __repr__(self) -> str:
         return f"RedisChatMemoryRepository({self.url!r}, key_prefix={self._prefix!r})"

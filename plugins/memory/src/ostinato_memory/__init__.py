@@ -1,7 +1,9 @@
 """ostinato-memory: conversation memory for ostinato.
 
 Memory advisors (:class:`MessageChatMemoryAdvisor`, :class:`PromptChatMemoryAdvisor`), a
-turn-atomic :class:`MessageWindowChatMemory`, and repositories in memory and in SQLite.
+turn-atomic :class:`MessageWindowChatMemory`, and repositories in memory and in SQLite;
+session memory (:class:`SessionMemory`, :class:`SessionMemoryAdvisor`): append-only
+session logs in memory and in SQLite, compaction strategies, branches and recall.
 See ``docs/memory.md`` for what is stored when, outside and inside the tool loop.
 
 Naming: the protocols' methods are async (``await memory.add(...)``); each has a blocking
@@ -16,97 +18,89 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import ostinato
-from ostinato.plugins import lazy_exports
-from ostinato_memory._advisor import ChatMemoryAdvisor, ChatMemoryAdvisorBuilder
-from ostinato_memory._codec import decode_message, encode_message
+from ostinato.plugins import lazy_package
+from ostinato_memory._advisor import ChatMemoryAdvisor as ChatMemoryAdvisor
+from ostinato_memory._advisor import ChatMemoryAdvisorBuilder as ChatMemoryAdvisorBuilder
+from ostinato_memory._codec import decode_message as decode_message
+from ostinato_memory._codec import encode_message as encode_message
+from ostinato_memory._compaction import ChatModelSummarizer as ChatModelSummarizer
+from ostinato_memory._compaction import CompactionStrategy as CompactionStrategy
+from ostinato_memory._compaction import LastTurns as LastTurns
+from ostinato_memory._compaction import SummarizeOlderTurns as SummarizeOlderTurns
+from ostinato_memory._compaction import Summarizer as Summarizer
+from ostinato_memory._compaction import TokenBudget as TokenBudget
+from ostinato_memory._errors import ChatMemoryRepositoryError as ChatMemoryRepositoryError
 from ostinato_memory._errors import (
-    ChatMemoryRepositoryError,
-    ChatMemoryStoreUnavailableError,
-    DatabaseLockedError,
-    MissingConversationIdError,
-    NewerSchemaError,
-    NotAMemoryDatabaseError,
+    ChatMemoryStoreUnavailableError as ChatMemoryStoreUnavailableError,
 )
-from ostinato_memory._in_memory import InMemoryChatMemoryRepository
-from ostinato_memory._listing import (
-    ConversationSummary,
-    RecentConversationsRepository,
-    StoredMessage,
-    StoredMessagesRepository,
-    recent_conversations,
-    stored_messages,
+from ostinato_memory._errors import DatabaseLockedError as DatabaseLockedError
+from ostinato_memory._errors import MissingConversationIdError as MissingConversationIdError
+from ostinato_memory._errors import NewerSchemaError as NewerSchemaError
+from ostinato_memory._errors import NotAMemoryDatabaseError as NotAMemoryDatabaseError
+from ostinato_memory._in_memory import InMemoryChatMemoryRepository as InMemoryChatMemoryRepository
+from ostinato_memory._listing import ConversationSummary as ConversationSummary
+from ostinato_memory._listing import RecentConversationsRepository as RecentConversationsRepository
+from ostinato_memory._listing import StoredMessage as StoredMessage
+from ostinato_memory._listing import StoredMessagesRepository as StoredMessagesRepository
+from ostinato_memory._listing import recent_conversations as recent_conversations
+from ostinato_memory._listing import stored_messages as stored_messages
+from ostinato_memory._message_advisor import MessageChatMemoryAdvisor as MessageChatMemoryAdvisor
+from ostinato_memory._prompt_advisor import (
+    DEFAULT_SYSTEM_PROMPT_TEMPLATE as DEFAULT_SYSTEM_PROMPT_TEMPLATE,
 )
-from ostinato_memory._message_advisor import MessageChatMemoryAdvisor
-from ostinato_memory._prompt_advisor import DEFAULT_SYSTEM_PROMPT_TEMPLATE, PromptChatMemoryAdvisor
+from ostinato_memory._prompt_advisor import PromptChatMemoryAdvisor as PromptChatMemoryAdvisor
+from ostinato_memory._repository import ConversationChange as ConversationChange
+from ostinato_memory._repository import RemoteStoreSyncFaces as RemoteStoreSyncFaces
 from ostinato_memory._repository import (
-    ConversationChange,
-    RemoteStoreSyncFaces,
-    UpdatableChatMemoryRepository,
+    UpdatableChatMemoryRepository as UpdatableChatMemoryRepository,
 )
-from ostinato_memory._validation import check_conversation_id, check_messages
-from ostinato_memory._window import MessageWindowChatMemory, apply_window, pair_tool_messages
-
-if TYPE_CHECKING:
-    from ostinato_memory._factories import (
-        create_chat_memory_repository,
-        create_memory_advisor,
-        load_memory_settings,
-    )
-    from ostinato_memory._settings import MemorySettings
-    from ostinato_memory._sqlite import SQLiteChatMemoryRepository
-    from ostinato_memory._sqlite_schema import SCHEMA_VERSION, default_sqlite_path
-
-__all__ = [
-    "DEFAULT_SYSTEM_PROMPT_TEMPLATE",
-    "SCHEMA_VERSION",
-    "ChatMemoryAdvisor",
-    "ChatMemoryAdvisorBuilder",
-    "ChatMemoryRepositoryError",
-    "ChatMemoryStoreUnavailableError",
-    "ConversationChange",
-    "ConversationSummary",
-    "DatabaseLockedError",
-    "InMemoryChatMemoryRepository",
-    "MemorySettings",
-    "MessageChatMemoryAdvisor",
-    "MessageWindowChatMemory",
-    "MissingConversationIdError",
-    "NewerSchemaError",
-    "NotAMemoryDatabaseError",
-    "PromptChatMemoryAdvisor",
-    "RecentConversationsRepository",
-    "RemoteStoreSyncFaces",
-    "SQLiteChatMemoryRepository",
-    "StoredMessage",
-    "StoredMessagesRepository",
-    "UpdatableChatMemoryRepository",
-    "__version__",
-    "apply_window",
-    "check_conversation_id",
-    "check_messages",
-    "create_chat_memory_repository",
-    "create_memory_advisor",
-    "decode_message",
-    "default_sqlite_path",
-    "encode_message",
-    "load_memory_settings",
-    "pair_tool_messages",
-    "recent_conversations",
-    "stored_messages",
-]
+from ostinato_memory._session_advisor import SessionMemoryAdvisor as SessionMemoryAdvisor
+from ostinato_memory._session_base import BranchingSessionLog as BranchingSessionLog
+from ostinato_memory._session_base import InMemorySessionLog as InMemorySessionLog
+from ostinato_memory._session_base import decode_entry as decode_entry
+from ostinato_memory._session_base import encode_entry as encode_entry
+from ostinato_memory._session_base import searchable_text as searchable_text
+from ostinato_memory._session_base import term_score as term_score
+from ostinato_memory._session_memory import SessionMemory as SessionMemory
+from ostinato_memory._session_view import Block as Block
+from ostinato_memory._session_view import TokenCounter as TokenCounter
+from ostinato_memory._session_view import estimate_tokens as estimate_tokens
+from ostinato_memory._session_view import session_blocks as session_blocks
+from ostinato_memory._session_view import summary_message as summary_message
+from ostinato_memory._validation import check_conversation_id as check_conversation_id
+from ostinato_memory._validation import check_messages as check_messages
+from ostinato_memory._window import MessageWindowChatMemory as MessageWindowChatMemory
+from ostinato_memory._window import apply_window as apply_window
+from ostinato_memory._window import pair_tool_messages as pair_tool_messages
 
 #: Every distribution of ostinato is released at one version: core's.
 __version__: str = ostinato.__version__
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "MemorySettings": "ostinato_memory._settings",
-        "SCHEMA_VERSION": "ostinato_memory._sqlite_schema",
-        "SQLiteChatMemoryRepository": "ostinato_memory._sqlite",
-        "create_chat_memory_repository": "ostinato_memory._factories",
-        "create_memory_advisor": "ostinato_memory._factories",
-        "default_sqlite_path": "ostinato_memory._sqlite_schema",
-        "load_memory_settings": "ostinato_memory._factories",
-    },
-)
+if TYPE_CHECKING:
+    from ostinato_memory._factories import (
+        create_chat_memory_repository as create_chat_memory_repository,
+    )
+    from ostinato_memory._factories import create_memory_advisor as create_memory_advisor
+    from ostinato_memory._factories import load_memory_settings as load_memory_settings
+    from ostinato_memory._recall import conversation_search_tools as conversation_search_tools
+    from ostinato_memory._settings import MemorySettings as MemorySettings
+    from ostinato_memory._sqlite import SQLiteChatMemoryRepository as SQLiteChatMemoryRepository
+    from ostinato_memory._sqlite_schema import SCHEMA_VERSION as SCHEMA_VERSION
+    from ostinato_memory._sqlite_schema import default_sqlite_path as default_sqlite_path
+    from ostinato_memory._sqlite_session import SQLiteSessionLog as SQLiteSessionLog
+else:
+    __all__, __getattr__, __dir__ = lazy_package(
+        __name__,
+        globals(),
+        {
+            "MemorySettings": "ostinato_memory._settings",
+            "SCHEMA_VERSION": "ostinato_memory._sqlite_schema",
+            "SQLiteChatMemoryRepository": "ostinato_memory._sqlite",
+            "SQLiteSessionLog": "ostinato_memory._sqlite_session",
+            "conversation_search_tools": "ostinato_memory._recall",
+            "create_chat_memory_repository": "ostinato_memory._factories",
+            "create_memory_advisor": "ostinato_memory._factories",
+            "default_sqlite_path": "ostinato_memory._sqlite_schema",
+            "load_memory_settings": "ostinato_memory._factories",
+        },
+    )

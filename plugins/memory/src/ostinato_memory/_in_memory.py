@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ostinato.messages import Message
 from ostinato_memory._repository import ConversationChange
 from ostinato_memory._validation import check_conversation_id, check_messages
+
+if TYPE_CHECKING:
+    from ostinato_memory._session_base import InMemorySessionLog
 
 __all__ = ["InMemoryChatMemoryRepository"]
 
@@ -91,6 +95,12 @@ class InMemoryChatMemoryRepository:
     async def update(self, conversation_id: str, change: ConversationChange) -> list[Message]:
         """Store ``change(stored)`` for ``conversation_id`` atomically and return it."""
         return self.update_sync(conversation_id, change)
+
+    def session_log(self) -> InMemorySessionLog:
+        """A new, empty session log in memory (nothing is shared with this repository)."""
+        from ostinato_memory._session_base import InMemorySessionLog
+
+        return InMemorySessionLog()
 
     def __repr__(self) -> str:
         with self._lock:

@@ -9,6 +9,10 @@ an error (exit status 1), with ``--json`` too. The repository is the one every
 ``ostinato`` command uses (``MemorySettings.for_commands``: the one
 ``OSTINATO_MEMORY_REPOSITORY`` names, else SQLite), or ``--repository``, found among every
 installed plugin's, so it works on SQLite, PostgreSQL and Redis alike.
+
+``ostinato logs search WORDS [-s ID]`` searches the session logs of the same store
+(session memory: every entry, summarized ones too) for entries holding every word, in one
+session or in all of them, best first.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from datetime import datetime
 from typing import Any, Final, TextIO
 
 from ostinato.errors import ConfigurationError, OstinatoError
-from ostinato.memory import ChatMemoryRepository
+from ostinato.memory import ChatMemoryRepository, SessionLog, SessionSearchHit
 from ostinato.messages import AssistantMessage, Message, ToolResponseMessage, UserMessage
 from ostinato_memory._listing import (
     ConversationSummary,
@@ -39,6 +43,8 @@ TIME_FORMAT: Final = "%Y-%m-%d %H:%M:%S %Z"
 #: Conversations listed when ``--count`` is not given.
 DEFAULT_COUNT: Final = 20
 EXIT_ERROR: Final = 1
+#: Characters of an entry a search shows.
+EXCERPT: Final = 160
 EXIT_CONFIGURATION: Final = 2
 
 
@@ -58,7 +64,60 @@ def _parser() -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="show one conversation")
     show.add_argument("conversation_id", metavar="ID")
     show.add_argument("--json", action="store_true", dest="show_json", help="print JSON")
+    search = sub.add_parser("search", help="search the session logs (session memory)")
+    search.add_argument("query", metavar="WORDS", nargs="+")
+    search.add_argument("-s", "--session", help="search this session only (default: all)")
+    search.add_argument("--json", action="store_true", dest="search_json", help="print JSON")
     return parser
+
+
+async def _search(repository: ChatMemoryRepository, args: argparse.Namespace, out: TextIO) -> int:
+    opener = getattr(repository, "session_log", None)
+    if not callable(opener):
+        print(
+            f"ostinato: error: {type(repository).__name__} keeps no session log; fix: use a "
+            "store with one (sqlite, postgres, redis)",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+    log: SessionLog = opener()
+    query = " ".join(args.query)
+    try:
+        sessions = [args.session] if args.session else await log.session_ids()
+        hits: list[SessionSearchHit] = []
+        for session in sessions:
+            hits += [
+                h
+                for h in await log.search(session, query, limit=args.count)
+                if h.session_id == session or args.session
+            ]
+        hits.sort(key=lambda h: -h.score)
+        hits = hits[: max(args.count, 0)]
+    finally:
+        await _close(log)
+    if args.json or args.search_json:
+        document = [
+            {
+                "session_id": h.session_id,
+                "position": h.entry.position,
+                "kind": h.entry.kind.value,
+                "score": h.score,
+                "messages": [m.to_dict() for m in h.entry.messages],
+            }
+            for h in hits
+        ]
+        print(json.dumps(document, ensure_ascii=False, indent=2), file=out)
+        return 0
+    if not hits:
+        print(f"nothing stored matches {query!r}", file=out)
+        return 0
+    for hit in hits:
+        text = " ".join(hit.entry.text().split())
+        excerpt = text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
+        print(
+            f"{hit.session_id}  #{hit.entry.position} {hit.entry.kind.value}  {excerpt}", file=out
+        )
+    return 0
 
 
 def _repository(name: str | None) -> ChatMemoryRepository:
@@ -71,7 +130,7 @@ def _repository(name: str | None) -> ChatMemoryRepository:
     return create_chat_memory_repository(name or settings.repository, settings, registry)
 
 
-async def _close(repository: ChatMemoryRepository) -> None:
+async def _close(repository: object) -> None:
     for name in ("aclose", "close"):
         closer = getattr(repository, name, None)
         if callable(closer):
@@ -143,6 +202,8 @@ def _print_message(stored: StoredMessage, out: TextIO) -> None:
 async def _logs(args: argparse.Namespace, out: TextIO) -> int:
     repository = _repository(args.repository)
     try:
+        if args.action == "search":
+            return await _search(repository, args, out)
         if args.action == "show":
             messages = await stored_messages(repository, args.conversation_id)
             if not messages:  # also with --json: a script must not take it for an answer
@@ -178,7 +239,8 @@ async def _logs(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def run_logs_command(argv: list[str], out: TextIO | None = None) -> int:
-    """``ostinato logs [--json] [-n N] [-r NAME] [list | show ID]``; returns the exit code."""
+    """``ostinato logs [--json] [-n N] [-r NAME] [list | show ID | search WORDS [-s ID]]``;
+    returns the exit code."""
     args = _parser().parse_args(argv)
     try:
         return asyncio.run(_logs(args, out or sys.stdout))

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import ClassVar, Final, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Final, TypeVar
 
 from ostinato.messages import Message
 from ostinato_memory._codec import decode_message, encode_message
@@ -39,6 +39,9 @@ from ostinato_memory._sqlite_schema import (
     translate_errors,
 )
 from ostinato_memory._validation import check_conversation_id, check_messages
+
+if TYPE_CHECKING:
+    from ostinato_memory._sqlite_session import SQLiteSessionLog
 
 __all__ = ["SQLiteChatMemoryRepository"]
 
@@ -355,6 +358,12 @@ class SQLiteChatMemoryRepository:
         (``change`` runs on a thread of the repository's pool)."""
         check_conversation_id(conversation_id)
         return await _in_pool(self.update_sync, conversation_id, change)
+
+    def session_log(self) -> SQLiteSessionLog:
+        """The session log in the same file (``ostinato logs search`` reads it)."""
+        from ostinato_memory._sqlite_session import SQLiteSessionLog
+
+        return SQLiteSessionLog(self._path, busy_timeout=self._busy_timeout)
 
     def __repr__(self) -> str:
         return f"SQLiteChatMemoryRepository({str(self._path)!r})"

@@ -3,7 +3,8 @@
 A database is ours when it holds the meta table with ``application = ostinato-memory``;
 its ``schema_version`` says which schema it has. A new (empty) file gets the current
 schema on first use; an older one is migrated in one transaction (version 2 adds each
-message's ``stored_at``, when it was first stored; rows of version 1 have none). Anything
+message's ``stored_at``, when it was first stored; rows of version 1 have none; version
+3 adds the session log: one row per entry, and its FTS5 full-text index). Anything
 else — a file that is not SQLite, a corrupt one, another
 application's database, a newer schema — raises before a single byte is written. SQLite
 errors are turned into the plugin's exceptions here, with what to do about them.
@@ -32,6 +33,8 @@ from ostinato_memory._errors import (
 
 __all__ = [
     "APPLICATION",
+    "ENTRIES_FTS",
+    "ENTRIES_TABLE",
     "MESSAGES_TABLE",
     "META_TABLE",
     "SCHEMA_VERSION",
@@ -41,7 +44,7 @@ __all__ = [
 ]
 
 #: The schema version this ostinato-memory writes.
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 #: The ``application`` value of the meta table: how a database is recognised as ours.
 APPLICATION: Final = "ostinato-memory"
 #: The meta table: ``key -> value`` (``application``, ``schema_version``).
@@ -49,6 +52,24 @@ META_TABLE: Final = "ostinato_memory_meta"
 #: One row per message: ``(conversation_id, position, type, message JSON, stored_at)``,
 #: ``stored_at`` in milliseconds since the epoch (``NULL`` for rows older than version 2).
 MESSAGES_TABLE: Final = "ostinato_memory_messages"
+#: One row per session log entry: ``(session_id, position, kind, entry JSON, stored_at)``.
+ENTRIES_TABLE: Final = "ostinato_memory_entries"
+#: The FTS5 index of the entries' text: ``(body, session_id, position)``.
+ENTRIES_FTS: Final = "ostinato_memory_entries_fts"
+
+_SESSION_SCHEMA: Final = (
+    f"CREATE TABLE IF NOT EXISTS {ENTRIES_TABLE} ("
+    " session_id TEXT NOT NULL,"
+    " position INTEGER NOT NULL,"
+    " kind TEXT NOT NULL,"
+    " entry TEXT NOT NULL,"
+    " stored_at INTEGER NOT NULL,"
+    " PRIMARY KEY (session_id, position)) WITHOUT ROWID",
+    # Words as search_terms() finds them: "_" inside a word, accents kept.
+    f"CREATE VIRTUAL TABLE IF NOT EXISTS {ENTRIES_FTS} USING fts5("
+    " body, session_id UNINDEXED, position UNINDEXED,"
+    " tokenize = \"unicode61 remove_diacritics 0 tokenchars '_'\")",
+)
 
 _SCHEMA: Final = (
     f"CREATE TABLE IF NOT EXISTS {META_TABLE} ("
@@ -60,9 +81,13 @@ _SCHEMA: Final = (
     " message TEXT NOT NULL,"
     " stored_at INTEGER,"
     " PRIMARY KEY (conversation_id, position)) WITHOUT ROWID",
+    *_SESSION_SCHEMA,
 )
 #: ``(version, statements)``: what brings a database of the version before to it.
-_MIGRATIONS: Final = ((2, (f"ALTER TABLE {MESSAGES_TABLE} ADD COLUMN stored_at INTEGER",)),)
+_MIGRATIONS: Final = (
+    (2, (f"ALTER TABLE {MESSAGES_TABLE} ADD COLUMN stored_at INTEGER",)),
+    (3, _SESSION_SCHEMA),
+)
 
 _LOCKED = ("SQLITE_BUSY", "SQLITE_LOCKED")
 _NOT_OURS = ("SQLITE_NOTADB", "SQLITE_CORRUPT")

@@ -113,6 +113,7 @@ def register_commands(register: Any) -> None:
     """Register ``ostinato logs`` (the configured repository's conversations)."""
     register(
         LOGS_COMMAND,
-        "stored conversations: `ostinato logs` lists recent ones, `ostinato logs show ID` one",
+        "stored conversations: `ostinato logs` lists recent ones, `ostinato logs show ID` one, "
+        "`ostinato logs search WORDS` searches the session logs",
         run_logs,
     )

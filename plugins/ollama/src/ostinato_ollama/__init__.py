@@ -10,37 +10,31 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import ostinato
-from ostinato.plugins import lazy_exports
-from ostinato_ollama._normalise import CREATED_AT, FINISH_REASON_RAW
-from ostinato_ollama._options import OllamaChatOptions
-
-if TYPE_CHECKING:
-    from ostinato_ollama._factory import create_chat_model
-    from ostinato_ollama._model import OllamaChatModel
-    from ostinato_ollama._settings import DEFAULT_BASE_URL, OllamaSettings, ollama_base_url
-
-__all__ = [
-    "CREATED_AT",
-    "DEFAULT_BASE_URL",
-    "FINISH_REASON_RAW",
-    "OllamaChatModel",
-    "OllamaChatOptions",
-    "OllamaSettings",
-    "__version__",
-    "create_chat_model",
-    "ollama_base_url",
-]
+from ostinato.plugins import lazy_package
+from ostinato_ollama._normalise import CREATED_AT as CREATED_AT
+from ostinato_ollama._normalise import FINISH_REASON_RAW as FINISH_REASON_RAW
+from ostinato_ollama._options import OllamaChatOptions as OllamaChatOptions
 
 #: Every distribution of ostinato is released at one version: core's.
 __version__: str = ostinato.__version__
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "DEFAULT_BASE_URL": "ostinato_ollama._settings",
-        "OllamaChatModel": "ostinato_ollama._model",
-        "OllamaSettings": "ostinato_ollama._settings",
-        "create_chat_model": "ostinato_ollama._factory",
-        "ollama_base_url": "ostinato_ollama._settings",
-    },
-)
+if TYPE_CHECKING:
+    from ostinato_ollama._factory import create_chat_model as create_chat_model
+    from ostinato_ollama._model import OllamaChatModel as OllamaChatModel
+    from ostinato_ollama._settings import DEFAULT_BASE_URL as DEFAULT_BASE_URL
+    from ostinato_ollama._settings import OllamaSettings as OllamaSettings
+    from ostinato_ollama._settings import ollama_base_url as ollama_base_url
+    from ostinato_ollama._wire import OllamaWireFormat as OllamaWireFormat
+else:
+    __all__, __getattr__, __dir__ = lazy_package(
+        __name__,
+        globals(),
+        {
+            "OllamaWireFormat": "ostinato_ollama._wire",
+            "DEFAULT_BASE_URL": "ostinato_ollama._settings",
+            "OllamaChatModel": "ostinato_ollama._model",
+            "OllamaSettings": "ostinato_ollama._settings",
+            "create_chat_model": "ostinato_ollama._factory",
+            "ollama_base_url": "ostinato_ollama._settings",
+        },
+    )

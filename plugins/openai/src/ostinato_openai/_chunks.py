@@ -56,6 +56,7 @@ class ChunkParser(StreamParserBase):
     """Turns the events of one stream into partial responses; tracks ``[DONE]``."""
 
     __slots__ = (
+        "_answered",
         "_finished",
         "_ids",
         "_logprobs",
@@ -64,9 +65,13 @@ class ChunkParser(StreamParserBase):
         "_refusal",
         "_response_id",
         "_tail_sent",
+        "url",
     )
 
     def _start(self) -> None:
+        #: The endpoint, named when the stream ends without any choice.
+        self.url = ""
+        self._answered = False
         self._ids: dict[int, str] = {}
         self._refusal: list[str] = []
         self._logprobs: list[Any] = []
@@ -81,7 +86,15 @@ class ChunkParser(StreamParserBase):
         data = event.data.strip()
         if data == _DONE:
             self.done = True
-            return self._tail()
+            tail = self._tail()
+            if tail is None and not self._answered:
+                # An empty reply: reported, never taken for an answer of no words.
+                raise MalformedResponseError(
+                    f"{self._provider}: the reply from {self.url} holds no answer (no "
+                    "choice): the stream ended before any choice",
+                    provider=self._provider,
+                )
+            return tail
         payload = self._event_object(data)
         if not isinstance(payload, JSON_OBJECT):
             raise MalformedResponseError(
@@ -106,7 +119,11 @@ class ChunkParser(StreamParserBase):
         usage = usage_payload(payload) if "usage" in payload or "x_groq" in payload else None
         if generation is None and usage is None and error is None:
             return None
-        generations = () if generation is None else (generation,)
+        if generation is None:
+            generations: tuple[Generation, ...] = ()
+        else:
+            generations = (generation,)
+            self._answered = True
         if usage is None and error is None:
             # Most chunks of a stream carry the same metadata: build it once per stream
             # (it is immutable), not once per chunk.

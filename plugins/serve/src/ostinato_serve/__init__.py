@@ -14,41 +14,30 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import ostinato
-from ostinato.plugins import lazy_exports
-
-if TYPE_CHECKING:
-    from ostinato_serve._app import create_app, model_name_of
-    from ostinato_serve._settings import (
-        DEFAULT_HOST,
-        DEFAULT_PORT,
-        ServeSettings,
-        check_bind_address,
-        is_loopback,
-    )
-
-__all__ = [
-    "DEFAULT_HOST",
-    "DEFAULT_PORT",
-    "ServeSettings",
-    "__version__",
-    "check_bind_address",
-    "create_app",
-    "is_loopback",
-    "model_name_of",
-]
+from ostinato.plugins import lazy_package
 
 #: Every distribution of ostinato is released at one version: core's.
 __version__: str = ostinato.__version__
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "DEFAULT_HOST": "ostinato_serve._settings",
-        "DEFAULT_PORT": "ostinato_serve._settings",
-        "ServeSettings": "ostinato_serve._settings",
-        "check_bind_address": "ostinato_serve._settings",
-        "create_app": "ostinato_serve._app",
-        "is_loopback": "ostinato_serve._settings",
-        "model_name_of": "ostinato_serve._app",
-    },
-)
+if TYPE_CHECKING:
+    from ostinato_serve._app import create_app as create_app
+    from ostinato_serve._app import model_name_of as model_name_of
+    from ostinato_serve._settings import DEFAULT_HOST as DEFAULT_HOST
+    from ostinato_serve._settings import DEFAULT_PORT as DEFAULT_PORT
+    from ostinato_serve._settings import ServeSettings as ServeSettings
+    from ostinato_serve._settings import check_bind_address as check_bind_address
+    from ostinato_serve._settings import is_loopback as is_loopback
+else:
+    __all__, __getattr__, __dir__ = lazy_package(
+        __name__,
+        globals(),
+        {
+            "DEFAULT_HOST": "ostinato_serve._settings",
+            "DEFAULT_PORT": "ostinato_serve._settings",
+            "ServeSettings": "ostinato_serve._settings",
+            "check_bind_address": "ostinato_serve._settings",
+            "create_app": "ostinato_serve._app",
+            "is_loopback": "ostinato_serve._settings",
+            "model_name_of": "ostinato_serve._app",
+        },
+    )

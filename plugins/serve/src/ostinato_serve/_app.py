@@ -17,11 +17,12 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
 from ostinato.client import ChatClient
 from ostinato.memory import ChatMemoryRepository
 from ostinato.tools import tool_callbacks
+from ostinato_serve._agui import run_agent
 from ostinato_serve._conversations import list_conversations, show_conversation
 from ostinato_serve._guard import Guard
 from ostinato_serve._info import healthz, info
@@ -32,7 +33,7 @@ from ostinato_serve._state import ServeState
 from ostinato_serve._static import PACKAGE_STATIC, index, static_file
 from ostinato_serve._turns import resume_turn, start_turn
 
-__all__ = ["create_app", "model_name_of"]
+__all__ = ["ROUTES_GROUP", "create_app", "installed_routes", "model_name_of"]
 
 _STATUS_TYPES = {404: "not_found", 405: "method_not_allowed"}
 
@@ -62,7 +63,23 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
     return error_response(ApiError(500, "internal_error", message))
 
 
-def _routes() -> list[Route]:
+#: The entry point group of route factories: each a callable taking the
+#: :class:`~ostinato_serve._state.ServeState` and returning Starlette routes, mounted
+#: beside the server's own (``ostinato-a2a`` registers its A2A routes this way).
+ROUTES_GROUP = "ostinato_serve.routes"
+
+
+def installed_routes(state: ServeState) -> list[BaseRoute]:
+    """The routes of every installed factory of :data:`ROUTES_GROUP`, in name order."""
+    from importlib.metadata import entry_points
+
+    routes: list[BaseRoute] = []
+    for entry in sorted(entry_points(group=ROUTES_GROUP), key=lambda e: e.name):
+        routes.extend(entry.load()(state))
+    return routes
+
+
+def _routes() -> list[BaseRoute]:
     return [
         Route("/", index, methods=["GET"]),
         Route("/static/{name}", static_file, methods=["GET"]),
@@ -70,6 +87,7 @@ def _routes() -> list[Route]:
         Route("/api/info", info, methods=["GET"]),
         Route("/api/turns", start_turn, methods=["POST"]),
         Route("/api/approvals/{pending_id}", resume_turn, methods=["POST"]),
+        Route("/api/ag-ui", run_agent, methods=["POST"]),
         Route("/api/conversations", list_conversations, methods=["GET"]),
         Route("/api/conversations/{conversation_id}", show_conversation, methods=["GET"]),
         Route("/v1/models", list_models, methods=["GET"]),
@@ -85,6 +103,7 @@ def create_app(
     model_name: str | None = None,
     repository: ChatMemoryRepository | None = None,
     static_dir: str | Path | None = None,
+    extra_routes: bool = True,
 ) -> Starlette:
     """The ASGI app serving ``client``: mount it in your own Starlette or FastAPI app
     (``app.mount("/agent", create_app(client))``) or run it with uvicorn.
@@ -100,6 +119,8 @@ def create_app(
         repository: where conversations are listed from (default: the repository of the
             client's memory advisor, when it has one).
         static_dir: a folder holding the page instead of the package's own.
+        extra_routes: mount the routes of installed plugins (:data:`ROUTES_GROUP`: the
+            A2A agent of ``ostinato-a2a``) beside the server's own.
     """
     settings = settings if settings is not None else ServeSettings()
     state = ServeState(
@@ -123,8 +144,9 @@ def create_app(
     middleware.append(
         Middleware(Guard, token=settings.token_value, max_body_bytes=settings.max_body_bytes)
     )
+    routes = _routes() + (installed_routes(state) if extra_routes else [])
     app = Starlette(
-        routes=_routes(),
+        routes=routes,
         middleware=middleware,
         exception_handlers={
             ApiError: _api_error,

@@ -30,6 +30,10 @@ The tests are ``async``: run them with pytest-asyncio (``asyncio_mode = "auto"``
 class-level ``asyncio`` mark they carry). This package imports pytest, so it is not
 re-exported by :mod:`ostinato.testing`; it imports no database driver. See
 ``docs/plugins.md``.
+
+A store with a session log (:class:`~ostinato.memory.SessionLog`) adds
+:class:`SessionLogConformance` and implements ``make_session_log()``: append-only
+positions, atomic appends, summary ranges, branches, search and concurrent writers.
 """
 
 from ostinato.testing.memory_conformance._base import RepositoryConformanceBase
@@ -40,6 +44,7 @@ from ostinato.testing.memory_conformance._samples import (
     every_message_type,
     turn,
 )
+from ostinato.testing.memory_conformance._session import SessionLogConformance
 from ostinato.testing.memory_conformance._unreachable import UnreachableStoreConformance
 
 __all__ = [
@@ -48,6 +53,7 @@ __all__ = [
     "ConcurrencyConformance",
     "ContractConformance",
     "RepositoryConformanceBase",
+    "SessionLogConformance",
     "UnreachableStoreConformance",
     "every_message_type",
     "turn",
