@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TypeVar
@@ -37,8 +35,12 @@ def loop_time() -> float:
     then measures the same durations on every replay. On an ordinary asyncio loop it is
     ``time.monotonic()``.
     """
+    import asyncio  # here: ``import ostinato`` does not load asyncio
+
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
+        import time
+
         return time.monotonic()
     return loop.time()
