@@ -87,7 +87,8 @@ lint: setup
 		plugins/memory/src plugins/tool-search/src plugins/llamacpp/src \
 		plugins/memory-postgres/src plugins/memory-redis/src plugins/mcp/src \
 		plugins/opentelemetry/src plugins/serve/src plugins/dbos/src plugins/a2a/src \
-		plugins/retrieval/src plugins/vector-pgvector/src
+		plugins/retrieval/src plugins/vector-pgvector/src \
+		plugins/temporal/src
 
 docs: setup
 	NO_MKDOCS_2_WARNING=1 $(RUN) mkdocs build --strict --quiet

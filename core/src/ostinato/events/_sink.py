@@ -17,7 +17,6 @@ This module must not import asyncio (``import ostinato`` stays light).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable, Iterable
 from contextvars import ContextVar, Token
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
@@ -151,8 +150,10 @@ class ToolBatch:
             call = cast("ToolCallRequested", event).call  # the kind names the class
             self._open[call.id] = (call, None)
         elif kind == "tool_started":
+            from ostinato._aio import loop_time  # the loop's clock: see loop_time
+
             call = cast("ToolStarted", event).call
-            self._open[call.id] = (call, time.perf_counter())
+            self._open[call.id] = (call, loop_time())
         elif kind == "tool_finished":
             finished = cast("ToolFinished", event)
             self._open.pop(finished.call.id, None)
@@ -166,7 +167,9 @@ class ToolBatch:
     def unfinished(self) -> list[tuple[ToolCall, float]]:
         """Each call asked for or started that has not finished, in the order it was
         asked for, with the seconds it has run (0 for a call that never started)."""
-        now = time.perf_counter()
+        from ostinato._aio import loop_time
+
+        now = loop_time()
         return [
             (call, 0.0 if began is None else now - began) for call, began in self._open.values()
         ]
