@@ -9,6 +9,11 @@ too, so slow work belongs in a task or queue of its own. A listener that raises 
 breaks the turn: its first failure in a run is logged (logger ``ostinato.events``, with
 the traceback) and its later ones in that run are not.
 
+Every event gets its place in the turn here (``turn_id`` and ``seq``, see
+:class:`~ostinato.events.LoopEvent`): from the turn's log when one of the listeners is
+a :class:`~ostinato.events.TurnLog` (which may owe its readers an event first: a
+durable log's ``RoundAbandoned``), else from the sink's own count (``turn_id`` ``None``).
+
 The tool calling manager finds the sink of the tools it runs through
 :func:`current_event_sink` (a context variable the tool loop sets around tool execution),
 so a custom :class:`~ostinato.tools.ToolCallingManager` can emit the same tool events.
@@ -21,6 +26,8 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from contextvars import ContextVar, Token
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
+
+from ostinato.events._log import TurnLog, stamp
 
 if TYPE_CHECKING:
     from ostinato.events._failure import ToolFailureKind
@@ -48,9 +55,10 @@ class EventSink:
     Attributes:
         round: the model round in progress (the tool loop keeps it current, so the tool
             events of a round carry its number).
+        seq: the position of the last event emitted, when no listener is a turn log.
     """
 
-    __slots__ = ("_batch", "_failed", "_listeners", "round")
+    __slots__ = ("_batch", "_failed", "_listeners", "_log", "round", "seq")
 
     def __init__(self, listeners: Iterable[EventListener]) -> None:
         self._listeners = tuple(listeners)
@@ -63,6 +71,13 @@ class EventSink:
         self._failed: set[int] = set()
         self._batch = ToolBatch()
         self.round = 0
+        self.seq = 0
+        self._log = next((x for x in self._listeners if isinstance(x, TurnLog)), None)
+
+    @property
+    def log(self) -> TurnLog | None:
+        """The turn's log, when one of the listeners is one (it numbers the events)."""
+        return self._log
 
     @property
     def listeners(self) -> tuple[EventListener, ...]:
@@ -75,7 +90,17 @@ class EventSink:
         return self._batch
 
     async def emit(self, event: LoopEvent) -> None:
-        """Hand ``event`` to every listener (failures are reported, never raised)."""
+        """Place ``event`` in the turn and hand it to every listener (failures are
+        reported, never raised)."""
+        log = self._log
+        if log is None:
+            self.seq += 1
+            await self._deliver(stamp(event, None, self.seq))
+        else:
+            for placed in log.place(event):
+                await self._deliver(placed)
+
+    async def _deliver(self, event: LoopEvent) -> None:
         self._batch.record(event)
         for listener in self._listeners:
             try:
