@@ -140,7 +140,9 @@ class TurnRunner:
         if request.system is not None:
             spec = spec.system(request.system)
         spec = spec.user(request.user).tools(*tools).advisors(*params)
-        listeners = self._listeners if log is None else (*self._listeners, log)
+        listeners: tuple[EventListener, ...] = self._listeners
+        if log is not None:
+            listeners = (*listeners, log)
         for listener in listeners:
             spec = spec.listener(listener)
         response = await _streamed(spec)
