@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ostinato.errors import TurnLogError
 
@@ -67,7 +67,8 @@ class LogReader:
             raise TurnLogError(
                 f"the events of durable turn {self._turn_id!r} were purged (its log kept "
                 f"them up to position {purged}); position {after} is older than the "
-                "retention\nfix: read a turn's events within OSTINATO_DBOS_EVENTS_RETENTION_SECONDS",
+                "retention\nfix: read a turn's events within "
+                "OSTINATO_DBOS_EVENTS_RETENTION_SECONDS",
                 turn_id=self._turn_id,
                 position=after,
                 reason="expired",
@@ -159,7 +160,8 @@ class LogReader:
             await asyncio.sleep(poll_seconds)
 
 
-def _json(data: str) -> object:
+def _json(data: str) -> dict[str, Any]:
     import json
 
-    return json.loads(data)
+    value: dict[str, Any] = json.loads(data)
+    return value
