@@ -51,6 +51,8 @@ class FakeModelServer:
         self.started: Counter[Key] = Counter()
         self.finished: Counter[Key] = Counter()
         self.keys: list[str] = []
+        #: When each piece of text was sent, by (completion id, text): ``time.time()``.
+        self.sent: dict[tuple[str, str], float] = {}
         self.gates: dict[Key, Gate] = {}
         self._lock = threading.Lock()
         server = self
@@ -78,6 +80,7 @@ class FakeModelServer:
                     for chunk in server.chunks(answer):
                         self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                         self.wfile.flush()
+                        server.sent_now(answer["id"], chunk)
                     self.wfile.write(b"data: [DONE]\n\n")
                     self.wfile.flush()
                 except OSError:
@@ -186,6 +189,13 @@ class FakeModelServer:
             yield chunk({"content": word if n == 0 else " " + word})
         yield chunk({}, choice["finish_reason"])
         yield {**chunk({}), "choices": [], "usage": answer["usage"]}
+
+    def sent_now(self, completion_id: str, chunk: dict[str, Any]) -> None:
+        """Note when a chunk's text was sent (the live delay measurement reads it)."""
+        for choice in chunk["choices"]:
+            text = choice["delta"].get("content")
+            if text:
+                self.sent[(completion_id, text)] = time.time()
 
     def tool(self, query: dict[str, str]) -> str:
         key = (query["kind"], query["turn"], 0)

@@ -37,8 +37,14 @@ def kill_cycle(workers: Workers, seed: int, turns: int) -> dict[str, int]:
             handles.append(engine.submit(long_request(turn_id), turn_id=turn_id))
             time.sleep(rng.uniform(0, 0.3))
         reader = subprocess.Popen(
-            [sys.executable, "-m", "tests.plugins.dbos.log_reader", workers.database_url,
-             str(seed), *ids],
+            [
+                sys.executable,
+                "-m",
+                "tests.plugins.dbos.log_reader",
+                workers.database_url,
+                str(seed),
+                *ids,
+            ],
             cwd=ROOT,
             env={**workers.env, "PYTHONPATH": str(ROOT)},
             stdout=subprocess.PIPE,

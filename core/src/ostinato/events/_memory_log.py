@@ -115,6 +115,17 @@ class MemoryTurnLog(TurnLog):
             )
         return list(itertools.islice(events, after - first + 1, None))
 
+    def check(self, after: int) -> None:
+        """Raise now what reading after ``after`` would raise first.
+
+        Raises:
+            TurnLogError: ``past_end`` or ``expired`` (see :meth:`TurnLog.read`).
+            ValueError: ``after`` is not a position.
+        """
+        _check(after)
+        with self._cond:
+            self._after(after)
+
     def read(self, after: int = 0, timeout: float | None = None) -> Iterator[LoopEvent]:
         """See :meth:`TurnLog.read`."""
         _check(after)
@@ -224,6 +235,11 @@ class MemoryTurnLogs:
                 reason="unknown_turn",
             )
         return log
+
+    def __contains__(self, turn_id: object) -> bool:
+        with self._lock:
+            self._forget_old()
+            return turn_id in self._logs
 
     def __len__(self) -> int:
         return len(self._logs)
