@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from ostinato.durable import TurnRequest
 from ostinato.events import TextDelta
 from tests.plugins.dbos.fake_model import FakeModelServer
 from tests.plugins.dbos.scale import fresh_database_url
@@ -34,7 +35,7 @@ def measure(tmp: Path, database_url: str, turns: int = 5) -> list[float]:
             engine.event_poll_seconds = 0.02
             for n in range(turns):
                 turn_id = f"delay-{n}-{time.time_ns()}"
-                request = type(_request())(f"{turn_id} long", conversation_id=turn_id)
+                request = TurnRequest(f"{turn_id} long", conversation_id=turn_id)
                 handle = engine.submit(request, turn_id=turn_id)
                 for event in handle.events(timeout=120):
                     if isinstance(event, TextDelta):
@@ -46,12 +47,6 @@ def measure(tmp: Path, database_url: str, turns: int = 5) -> list[float]:
                         if key is not None:
                             delays.append(read - server.sent[key])
         return delays
-
-
-def _request():  # noqa: ANN202
-    from tests.plugins.dbos.workers import turn_request
-
-    return turn_request("x", "tool")
 
 
 def report(name: str, delays: list[float]) -> str:

@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+from ostinato.durable import TurnRequest
 from ostinato.errors import DurableTurnError, TurnLogError
 from ostinato.events import LoopEvent, TextDelta, withdrawn
 from tests.plugins.dbos.fake_model import FakeModelServer, long_answer
@@ -74,9 +75,9 @@ def kill_cycle(workers: Workers, seed: int, turns: int) -> dict[str, int]:
     return {turn_id: len(events) for turn_id, events in read.items()}
 
 
-def long_request(turn_id: str):  # noqa: ANN201
-    request = turn_request(turn_id, "tool")
-    return type(request)(f"{turn_id} long", conversation_id=turn_id)
+def long_request(turn_id: str) -> TurnRequest:
+    """The fake model's ``long`` plan: a streamed answer of many words."""
+    return TurnRequest(f"{turn_id} long", conversation_id=turn_id)
 
 
 def test_killed_at_random_a_third_process_reads_every_event_once(
