@@ -60,11 +60,15 @@ def report(name: str, delays: list[float]) -> str:
 
 
 def main() -> None:
+    only = sys.argv[1:]  # "sqlite" or "postgres": one of them only
     with tempfile.TemporaryDirectory() as directory:
         tmp = Path(directory)
-        (tmp / "sqlite").mkdir()
-        sqlite = measure(tmp / "sqlite", f"sqlite:///{tmp / 'sqlite' / 'dbos.sqlite3'}")
-        print(report("SQLite", sqlite), flush=True)
+        if not only or "sqlite" in only:
+            (tmp / "sqlite").mkdir()
+            sqlite = measure(tmp / "sqlite", f"sqlite:///{tmp / 'sqlite' / 'dbos.sqlite3'}")
+            print(report("SQLite", sqlite), flush=True)
+        if only and "postgres" not in only:
+            return
         with PostgresServer() as postgres:
             (tmp / "pg").mkdir()
             pg = measure(tmp / "pg", fresh_database_url(postgres))

@@ -45,6 +45,13 @@ class EventStore:
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT}
         self._engine = sa.create_engine(sqlalchemy_url(url), **kwargs)
+        if url.startswith("sqlite"):
+            # Readers poll while the worker writes: in SQLite's write-ahead-log mode they
+            # never block its commits (in the default mode a reader's lock holds a commit
+            # back, and its busy wait stretches the delay to hundreds of ms). The mode is
+            # the database file's, kept once set.
+            with self._engine.connect() as connection:
+                connection.exec_driver_sql("PRAGMA journal_mode=WAL")
         with self._engine.begin() as connection:
             connection.execute(
                 sa.text(
