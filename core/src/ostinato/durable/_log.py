@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from ostinato.events._log import TurnLog, stamp
+from ostinato.events._sink import TurnLog, stamp
 from ostinato.events._types import LoopEvent, RoundAbandoned
 
 __all__ = ["ReplayedTurnLog"]

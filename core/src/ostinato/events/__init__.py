@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ostinato.events._log import TurnLog, withdrawn
 from ostinato.events._reason import LoopExitReason
 from ostinato.events._sink import (
     EventListener,
     EventSink,
     ToolBatch,
+    TurnLog,
     current_event_sink,
     reset_event_sink,
     set_event_sink,
@@ -29,6 +29,7 @@ from ostinato.events._sink import (
 
 if TYPE_CHECKING:
     from ostinato.events._failure import ToolFailureKind
+    from ostinato.events._log import withdrawn
     from ostinato.events._memory_log import MemoryTurnLog, MemoryTurnLogs
     from ostinato.events._schema import (
         EVENT_KINDS,
@@ -86,6 +87,7 @@ _LAZY = {
     "event_from_dict": "ostinato.events._schema",
     "event_to_dict": "ostinato.events._schema",
     "ToolFailureKind": "ostinato.events._failure",
+    "withdrawn": "ostinato.events._log",
     "MemoryTurnLog": "ostinato.events._memory_log",
     "MemoryTurnLogs": "ostinato.events._memory_log",
     **dict.fromkeys(

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Final
 
 from ostinato.errors import TurnLogError
-from ostinato.events._log import TurnLog, stamp
+from ostinato.events._sink import TurnLog, stamp
 from ostinato.events._types import LoopEvent
 
 __all__ = ["DEFAULT_MAX_EVENTS", "MemoryTurnLog", "MemoryTurnLogs"]

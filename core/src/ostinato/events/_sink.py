@@ -9,6 +9,13 @@ too, so slow work belongs in a task or queue of its own. A listener that raises 
 breaks the turn: its first failure in a run is logged (logger ``ostinato.events``, with
 the traceback) and its later ones in that run are not.
 
+A turn's log (:class:`TurnLog`) is where its events get their positions and wait for
+readers: ``place`` gives an event its position, calling the log appends the placed
+event, ``read(after=N)`` / ``aread(after=N)`` return what is there after position ``N``
+and then follow live until the turn ends (:meth:`TurnLog.end`). Backends: the bounded
+in-memory :class:`~ostinato.events.MemoryTurnLog` (in process), and each durable
+engine's (its store, readable from any process; see :mod:`ostinato.durable`).
+
 Every event gets its place in the turn here (``turn_id`` and ``seq``, see
 :class:`~ostinato.events.LoopEvent`): from the turn's log when one of the listeners is
 a :class:`~ostinato.events.TurnLog` (which may owe its readers an event first: a
@@ -23,11 +30,9 @@ This module must not import asyncio (``import ostinato`` stays light).
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from contextvars import ContextVar, Token
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
-
-from ostinato.events._log import TurnLog, stamp
 
 if TYPE_CHECKING:
     from ostinato.events._failure import ToolFailureKind
@@ -38,13 +43,66 @@ __all__ = [
     "EventListener",
     "EventSink",
     "ToolBatch",
+    "TurnLog",
     "current_event_sink",
     "reset_event_sink",
     "set_event_sink",
+    "stamp",
 ]
 
 EventListener: TypeAlias = Callable[["LoopEvent"], Awaitable[Any] | None]
 """A listener: called with each event; a returned awaitable is awaited."""
+
+
+def stamp(event: LoopEvent, turn_id: str | None, seq: int) -> LoopEvent:
+    """Give ``event`` its place (the sink does, once, before anyone sees the event)."""
+    object.__setattr__(event, "turn_id", turn_id)
+    object.__setattr__(event, "seq", seq)
+    return event
+
+
+class TurnLog:
+    """One turn's append-only log of events (a listener of the turn: give it to
+    ``.listener(log)``, and the turn's sink numbers its events through it).
+
+    Attributes:
+        turn_id: the turn's id (stamped on every event the log places).
+    """
+
+    __slots__ = ("turn_id",)
+
+    def __init__(self, turn_id: str | None) -> None:
+        self.turn_id = turn_id
+
+    def place(self, event: LoopEvent) -> Iterable[LoopEvent]:
+        """Stamp ``event`` with its position; the events to hand to the turn's listeners
+        in order: ``event`` itself, after any event the log owes its readers first (a
+        durable log's :class:`~ostinato.events.RoundAbandoned`)."""
+        raise NotImplementedError
+
+    def __call__(self, event: LoopEvent) -> None:
+        """Append a placed event (one the log placed before is not appended twice)."""
+        raise NotImplementedError
+
+    def end(self) -> None:
+        """The turn ended: readers get what is left, then their iteration ends."""
+        raise NotImplementedError
+
+    def read(self, after: int = 0, timeout: float | None = None) -> Iterator[LoopEvent]:
+        """The events after position ``after`` (0: from the first), in order, each once;
+        then those appended later, as they come, until the turn ends.
+
+        Raises:
+            TurnLogError: ``after`` is past the log's end (``past_end``) or the events
+                after it are no longer kept (``expired``), raised by the first ``next``.
+            TimeoutError: no event came within ``timeout`` seconds of the previous one.
+        """
+        raise NotImplementedError
+
+    def aread(self, after: int = 0) -> AsyncIterator[LoopEvent]:
+        """Async twin of :meth:`read` (bound the wait with ``asyncio.timeout``)."""
+        raise NotImplementedError
+
 
 _CURRENT: ContextVar[EventSink | None] = ContextVar("ostinato_event_sink", default=None)
 

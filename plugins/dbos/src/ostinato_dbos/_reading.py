@@ -87,14 +87,15 @@ class LogReader:
 
     def _cancelled_ending(self, last: int) -> list[LoopEvent]:
         if self._ending is None:
-            from ostinato.events._log import stamp
+            import dataclasses
+
             from ostinato_dbos._ending import CancelledEnding
 
             ending = CancelledEnding()
             for event in self._store.load(self._turn_id):
                 ending.follow(event)
             self._ending = [
-                stamp(e, self._turn_id, last + n)
+                dataclasses.replace(e, turn_id=self._turn_id, seq=last + n)
                 for n, e in enumerate(ending.cancelled_ending(), 1)
             ]
         return self._ending
