@@ -77,8 +77,9 @@ async def test_the_server_keeps_the_conversation_without_memory() -> None:
         conversation = first[0][1]["conversation_id"]
         second = await turn(http, "two", conversation)
         other = await turn(http, "three", "another")
-    assert second[0][1] == {"conversation_id": conversation}
-    assert other[0][1] == {"conversation_id": "another"}
+    assert second[0][1]["conversation_id"] == conversation
+    assert other[0][1]["conversation_id"] == "another"
+    assert second[0][1]["turn_id"] != first[0][1]["turn_id"]
     sent = [[m.text for m in prompt.messages] for prompt in model.prompts]
     assert sent[1] == ["one", "first answer", "two"]
     assert sent[2] == ["three"]
@@ -101,15 +102,16 @@ async def approve_flow(http: Any, decision: dict[str, Any]) -> tuple[list[Any], 
         f"/api/approvals/{pending['pending_id']}",
         json={"decisions": {call["id"]: {"decision": "approve"}}},
     )
-    assert again.status_code == 404
-    assert again.json()["error"]["type"] == "unknown_pending"
+    assert again.status_code == 409  # a second decision for the same calls is refused
+    assert again.json()["error"]["type"] == "already_decided"
     return stopped, read_sse(resumed.text)
 
 
 async def test_approve_runs_the_call_and_the_turn_goes_on() -> None:
     async with asgi_client(create_app(agent(), tools=[pay])) as http:
         stopped, resumed = await approve_flow(http, {"decision": "approve"})
-    assert resumed[0] == ("turn", {"conversation_id": stopped[0][1]["conversation_id"]})
+    assert resumed[0][0] == "turn"
+    assert resumed[0][1]["conversation_id"] == stopped[0][1]["conversation_id"]
     finished = next(data for kind, data in resumed if kind == "tool_finished")
     assert finished["result"] == "paid 5 to Ann"
     assert resumed[-1][1]["reason"] == "answered"
@@ -277,6 +279,10 @@ async def test_a_client_gone_before_the_stream_starts_gives_its_slot_back(path: 
     }
     with contextlib.suppress(Exception):
         await app(scope, receive, send)
+    # A /api/turns turn goes on without its reader (detach) and gives its slot back
+    # when it ends.
+    for served in list(app.state.ostinato.turns._turns.values()):
+        await asyncio.wait_for(served.log.wait_done(), 10)
     assert app.state.ostinato.slots.running == 0
 
 
@@ -289,5 +295,5 @@ async def test_two_requests_deciding_at_once_resume_the_turn_once() -> None:
         body = {"decisions": {pending["calls"][0]["id"]: {"decision": "approve"}}}
         first, second = await asyncio.gather(http.post(url, json=body), http.post(url, json=body))
     statuses = sorted([first.status_code, second.status_code])
-    assert statuses == [200, 404]
+    assert statuses == [200, 409]
     assert app.state.ostinato.slots.running == 0

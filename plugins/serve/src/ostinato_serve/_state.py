@@ -11,7 +11,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ostinato.advisors import MemoryAdvisor
 from ostinato.client import ChatClient
@@ -19,6 +19,10 @@ from ostinato.memory import ChatMemoryRepository
 from ostinato.messages import Message
 from ostinato.tools import PendingToolCalls, ToolCallback
 from ostinato_serve._problems import ApiError
+from ostinato_serve._running import ServedTurns
+
+if TYPE_CHECKING:
+    from ostinato_serve._durable import DurableTurns
 from ostinato_serve._settings import ServeSettings
 
 __all__ = ["ConversationHistories", "PendingTurn", "PendingTurns", "ServeState", "TurnSlots"]
@@ -81,11 +85,12 @@ class PendingTurns:
     """The turns waiting for a decision, by pending id; each is taken once. When more
     than ``limit`` wait, the oldest is forgotten."""
 
-    __slots__ = ("_items", "_limit")
+    __slots__ = ("_decided", "_items", "_limit")
 
     def __init__(self, limit: int) -> None:
         self._limit = limit
         self._items: OrderedDict[str, PendingTurn] = OrderedDict()
+        self._decided: OrderedDict[str, None] = OrderedDict()
 
     def add(self, turn: PendingTurn) -> str:
         """Keep ``turn``; its new pending id."""
@@ -99,9 +104,17 @@ class PendingTurns:
         """The turn waiting under ``pending_id`` (still kept).
 
         Raises:
-            ApiError: ``404 unknown_pending`` when none waits under that id.
+            ApiError: ``404 unknown_pending`` when none waits under that id, ``409
+                already_decided`` when it was decided already.
         """
         turn = self._items.get(pending_id)
+        if turn is None and pending_id in self._decided:
+            raise ApiError(
+                409,
+                "already_decided",
+                f"the calls waiting under {pending_id!r} were decided already (by another "
+                "request); a second decision is refused — follow the resumed turn instead",
+            )
         if turn is None:
             raise ApiError(
                 404,
@@ -115,6 +128,9 @@ class PendingTurns:
         """Remove and return the turn waiting under ``pending_id`` (see :meth:`peek`)."""
         turn = self.peek(pending_id)
         del self._items[pending_id]
+        self._decided[pending_id] = None
+        while len(self._decided) > self._limit:
+            self._decided.popitem(last=False)
         return turn
 
 
@@ -164,6 +180,8 @@ class ServeState:
         repository: where those conversations are kept, when it can list them.
         stateless_client: the client without its memory advisors, for requests that
             carry their whole conversation (``/v1/chat/completions``).
+        turns: the turns this process runs (``turns=process``).
+        durable: the durable engine's turns (``turns=durable``), else ``None``.
     """
 
     client: ChatClient
@@ -176,11 +194,14 @@ class ServeState:
     slots: TurnSlots = field(init=False)
     pending: PendingTurns = field(init=False)
     histories: ConversationHistories = field(init=False)
+    turns: ServedTurns = field(init=False)
+    durable: DurableTurns | None = None
 
     def __post_init__(self) -> None:
         self.slots = TurnSlots(self.settings.max_concurrent_turns)
         self.pending = PendingTurns(self.settings.max_pending)
         self.histories = ConversationHistories()
+        self.turns = ServedTurns(self.settings.keep_turns)
         advisors = self.client.prompt().effective_advisors()
         found, repository = _repository_of(advisors)
         self.has_memory = self.has_memory or found
