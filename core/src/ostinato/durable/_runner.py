@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ostinato.events import EventListener
     from ostinato.model import ChatResponse
     from ostinato.plugins import FactoryContext, Registry
+    from ostinato.runtime import Steering
     from ostinato.tools import ApprovalDecision, PendingToolCalls, ToolCallback
 
 __all__ = ["DecisionWaiter", "TurnRunner", "resolve_tools"]
@@ -117,8 +118,15 @@ class TurnRunner:
             self._tools[key] = found
         return found
 
-    async def run(self, request: TurnRequest, wait_for_decisions: DecisionWaiter) -> ChatResponse:
-        """Run the turn to its answer, waiting for decisions whenever it stops for them."""
+    async def run(
+        self,
+        request: TurnRequest,
+        wait_for_decisions: DecisionWaiter,
+        steering: Steering | None = None,
+    ) -> ChatResponse:
+        """Run the turn to its answer, waiting for decisions whenever it stops for them;
+        ``steering`` (an engine's, reading recorded input) adds messages at its round
+        boundaries."""
         from ostinato.client import AdvisorParams
         from ostinato.model import ChatResponse
         from ostinato.tools import PendingToolCalls
@@ -131,12 +139,16 @@ class TurnRunner:
         if request.system is not None:
             spec = spec.system(request.system)
         spec = spec.user(request.user).tools(*tools).advisors(*params)
+        if steering is not None:
+            spec = spec.steering(steering)
         for listener in self._listeners:
             spec = spec.listener(listener)
         response = await spec.call().achat_client_response()
         while (pending := PendingToolCalls.of(response)) is not None:
             decisions = await wait_for_decisions(pending)
             spec = self.client.prompt().tools(*tools).advisors(*params).resume(pending, decisions)
+            if steering is not None:
+                spec = spec.steering(steering)
             for listener in self._listeners:
                 spec = spec.listener(listener)
             response = await spec.call().achat_client_response()

@@ -157,10 +157,21 @@ class TurnHandle(Protocol):
 
     def decide(self, decisions: Mapping[str, ApprovalDecision | bool]) -> None:
         """Send the decisions (one per waiting call id); the turn resumes on a worker.
+        Each waiting round is decided once, from whichever process decides first.
 
         Raises:
-            DurableTurnError: the turn does not wait for decisions.
+            DurableTurnError: the turn does not wait for decisions, or its waiting calls
+                were decided already (``status`` ``"already_decided"``).
             ResumeError: the decisions do not match the waiting calls.
+        """
+        ...
+
+    def steer(self, message: str) -> None:
+        """Add a user message to the running turn, joining its conversation at the next
+        round boundary (recorded: a replay takes it at the same round).
+
+        Raises:
+            DurableTurnError: the turn has ended.
         """
         ...
 

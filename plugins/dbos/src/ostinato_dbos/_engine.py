@@ -19,6 +19,7 @@ from ostinato.durable import TurnRequest, TurnStatus
 from ostinato.errors import DurableTurnError, ResumeError
 from ostinato.model import ChatResponse
 from ostinato.tools import ApprovalDecision, PendingToolCalls
+from ostinato_dbos._decisions import DecisionClaims
 from ostinato_dbos._settings import DbosSettings
 from ostinato_dbos._worker import APP_NAME, Worker
 
@@ -53,6 +54,7 @@ class DbosEngine:
         self.settings = settings if settings is not None else DbosSettings()
         self.poll_seconds = poll_seconds
         self._client: DBOSClient | None = None
+        self._claims: DecisionClaims | None = None
 
     @property
     def client(self) -> DBOSClient:
@@ -65,6 +67,15 @@ class DbosEngine:
             DBOS.migrate(url)  # a fresh SQLite file (or database) works before any worker ran
             self._client = DBOSClient(system_database_url=url, application_name=APP_NAME)
         return self._client
+
+    @property
+    def claims(self) -> DecisionClaims:
+        """The table that lets each pending round be decided once (opened on first use)."""
+        if self._claims is None:
+            url = self.settings.system_database_url()
+            _ = self.client  # the system database exists first
+            self._claims = DecisionClaims(url)
+        return self._claims
 
     def worker(
         self,
@@ -125,6 +136,9 @@ class DbosEngine:
 
     def close(self) -> None:
         """Release the database connections."""
+        if self._claims is not None:
+            self._claims.close()
+            self._claims = None
         if self._client is not None:
             self._client.destroy()
             self._client = None
@@ -248,6 +262,8 @@ class DbosTurnHandle:
         from ostinato_dbos._workflow import DECISIONS_TOPIC
 
         pending = self.pending()
+        if pending is None and self._engine.claims.decided(self._id):
+            raise self._decided_already()
         if pending is None:
             raise DurableTurnError(
                 f"the durable turn {self._id!r} waits for no decision (status {self.status.value})",
@@ -259,9 +275,47 @@ class DbosTurnHandle:
         }
         pending.check_resumable(checked, None)
         message = json.dumps({k: d.to_dict() for k, d in checked.items()})
-        # One idempotency key per pending round: deciding twice sends one message.
+        claims = self._engine.claims
+        if not claims.claim(self._id, pending.rounds):
+            raise self._decided_already()
+        # One idempotency key per pending round: a retried send is one message.
         key = f"{self._id}/{pending.rounds}/decisions"
-        self._engine.client.send(self._id, message, DECISIONS_TOPIC, idempotency_key=key)
+        try:
+            self._engine.client.send(self._id, message, DECISIONS_TOPIC, idempotency_key=key)
+        except BaseException:
+            claims.release(self._id, pending.rounds)
+            raise
+
+    def _decided_already(self) -> DurableTurnError:
+        return DurableTurnError(
+            f"the calls the durable turn {self._id!r} waited for were decided already (by "
+            "another process or request); a second decision is refused — follow the turn "
+            "instead",
+            turn_id=self._id,
+            status="already_decided",
+        )
+
+    def steer(self, message: str) -> None:
+        """Add a user message to the running turn: it joins the conversation at the
+        turn's next round boundary (recorded, so a replay takes it at the same round).
+
+        Raises:
+            DurableTurnError: the turn has ended (or no turn has this id).
+        """
+        from ostinato_dbos._workflow import STEER_TOPIC
+
+        if not isinstance(message, str) or not message.strip():
+            raise ValueError("a steering message must be non-blank text")
+        if (status := self._raw_status()) in _TERMINAL:
+            turn_status = _STATUSES[status]
+            raise DurableTurnError(
+                f"the durable turn {self._id!r} has ended ({turn_status.value}); nothing "
+                "can join it — submit a new turn instead",
+                turn_id=self._id,
+                status=turn_status.value,
+            )
+        text = json.dumps({"text": message}, ensure_ascii=False)
+        self._engine.client.send(self._id, text, STEER_TOPIC, idempotency_key=str(uuid.uuid4()))
 
     def _answer(self, status: str) -> ChatResponse:
         if status == "SUCCESS":

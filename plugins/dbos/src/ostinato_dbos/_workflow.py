@@ -22,13 +22,17 @@ from dbos import DBOS
 
 from ostinato.durable import TurnRequest, TurnRunner, Unit, durable_turn
 from ostinato.errors import ApprovalError
+from ostinato.messages import UserMessage
+from ostinato.runtime import Steering
 from ostinato.tools import ApprovalDecision, PendingToolCalls
 from ostinato_dbos._relay import EVENTS_STREAM, relaying, take_batch, write_batch
 
 __all__ = [
     "DECISIONS_TOPIC",
     "PENDING_EVENT",
+    "STEER_TOPIC",
     "WORKFLOW_NAME",
+    "DbosSteering",
     "TurnFailure",
     "configure_worker",
     "dbos_unit",
@@ -41,6 +45,8 @@ WORKFLOW_NAME: Final = "ostinato.turn"
 PENDING_EVENT: Final = "ostinato.pending"
 #: The message topic decisions are sent on.
 DECISIONS_TOPIC: Final = "ostinato.decisions"
+#: The message topic steered user messages are sent on (``{"text": ...}``).
+STEER_TOPIC: Final = "ostinato.steer"
 
 
 class TurnFailure(RuntimeError):
@@ -108,6 +114,21 @@ async def _wait_for_decisions(pending: PendingToolCalls) -> Mapping[str, Approva
     return {call_id: ApprovalDecision.from_dict(d) for call_id, d in data.items()}
 
 
+class DbosSteering(Steering):
+    """A durable turn's steering: the messages sent to it (``STEER_TOPIC``) read with
+    ``DBOS.recv`` at each round boundary — recorded, so a replay takes the same messages
+    at the same round."""
+
+    __slots__ = ()
+
+    async def receive(self) -> list[UserMessage]:
+        """The messages sent since the previous round boundary."""
+        taken: list[UserMessage] = []
+        while (message := await DBOS.recv_async(STEER_TOPIC, timeout_seconds=0)) is not None:
+            taken.append(UserMessage(str(json.loads(message)["text"])))
+        return taken
+
+
 async def _end_events() -> None:
     # The last events, then the end of the stream. Not on cancellation (a worker that
     # stops hands its turns back): the turn goes on elsewhere, and these two operations
@@ -131,7 +152,7 @@ async def run_turn_workflow(request_json: str) -> str:
     try:
         with durable_turn(workflow_id), relaying():
             try:
-                answer = await runner.run(request, _wait_for_decisions)
+                answer = await runner.run(request, _wait_for_decisions, DbosSteering())
             except Exception:
                 await _end_events()
                 raise

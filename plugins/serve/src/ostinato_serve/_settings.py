@@ -40,17 +40,13 @@ class ServeSettings(PluginSettings):
             default 1000); the oldest is forgotten first.
         cors_origins: origins allowed to call from a browser, comma-separated
             (``OSTINATO_SERVE_CORS_ORIGINS``; default none: CORS off). ``*`` allows any.
-        turns: where turns run (``OSTINATO_SERVE_TURNS``): ``process`` (default, in this
-            server's process) or ``durable`` (on the installed durable engine's workers).
         busy_policy: what a message for a conversation whose turn still runs does
             (``OSTINATO_SERVE_BUSY_POLICY``): ``reject`` (default, ``409``), ``enqueue``,
             ``interrupt`` or ``steer``; a request may choose its own (``"busy"``).
         on_disconnect: what a ``/api/turns`` turn does when its reader goes away
             (``OSTINATO_SERVE_ON_DISCONNECT``): ``detach`` (default: it goes on, and can
-            be read again by position) or ``cancel``.
-        openai_on_disconnect: the same for ``/v1/chat/completions``
-            (``OSTINATO_SERVE_OPENAI_ON_DISCONNECT``): ``cancel`` by default, as OpenAI
-            clients expect of a closed stream.
+            be read again by position) or ``cancel``. ``/v1/chat/completions`` always
+            cancels: OpenAI clients expect a closed stream to stop the completion.
         keep_turns: finished turns kept readable (``OSTINATO_SERVE_KEEP_TURNS``; 1000).
     """
 
@@ -63,10 +59,8 @@ class ServeSettings(PluginSettings):
     max_concurrent_turns: int = Field(default=64, ge=1)
     max_pending: int = Field(default=1000, ge=1)
     cors_origins: str = ""
-    turns: Literal["process", "durable"] = "process"
     busy_policy: Literal["reject", "enqueue", "interrupt", "steer"] = "reject"
     on_disconnect: Literal["detach", "cancel"] = "detach"
-    openai_on_disconnect: Literal["detach", "cancel"] = "cancel"
     keep_turns: int = Field(default=1000, ge=1)
 
     @property

@@ -2,7 +2,9 @@
 for approval, the conversations it keeps itself, and the count of turns running.
 
 Everything here lives in one process and one event loop (the server's); nothing is
-shared between workers. This module runs no turn and answers no request.
+shared between workers; the turns it runs are
+:class:`~ostinato_serve._running.ServedTurns`. This module runs no turn and answers no
+request.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ostinato.advisors import MemoryAdvisor
 from ostinato.client import ChatClient
@@ -20,9 +22,6 @@ from ostinato.messages import Message
 from ostinato.tools import PendingToolCalls, ToolCallback
 from ostinato_serve._problems import ApiError
 from ostinato_serve._running import ServedTurns
-
-if TYPE_CHECKING:
-    from ostinato_serve._durable import DurableTurns
 from ostinato_serve._settings import ServeSettings
 
 __all__ = ["ConversationHistories", "PendingTurn", "PendingTurns", "ServeState", "TurnSlots"]
@@ -181,7 +180,6 @@ class ServeState:
         stateless_client: the client without its memory advisors, for requests that
             carry their whole conversation (``/v1/chat/completions``).
         turns: the turns this process runs (``turns=process``).
-        durable: the durable engine's turns (``turns=durable``), else ``None``.
     """
 
     client: ChatClient
@@ -195,7 +193,6 @@ class ServeState:
     pending: PendingTurns = field(init=False)
     histories: ConversationHistories = field(init=False)
     turns: ServedTurns = field(init=False)
-    durable: DurableTurns | None = None
 
     def __post_init__(self) -> None:
         self.slots = TurnSlots(self.settings.max_concurrent_turns)

@@ -190,8 +190,6 @@ async def start_turn(request: Request) -> Response:
     conversation_id = optional_str(data, "conversation_id") or f"conv-{uuid.uuid4().hex}"
     stream = _flag(data, "stream", True)
     policy = busy_policy(data, state)
-    if state.durable is not None:
-        return await state.durable.start(request, conversation_id, question, policy, stream)
     busy = state.turns.busy(conversation_id)
     if busy is not None:
         if policy is BusyPolicy.REJECT:
@@ -273,8 +271,6 @@ async def resume_turn(request: Request) -> Response:
     state = _state(request)
     pending_id = request.path_params["pending_id"]
     data = await read_json_object(request)
-    if state.durable is not None:
-        return await state.durable.decide(request, pending_id, data)
     waiting = state.pending.peek(pending_id)
     decisions = parse_decisions(data, waiting.pending.awaiting)
     stream = _flag(data, "stream", True)
@@ -305,8 +301,6 @@ async def show_turn(request: Request) -> Response:
     """``GET /api/turns/<turn_id>``: where the turn stands."""
     state = _state(request)
     turn_id = request.path_params["turn_id"]
-    if state.durable is not None:
-        return await state.durable.show(turn_id)
     return JSONResponse(state.turns.get(turn_id).summary())
 
 
@@ -316,8 +310,6 @@ async def turn_events(request: Request) -> Response:
     state = _state(request)
     turn_id = request.path_params["turn_id"]
     after = _position(request)
-    if state.durable is not None:
-        return await state.durable.events(turn_id, after)
     log = state.turns.get(turn_id).log
     log.check(after)
     return event_stream_response(log.follow(after))
@@ -328,8 +320,6 @@ async def cancel_turn(request: Request) -> Response:
     conversation left valid); ``202`` with where it stands."""
     state = _state(request)
     turn_id = request.path_params["turn_id"]
-    if state.durable is not None:
-        return await state.durable.cancel(turn_id)
     turn = state.turns.get(turn_id)
     turn.scope.cancel("stopped by the user")
     return JSONResponse(turn.summary(), status_code=202)
