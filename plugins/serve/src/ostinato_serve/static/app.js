@@ -62,6 +62,7 @@ const state = {
   info: null,
   conversationId: null,
   abort: null, // the AbortController of the turn streaming now
+  turnId: null, // the id of the turn streaming now (Stop cancels it on the server)
   pending: null, // {id, view, decisions: {callId: decision}, callIds: [...]}
 };
 
@@ -140,6 +141,7 @@ async function runStream(path, body, view) {
           continue;
         }
         turnId = data.turn_id || null;
+        state.turnId = turnId;
       }
       if (message.id !== null) {
         const id = Number(message.id);
@@ -187,7 +189,10 @@ async function runStream(path, body, view) {
       view.interrupt(`Error: ${errorMessage}`);
     }
   } finally {
-    if (state.abort === abort) state.abort = null;
+    if (state.abort === abort) {
+      state.abort = null;
+      state.turnId = null;
+    }
     // a turn that failed or stopped leaves no decision waiting
     if (state.pending && state.pending.view === view && (errorMessage !== null || !ended)) {
       state.pending = null;
@@ -238,6 +243,22 @@ function send() {
   const view = addTurnView(text);
   scrollToEnd();
   runStream("api/turns", { message: text, conversation_id: state.conversationId }, view);
+}
+
+// Stop: the server cancels the turn (closing its connection alone would leave it
+// running: turns outlive their connection), then the stream is closed.
+async function stopTurn() {
+  const abort = state.abort;
+  if (!abort) return;
+  if (state.turnId) {
+    try {
+      const path = `api/turns/${encodeURIComponent(state.turnId)}/cancel`;
+      await fetch(path, { method: "POST", headers: headers() });
+    } catch {
+      // the stream's own end says what happened
+    }
+  }
+  abort.abort();
 }
 
 function newConversation() {
@@ -399,11 +420,11 @@ async function start() {
     }
   });
   ui.question.addEventListener("input", resizeQuestion);
-  ui.stop.addEventListener("click", () => state.abort && state.abort.abort());
+  ui.stop.addEventListener("click", stopTurn);
   ui.newConversation.addEventListener("click", newConversation);
   ui.auth.addEventListener("submit", submitToken);
   ui.conversationSelect.addEventListener("change", () => openConversation(ui.conversationSelect.value));
-  // leaving cancels a running turn (its connection closes): the browser asks first
+  // a running turn goes on on the server when the page is left: the browser asks first
   window.addEventListener("beforeunload", (event) => {
     if (state.abort) event.preventDefault();
   });
