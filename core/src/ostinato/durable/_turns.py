@@ -178,7 +178,6 @@ class TurnHandle(Protocol):
         ...
 
 
-
 @runtime_checkable
 class SteerableTurn(Protocol):
     """A turn handle that takes input while its turn runs (an optional capability of an

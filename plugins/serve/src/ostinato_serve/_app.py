@@ -23,8 +23,8 @@ from ostinato.client import ChatClient
 from ostinato.memory import ChatMemoryRepository
 from ostinato.tools import tool_callbacks
 from ostinato_serve._agui import run_agent
-from ostinato_serve._durable_turns import DurableTurns
 from ostinato_serve._conversations import list_conversations, show_conversation
+from ostinato_serve._durable_turns import DurableTurns
 from ostinato_serve._guard import Guard
 from ostinato_serve._info import healthz, info
 from ostinato_serve._openai import chat_completions, list_models

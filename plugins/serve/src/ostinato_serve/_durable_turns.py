@@ -196,7 +196,9 @@ async def start(
     return await _respond(handle, 0, stream, False)
 
 
-async def resume(state: ServeState, pending_id: str, data: dict[str, Any], stream: bool) -> Response:
+async def resume(
+    state: ServeState, pending_id: str, data: dict[str, Any], stream: bool
+) -> Response:
     """``POST /api/approvals/<turn_id>@<seq>``: decide through the handle, then read on."""
     durable = state.durable
     assert durable is not None
