@@ -24,6 +24,8 @@ import {
   rememberedConversation,
   rememberedPending,
   rememberPending,
+  rememberTurn,
+  rememberedTurn,
 } from "./tab.js";
 import { TurnView } from "./turn.js";
 
@@ -115,7 +117,10 @@ function setBusy(busy) {
   ui.composer.setAttribute("aria-busy", String(busy));
 }
 
-async function runStream(path, body, view) {
+// Runs a turn's stream into its view: the response of open(signal) (default: POST
+// path with body), read on after the last event id when the connection is lost. The turn's
+// id and position stay in the tab's storage while it runs, so a reload reads it again.
+async function runStream(path, body, view, open = (signal) => postStream(path, body, signal)) {
   const abort = new AbortController();
   state.abort = abort;
   setBusy(true);
@@ -142,11 +147,17 @@ async function runStream(path, body, view) {
         }
         turnId = data.turn_id || null;
         state.turnId = turnId;
+        if (turnId) {
+          const conversationId = data.conversation_id;
+          rememberTurn({ turnId, lastId, conversationId, question: view.question });
+        }
       }
       if (message.id !== null) {
         const id = Number(message.id);
         if (id <= lastId) continue;
         lastId = id;
+        const remembered = rememberedTurn();
+        if (remembered && remembered.turnId === turnId) rememberTurn({ ...remembered, lastId });
       }
       view.handle(message.event, data);
       if (message.event === "loop_ended") ended = true;
@@ -159,7 +170,7 @@ async function runStream(path, body, view) {
   try {
     let lost = null;
     try {
-      await read(await postStream(path, body, abort.signal));
+      await read(await open(abort.signal));
     } catch (error) {
       if (abort.signal.aborted || turnId === null || error.status) throw error;
       lost = error;
@@ -193,6 +204,8 @@ async function runStream(path, body, view) {
       state.abort = null;
       state.turnId = null;
     }
+    const remembered = rememberedTurn();
+    if (remembered && remembered.turnId === turnId) rememberTurn(null);
     // a turn that failed or stopped leaves no decision waiting
     if (state.pending && state.pending.view === view && (errorMessage !== null || !ended)) {
       state.pending = null;
@@ -320,6 +333,8 @@ async function restoreConversation() {
   const id = rememberedConversation();
   if (!id || state.conversationId) return;
   const pending = rememberedPending();
+  const running = rememberedTurn();
+  const runs = running && running.conversationId === id;
   let messages = [];
   try {
     messages = (await getJson(`api/conversations/${encodeURIComponent(id)}`)).messages || [];
@@ -329,7 +344,7 @@ async function restoreConversation() {
       return;
     }
     // a first turn waiting for approval is not kept yet: its pending call is all there is
-    if (error.status !== 404 || !pending || pending.conversationId !== id) {
+    if (error.status !== 404 || ((!pending || pending.conversationId !== id) && !runs)) {
       rememberConversation(null);
       rememberPending(null);
       const gone = error.status === 404 ? " is no longer on the server" : " could not be read";
@@ -343,7 +358,29 @@ async function restoreConversation() {
     offerAgain(pending, transcript);
     setBusy(false);
   }
+  if (runs) await reattach(running);
   return true;
+}
+
+// The turn that ran when the page was reloaded: read again from its start into a new view
+// (the page shows nothing of it yet), unless it has ended (its messages are stored then).
+async function reattach(running) {
+  const path = `api/turns/${encodeURIComponent(running.turnId)}`;
+  let stands;
+  try {
+    stands = await getJson(path);
+  } catch {
+    rememberTurn(null); // forgotten by the server: the stored conversation is all there is
+    return;
+  }
+  if (stands.done) {
+    rememberTurn(null);
+    return;
+  }
+  addUserMessage(running.question);
+  const view = addTurnView(running.question);
+  scrollToEnd();
+  runStream(path, null, view, (signal) => readAgain(running.turnId, 0, signal));
 }
 
 // ---- the token ----
@@ -373,7 +410,7 @@ async function submitToken(event) {
   ui.token.value = "";
   ui.auth.hidden = true;
   setStatus("idle");
-  if (await restoreConversation()) setStatus(state.pending ? "waiting" : "idle");
+  if ((await restoreConversation()) && !state.abort) setStatus(state.pending ? "waiting" : "idle");
   refreshConversations();
   ui.question.focus();
 }
@@ -441,7 +478,7 @@ async function start() {
     return;
   }
   setStatus("idle");
-  if (await restoreConversation()) setStatus(state.pending ? "waiting" : "idle");
+  if ((await restoreConversation()) && !state.abort) setStatus(state.pending ? "waiting" : "idle");
   refreshConversations();
   ui.question.focus();
 }
