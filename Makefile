@@ -32,7 +32,7 @@ help:
 	@echo "make lint    ruff check, ruff format --check, mypy --strict core/src"
 	@echo "make docs    build the documentation site (mkdocs, strict) into site/"
 	@echo "make bench   the benchmarks: ostinato vs the raw-httpx floor and the peers (~10 min)"
-	@echo "make bench-quick  the same, few repetitions (< 2 min; CI runs it)"
+	@echo "make bench-quick  the same, few repetitions, and the instruction-count regression gate (CI runs it)"
 	@echo "make test-turn-log  the durable turn log's failover test: 50 runs, workers killed at random (slow)"
 	@echo "make bench-turn-log  the live delay of a durable turn's log, SQLite and Postgres (p50/p95)"
 
@@ -119,8 +119,11 @@ bench-setup:
 bench: bench-setup
 	$(BENCH) python -m bench
 
+# --quick also runs the regression gate: instructions per model call (async, stream) more
+# than 3% over bench/baseline.json fail it (python -m bench.gate --update rewrites it).
 bench-quick: bench-setup
 	$(BENCH) python -m bench --quick
+	$(BENCH) python -m bench.gate
 
 clean:
 	rm -rf .venv .pytest_cache .mypy_cache .ruff_cache

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeAlias
 
-from ostinato._frozen import EMPTY, freeze
+from ostinato._frozen import EMPTY, FrozenDict, freeze
 
 __all__ = [
     "REASONING",
@@ -280,13 +280,20 @@ class AssistantMessage(_MessageBase):
     message_type: ClassVar[MessageType] = MessageType.ASSISTANT
 
     def __post_init__(self) -> None:
-        if self.text is not None and not isinstance(self.text, str):
+        text = self.text
+        if text is not None and type(text) is not str and not isinstance(text, str):
             raise TypeError(
                 f"AssistantMessage text must be a str or None, got {type(self.text).__name__}"
             )
-        object.__setattr__(self, "tool_calls", tuple(self.tool_calls) if self.tool_calls else ())
-        object.__setattr__(self, "media", _media_tuple(self.media))
-        object.__setattr__(self, "metadata", freeze(self.metadata))
+        # A stream makes one message per chunk: what is already a tuple (or frozen) stays.
+        if type(self.tool_calls) is not tuple:
+            object.__setattr__(
+                self, "tool_calls", tuple(self.tool_calls) if self.tool_calls else ()
+            )
+        if type(self.media) is not tuple:
+            object.__setattr__(self, "media", _media_tuple(self.media))
+        if type(self.metadata) is not FrozenDict:
+            object.__setattr__(self, "metadata", freeze(self.metadata))
 
     @property
     def has_tool_calls(self) -> bool:

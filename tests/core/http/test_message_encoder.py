@@ -101,3 +101,37 @@ def test_the_cache_forgets_a_message_that_goes_away() -> None:
     del message
     gc.collect()
     assert len(cache) == 0
+
+
+def test_a_request_that_extends_the_last_one_encodes_only_its_new_messages() -> None:
+    cache, encoder = PayloadCache(), TaggingEncoder()
+    expected = TaggingEncoder().encode(CONVERSATION)
+    first = cache.payloads(CONVERSATION[:3], encoder)
+    first.append({"changed": "by the caller"})  # each request gets a list of its own
+    encoder.seen.clear()
+    assert cache.payloads(CONVERSATION, encoder) == expected
+    assert encoder.seen == ["tool_responses"]  # only the new message was encoded
+    assert cache.payloads(CONVERSATION, encoder) == expected
+    assert cache.payloads(CONVERSATION[:2], encoder) == [{"user": "hi"}]
+    assert encoder.seen == ["tool_responses"]
+
+
+def test_a_message_that_goes_away_cuts_the_last_request_short_before_it() -> None:
+    cache, encoder = PayloadCache(), TaggingEncoder()
+    history = [UserMessage("earlier"), AssistantMessage("answer")]
+    question = UserMessage("question")
+    cache.payloads([*history, question], encoder)
+    del question
+    gc.collect()
+    encoder.seen.clear()
+    again = UserMessage("another question")
+    assert cache.payloads([*history, again], encoder) == [
+        {"user": "earlier"},
+        {"assistant": "answer"},
+        {"user": "another question"},
+    ]
+    assert encoder.seen == ["user"]  # the history's payloads were kept
+    del history[:]
+    gc.collect()
+    assert len(cache) == 1
+    assert cache.payloads([again], encoder) == [{"user": "another question"}]

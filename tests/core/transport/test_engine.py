@@ -20,6 +20,7 @@ from ostinato.transport._engine import (
     ENGINE_VARIABLE,
     DeferredAiohttpTransport,
     check_engine,
+    prefer_server_engine,
 )
 from ostinato_openai import OpenAIChatModel
 
@@ -143,3 +144,27 @@ def test_aiohttp_is_imported_by_the_first_request_not_by_the_client() -> None:
     )
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen == {"client": False, "answer": "answer to hi", "request": True}
+
+
+def test_a_server_prefers_aiohttp_within_its_block_when_nothing_names_an_engine(
+    tmp_path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env
+    with prefer_server_engine() as engine:
+        assert engine == "aiohttp"
+        assert check_engine(None) == "aiohttp"
+        assert isinstance(transport_of(OpenAIChatModel(model="m")), DeferredAiohttpTransport)
+        assert check_engine("httpx") == "httpx"  # a model's own choice still wins
+    assert check_engine(None) == "httpx"  # restored on the way out
+
+
+def test_a_server_keeps_the_engine_the_variable_or_dotenv_names(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(ENGINE_VARIABLE, "httpx")
+    with prefer_server_engine() as engine:
+        assert engine == "httpx"
+    monkeypatch.delenv(ENGINE_VARIABLE)
+    tmp_path.joinpath(".env").write_text(f"{ENGINE_VARIABLE}=httpx\n", "utf-8")
+    with prefer_server_engine() as engine:
+        assert engine == "httpx"
+        assert check_engine(None) == "httpx"

@@ -42,25 +42,33 @@ class ChatClientMessageAggregator:
     def add(self, chunk: ChatClientResponse) -> ChatClientResponse | None:
         """Fold ``chunk`` in; return it re-wrapped with the context accumulated so far
         (``None`` when the chunk has no chat response)."""
+        if not self.fold(chunk):
+            return None
+        frozen = self._frozen
+        if frozen is None:
+            frozen = self._frozen = FrozenDict(self._context)
+        return ChatClientResponse(chunk.chat_response, frozen)
+
+    def fold(self, chunk: ChatClientResponse) -> bool:
+        """Fold ``chunk`` in, as :meth:`add` does, without re-wrapping it (for a caller that
+        only wants the :meth:`result`); ``False`` when the chunk has no chat response."""
         context = chunk.context
         if context is not self._last_context:
             self._last_context = context
             if context:
                 self._context.update(context)
                 self._frozen = None
-        if chunk.chat_response is None:
-            return None
+        response = chunk.chat_response
+        if response is None:
+            return False
         self._count += 1
-        round_number = chunk.context.get(TOOL_LOOP_ROUND)
+        round_number = context.get(TOOL_LOOP_ROUND)
         if round_number != self._round:
             if self._round is not None:
                 self._messages = MessageAggregator()
             self._round = round_number
-        self._messages.add(chunk.chat_response)
-        frozen = self._frozen
-        if frozen is None:
-            frozen = self._frozen = FrozenDict(self._context)
-        return ChatClientResponse(chunk.chat_response, frozen)
+        self._messages.add(response)
+        return True
 
     @property
     def chunk_count(self) -> int:

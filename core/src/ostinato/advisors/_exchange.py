@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ostinato._frozen import EMPTY, freeze
+from ostinato._frozen import EMPTY, FrozenDict, freeze
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
 
@@ -28,7 +28,8 @@ class ChatClientRequest:
     def __post_init__(self) -> None:
         if not isinstance(self.prompt, Prompt):
             raise TypeError(f"prompt must be a Prompt, got {type(self.prompt).__name__}")
-        object.__setattr__(self, "context", freeze(self.context))
+        if type(self.context) is not FrozenDict:  # passed on from another request: kept
+            object.__setattr__(self, "context", freeze(self.context))
 
     def copy(
         self, *, prompt: Prompt | None = None, context: Mapping[str, Any] | None = None
@@ -59,7 +60,8 @@ class ChatClientResponse:
     context: Mapping[str, Any] = field(default=EMPTY)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "context", freeze(self.context))
+        if type(self.context) is not FrozenDict:  # one response per chunk: a frozen one kept
+            object.__setattr__(self, "context", freeze(self.context))
 
     def copy(
         self,

@@ -389,7 +389,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                 if isinstance(chunk, RoundCancelled):  # the last item: the guard ends here
                     cancelled = True
                     continue
-                aggregator.add(chunk)
+                aggregator.fold(chunk)
                 shown = not turn.is_tool_round(chunk.chat_response)
                 if turn.events is not None:
                     await turn.events.chunk(turn.rounds + 1, chunk, shown)

@@ -52,6 +52,14 @@ def run_worker(args: argparse.Namespace, context: CliContext) -> int:
         ConfigurationError: no (or no single) durable engine is installed, or the worker
             cannot run turns (no usable model...).
     """
+    from ostinato.transport import prefer_server_engine
+
+    # A worker runs for long: aiohttp's start-up cost is soon paid back.
+    with prefer_server_engine():
+        return _run_worker(args, context)
+
+
+def _run_worker(args: argparse.Namespace, context: CliContext) -> int:
     engine = open_engine(context, args.engine, "worker")
     try:
         worker = engine.worker(

@@ -89,6 +89,23 @@ class MessageEncoder:
 
 
 _Entry = tuple[weakref.ref[Message], MessageEncoder, list[Payload]]
+_Last = tuple[MessageEncoder, tuple[int, ...], list[Payload], list[int]]
+
+
+def _common_prefix(ids: tuple[int, ...], known: tuple[int, ...]) -> int:
+    """How many leading ids the two share, by slice comparisons (each a C-level pass):
+    an earlier message then costs no Python step per request."""
+    high = min(len(ids), len(known))
+    if ids[:high] == known[:high]:
+        return high
+    low = 0  # ids[:low] == known[:low]; ids[:high] != known[:high]
+    while high - low > 1:
+        middle = (low + high) // 2
+        if ids[:middle] == known[:middle]:
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 class PayloadCache:
@@ -96,20 +113,52 @@ class PayloadCache:
 
     A tool loop sends the whole history every round, and an application often sends the
     same earlier turns again: messages are immutable, so each is encoded once per encoder.
-    Entries hold the message only weakly and go away with it, so the cache never keeps a
+    The last request's payloads are kept too: a request that starts with the same messages
+    (the next round of a turn: the same history plus the round's new messages) takes them
+    whole, and only its new messages are looked up, so an earlier message costs next to
+    nothing per round. Entries hold the message only weakly and go away with it (and the
+    last request's payloads with any of its messages), so the cache never keeps a
     conversation alive. The payloads are shared between requests, so a caller only ever
     serialises them.
     """
 
-    __slots__ = ("__weakref__", "_entries")
+    __slots__ = ("__weakref__", "_entries", "_last")
 
     def __init__(self) -> None:
         self._entries: dict[int, _Entry] = {}
+        # The last request: its encoder, its messages' ids, its payloads and where each
+        # message's payloads end. Every one of those messages is alive while this is set
+        # (a message's death cuts it short before that message), so an equal id is the same message.
+        self._last: _Last | None = None
 
     def payloads(self, messages: Iterable[Message], encoder: MessageEncoder) -> list[Payload]:
         """What ``encoder`` makes of ``messages`` (as its :meth:`~MessageEncoder.encode`)."""
+        if not isinstance(messages, tuple):
+            messages = tuple(messages)
+        ids = tuple(map(id, messages))
+        last = self._last
+        if last is None or last[0] is not encoder:
+            payloads, ends = self._encode(messages, encoder, [], [])
+        else:
+            count = _common_prefix(ids, last[1])
+            if count == len(ids) == len(last[1]):
+                return last[2][:]
+            kept = last[3][count - 1] if count else 0
+            payloads, ends = self._encode(
+                messages[count:], encoder, last[2][:kept], last[3][:count]
+            )
+        self._last = (encoder, ids, payloads, ends)
+        return payloads[:]
+
+    def _encode(
+        self,
+        messages: tuple[Message, ...],
+        encoder: MessageEncoder,
+        payloads: list[Payload],
+        ends: list[int],
+    ) -> tuple[list[Payload], list[int]]:
+        # Appends the payloads of ``messages`` (each looked up, or encoded and kept).
         entries = self._entries
-        result: list[Payload] = []
         for message in messages:
             entry = entries.get(id(message))
             if entry is None or entry[0]() is not message or entry[1] is not encoder:
@@ -119,8 +168,9 @@ class PayloadCache:
                     encoder.encode_message(message),
                 )
                 entries[id(message)] = entry
-            result += entry[2]
-        return result
+            payloads += entry[2]
+            ends.append(len(payloads))
+        return payloads, ends
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -132,6 +182,15 @@ class PayloadCache:
         def forget(ref: weakref.ref[Message]) -> None:
             owner = cache()
             if owner is not None:
+                last = owner._last
+                if last is not None and key in last[1]:
+                    # Keep the payloads of the messages before it (a history still sent).
+                    count = last[1].index(key)
+                    owner._last = (
+                        (last[0], last[1][:count], last[2][: last[3][count - 1]], last[3][:count])
+                        if count
+                        else None
+                    )
                 entry = owner._entries.get(key)
                 if entry is not None and entry[0] is ref:
                     del owner._entries[key]

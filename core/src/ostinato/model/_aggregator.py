@@ -69,21 +69,28 @@ class _GenerationBuilder:
             if self._text is None:
                 self._text = []
             self._text.append(out.text)
-        for key, value in out.metadata.items():
-            if key == REASONING and isinstance(value, str):
-                if self._reasoning is None:
-                    self._reasoning = []
-                self._reasoning.append(value)
-            else:
-                self._message_meta[key] = value
-        self._media.extend(out.media)
-        for call in out.tool_calls:
-            self._add_call(call)
+        # Most chunks carry a piece of text and nothing else: each part is looked at only
+        # when it holds something.
+        if out.metadata:
+            for key, value in out.metadata.items():
+                if key == REASONING and isinstance(value, str):
+                    if self._reasoning is None:
+                        self._reasoning = []
+                    self._reasoning.append(value)
+                else:
+                    self._message_meta[key] = value
+        if out.media:
+            self._media.extend(out.media)
+        if out.tool_calls:
+            for call in out.tool_calls:
+                self._add_call(call)
         meta = generation.metadata
         if meta.finish_reason:
             self._finish_reason = meta.finish_reason
-        self._content_filters.update(meta.content_filters)
-        self._gen_meta.update(meta.metadata)
+        if meta.content_filters:
+            self._content_filters.update(meta.content_filters)
+        if meta.metadata:
+            self._gen_meta.update(meta.metadata)
 
     def _add_call(self, call: ToolCall) -> None:
         if call.index is not None:
@@ -182,11 +189,16 @@ class MessageAggregator:
         """Fold one chunk in."""
         self._count += 1
         builders = self._generations
-        for position, generation in enumerate(chunk.generations):
-            if position == len(builders):
-                builders.append(_GenerationBuilder())
-            builders[position].add(generation)
-        self._add_metadata(chunk.metadata)
+        generations = chunk.generations
+        if len(generations) == 1 and builders:  # the usual chunk: one generation
+            builders[0].add(generations[0])
+        else:
+            for position, generation in enumerate(generations):
+                if position == len(builders):
+                    builders.append(_GenerationBuilder())
+                builders[position].add(generation)
+        if chunk.metadata is not self._last_metadata:
+            self._add_metadata(chunk.metadata)
 
     def _add_metadata(self, metadata: ChatResponseMetadata) -> None:
         if metadata is self._last_metadata:

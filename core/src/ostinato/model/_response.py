@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final, Self
 
-from ostinato._frozen import EMPTY, freeze
+from ostinato._frozen import EMPTY, FrozenDict, freeze
 from ostinato.messages import AssistantMessage, message_from_dict
 from ostinato.model._usage import EMPTY_USAGE, Usage
 
@@ -66,8 +66,10 @@ class ChatGenerationMetadata:
     metadata: Mapping[str, Any] = field(default=EMPTY)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "content_filters", frozenset(self.content_filters))
-        object.__setattr__(self, "metadata", freeze(self.metadata))
+        if type(self.content_filters) is not frozenset:
+            object.__setattr__(self, "content_filters", frozenset(self.content_filters))
+        if type(self.metadata) is not FrozenDict:
+            object.__setattr__(self, "metadata", freeze(self.metadata))
 
     def get(self, key: str, default: Any = None) -> Any:
         """The metadata value under ``key``."""
@@ -138,6 +140,17 @@ class ChatResponseMetadata:
 
     def copy(self, **changes: Any) -> Self:
         """A copy with the given fields replaced."""
+        if type(self) is ChatResponseMetadata and len(changes) == 1 and "usage" in changes:
+            # Every model call sets its usage: the other fields are frozen already.
+            new = object.__new__(ChatResponseMetadata)
+            setattr_ = object.__setattr__
+            setattr_(new, "id", self.id)
+            setattr_(new, "model", self.model)
+            setattr_(new, "usage", changes["usage"])
+            setattr_(new, "rate_limit", self.rate_limit)
+            setattr_(new, "prompt_metadata", self.prompt_metadata)
+            setattr_(new, "metadata", self.metadata)
+            return new  # type: ignore[return-value]  # exactly this class
         return dataclasses.replace(self, **changes)
 
     def get(self, key: str, default: Any = None) -> Any:

@@ -45,10 +45,19 @@ def _json_default(value: Any) -> Any:
     return str(value)
 
 
+# json.dumps with arguments builds an encoder per call: one kept encoder writes the same text.
+_ENCODE: Final = json.JSONEncoder(ensure_ascii=False, default=_json_default).encode
+
+
 def tool_result_to_text(value: object) -> str:
     """The text the model reads for a tool's return ``value`` (see the module docstring)."""
     if value is None:
         return DONE_RESULT
+    kind = type(value)  # the common plain types first, without a look at pydantic or ABCs
+    if kind is str:
+        return value  # type: ignore[return-value]  # exactly a str
+    if kind is int:
+        return int.__repr__(value)  # what json.dumps writes
     if isinstance(value, enum.Enum):
         value = value.value
     if isinstance(value, str):
@@ -61,7 +70,7 @@ def tool_result_to_text(value: object) -> str:
         dataclasses.is_dataclass(value) and not isinstance(value, type)
     ):
         try:
-            return json.dumps(value, ensure_ascii=False, default=_json_default)
+            return _ENCODE(value)
         except (TypeError, ValueError):  # e.g. tuple keys or a circular structure
             pass
     return str(value)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar, Protocol, runtime_checkable
 
 from ostinato._tool_contract import ToolDefinition
@@ -13,6 +15,10 @@ from ostinato.model import ChatGenerationMetadata, ChatResponse, FinishReason, G
 from ostinato.prompt import ChatOptions, Prompt
 
 __all__ = ["ToolCallingManager", "ToolExecutionResult", "tool_call_limit_generation"]
+
+# ``m is None`` for every message in C: a tool loop builds a result of the whole history
+# every round, so a Python-level check would cost per earlier message per round.
+_IS_NONE = partial(operator.is_, None)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -38,7 +44,7 @@ class ToolExecutionResult:
         self, conversation_history: Sequence[Message] = (), return_direct: bool = False
     ) -> None:
         history = tuple(conversation_history)
-        if any(m is None for m in history):
+        if any(map(_IS_NONE, history)):
             raise ValueError("conversation_history must not contain None")
         object.__setattr__(self, "conversation_history", history)
         object.__setattr__(self, "return_direct", return_direct)

@@ -29,6 +29,7 @@ the response a reply holds, the typed error an error body says) lives there.
 * Clients: :class:`LoopClients` (one HTTP client per running event loop);
   :func:`make_client` with :data:`DEFAULT_TIMEOUT` and :data:`DEFAULT_LIMITS` (httpx
   clients sized for models, on :class:`LinearConnectionPool` or aiohttp's connector).
+  :func:`prefer_server_engine`: aiohttp for a long-running server when it is installed.
 
 Names are loaded on first access (PEP 562): only :func:`make_client`,
 :class:`LinearConnectionPool`, the ``DEFAULT_*`` client settings and the ``*_error`` /
@@ -67,6 +68,7 @@ if TYPE_CHECKING:
     from ostinato.transport._decompress import DECOMPRESSED_PIECE_BYTES as DECOMPRESSED_PIECE_BYTES
     from ostinato.transport._decompress import can_decompress as can_decompress
     from ostinato.transport._decompress import decompressed as decompressed
+    from ostinato.transport._engine import prefer_server_engine as prefer_server_engine
     from ostinato.transport._errors import error_from_transport as error_from_transport
     from ostinato.transport._errors import error_payload as error_payload
     from ostinato.transport._errors import reason_phrase as reason_phrase
@@ -128,6 +130,7 @@ else:
             "is_retryable": "ostinato.transport._retry",
             "make_client": "ostinato.transport._client",
             "parse_retry_after": "ostinato.transport._retry_after",
+            "prefer_server_engine": "ostinato.transport._engine",
             "raise_model_error": "ostinato.transport._attempts",
             "read_body": "ostinato.transport._body_limit",
             "read_error_body": "ostinato.transport._body_limit",

@@ -66,10 +66,14 @@ def _httpx_transport(limits: httpx.Limits, proxy: str | None = None) -> httpx.As
     return httpx.AsyncHTTPTransport(limits=limits, trust_env=True, proxy=proxy)
 
 
+# json.dumps with arguments builds an encoder per call: one kept encoder writes the same text.
+_COMPACT_UTF8: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def encode_body(body: Mapping[str, Any]) -> bytes:
     """``body`` as compact UTF-8 JSON (a lone surrogate escaped: it has no UTF-8 form)."""
     try:
-        return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+        return _COMPACT_UTF8(body).encode()
     except UnicodeEncodeError:
         # A tool echoed "\ud800" from its JSON arguments; escaped, it is valid JSON.
         return json.dumps(body, separators=(",", ":")).encode()

@@ -16,10 +16,11 @@ aiohttp at import time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import os
 import ssl
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from importlib.util import find_spec
 from typing import Any, Final, Literal, cast
 
@@ -34,6 +35,7 @@ __all__ = [
     "DeferredAiohttpTransport",
     "HttpEngine",
     "check_engine",
+    "prefer_server_engine",
 ]
 
 HttpEngine = Literal["httpx", "aiohttp"]
@@ -68,6 +70,29 @@ def check_engine(engine: str | None) -> HttpEngine:
             "fix: pip install 'ostinato[aiohttp]', or use the 'httpx' engine"
         )
     return engine
+
+
+@contextlib.contextmanager
+def prefer_server_engine() -> Iterator[HttpEngine]:
+    """Within the block, ``aiohttp`` is the engine of models given none, when httpx-aiohttp
+    is installed and neither ``OSTINATO_HTTP_ENGINE`` nor the ``.env`` file names an
+    engine; yields the engine such models get. For a long-running server process
+    (``ostinato serve``, ``ostinato worker``).
+
+    A server earns back aiohttp's start-up cost (its first request imports it) on every
+    request after: fewer instructions per request than httpx's own stack (see
+    ``docs/performance.md``). The block sets ``OSTINATO_HTTP_ENGINE`` and restores it
+    on exit; a model's ``http_engine`` argument still wins.
+    """
+    named = os.environ.get(ENGINE_VARIABLE) or _env_file_engine()
+    if named or find_spec("httpx_aiohttp") is None:
+        yield check_engine(named or None)
+        return
+    os.environ[ENGINE_VARIABLE] = "aiohttp"
+    try:
+        yield "aiohttp"
+    finally:
+        os.environ.pop(ENGINE_VARIABLE, None)
 
 
 def _env_file_engine() -> str | None:

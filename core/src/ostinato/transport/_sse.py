@@ -91,7 +91,14 @@ class SSEDecoder:
             self._buffer = lines.pop()  # the unterminated rest (b"" after a final LF)
             for raw in lines:
                 if raw[:6] == b"data: ":
-                    self._data.append(self._text(raw[6:]))
+                    try:
+                        self._data.append(raw[6:].decode("utf-8"))
+                        continue
+                    except UnicodeDecodeError:
+                        pass
+                    self._text(raw[6:])  # raises (outside the except: the line is not quoted)
+                elif not raw:  # the blank line that ends an event (_line's first case)
+                    self._dispatch(events)
                 else:
                     self._line(raw, events)
             return events

@@ -50,6 +50,8 @@ __all__ = ["ChunkParser"]
 
 _DONE = "[DONE]"
 _NO_GENERATION_METADATA = ChatGenerationMetadata()
+# The frozen empty mapping every message starts with: passed on, it is kept as it is.
+_NO_METADATA = AssistantMessage().metadata
 
 
 class ChunkParser(StreamParserBase):
@@ -210,7 +212,7 @@ class ChunkParser(StreamParserBase):
         else:
             generation_metadata = _NO_GENERATION_METADATA  # shared: it is immutable
         return Generation(
-            AssistantMessage(text, calls, {REASONING: reasoning} if reasoning else {}),
+            AssistantMessage(text, calls, {REASONING: reasoning} if reasoning else _NO_METADATA),
             generation_metadata,
         )
 

@@ -18,6 +18,7 @@ from typing import Any
 from ostinato.cli import ConfiguredClient, add_client_options, open_client
 from ostinato.errors import ConfigurationError
 from ostinato.settings import load_settings
+from ostinato.transport import prefer_server_engine
 from ostinato_serve._settings import ServeSettings, check_bind_address
 
 __all__ = ["build_parser", "main"]
@@ -79,10 +80,12 @@ def main(argv: list[str]) -> int:
     if not 0 <= port <= 65535:
         raise ConfigurationError(f"--port {port}: expected a port from 0 to 65535")
     check_bind_address(host, settings.token_value)
-    app, configured = _build(args)
-    shown = f"[{host}]" if ":" in host else host
-    print(f"ostinato serve: http://{shown}:{port}/ (Ctrl-C stops)", file=sys.stderr)
-    # uvicorn stops on Ctrl-C, then raises it again: here that is a normal stop.
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(app, configured, host, port))
+    # A server runs for long: aiohttp's start-up cost is soon paid back.
+    with prefer_server_engine():
+        app, configured = _build(args)
+        shown = f"[{host}]" if ":" in host else host
+        print(f"ostinato serve: http://{shown}:{port}/ (Ctrl-C stops)", file=sys.stderr)
+        # uvicorn stops on Ctrl-C, then raises it again: here that is a normal stop.
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_serve(app, configured, host, port))
     return 0
