@@ -24,14 +24,21 @@ kit's cost per engine. This package imports pytest, so it is not re-exported by
 workers' model and memory).
 """
 
-from ostinato.testing.durable_engine._checks import (
+import pytest
+
+# The checks' assertions explain themselves (pytest rewrites them, as in a test module).
+pytest.register_assert_rewrite(
+    "ostinato.testing.durable_engine._checks", "ostinato.testing.durable_engine._reading"
+)
+
+from ostinato.testing.durable_engine._checks import (  # noqa: E402
     TOOLS,
     DurableEngineConformance,
     Kit,
     worker_environment,
 )
-from ostinato.testing.durable_engine._fake_model import FakeModelServer, Gate
-from ostinato.testing.durable_engine._workers import PROGRAM_SECONDS, Workers
+from ostinato.testing.durable_engine._fake_model import FakeModelServer, Gate  # noqa: E402
+from ostinato.testing.durable_engine._workers import PROGRAM_SECONDS, Workers  # noqa: E402
 
 __all__ = [
     "PROGRAM_SECONDS",
