@@ -47,6 +47,8 @@ class FakeModelServer:
         self.started: Counter[Key] = Counter()
         self.finished: Counter[Key] = Counter()
         self.keys: list[str] = []
+        #: When the last answer of each key was sent in full (``time.time()``).
+        self.answered: dict[Key, float] = {}
         #: The process id of each tool call's worker, by key, in arrival order.
         self.pids: dict[Key, list[int]] = {}
         self.gates: dict[Key, Gate] = {}
@@ -66,6 +68,7 @@ class FakeModelServer:
                     self._stream(answer)
                 else:
                     self._reply(json.dumps(answer).encode(), "application/json")
+                server.answered[("model", answer["turn"], answer["round"])] = time.time()
 
             def _stream(self, answer: dict[str, Any]) -> None:
                 try:
@@ -85,6 +88,7 @@ class FakeModelServer:
             def do_GET(self) -> None:
                 query = dict(urllib.parse.parse_qsl(urllib.parse.urlparse(self.path).query))
                 self._reply(server.tool(query).encode(), "text/plain")
+                server.answered[(query["kind"], query["turn"], 0)] = time.time()
 
             def _reply(self, payload: bytes, kind: str) -> None:
                 try:
