@@ -274,45 +274,43 @@ class TemporalTurnHandle:
         """Async twin of :meth:`result`."""
         return await self._engine._async(self._result)
 
-    def events(self, timeout: float | None = None) -> Iterator[LoopEvent]:
-        """The turn's loop events, each once, in order, until the turn ends (read from
-        its history: see :mod:`ostinato_temporal._events`)."""
+    def events(self, after: int = 0, timeout: float | None = None) -> Iterator[LoopEvent]:
+        """The turn's loop events after position ``after`` (0: from its first), each
+        once, in order, until the turn ends, read from its history (see
+        :mod:`ostinato_temporal._events`): an event is readable once the workflow task
+        that told it completed; a model round's text comes as one piece when the round
+        ends.
+
+        Raises:
+            DurableTurnError: no turn has this id (or its history is past retention).
+            TurnLogError: ``after`` is past the end of the log.
+            TimeoutError: no event came within ``timeout`` seconds of the previous one.
+        """
         from ostinato.runtime import iterate_sync
 
-        stream = iterate_sync(lambda: self._events(seconds=timeout))
+        _check_position(after)
+        stream = iterate_sync(lambda: self._events(after, seconds=timeout))
         try:
             yield from stream
         finally:
             stream.close()
 
-    async def _events(self, *, seconds: float | None) -> AsyncGenerator[LoopEvent, None]:
-        from temporalio.service import RPCError, RPCStatusCode
+    async def _events(
+        self, after: int, *, seconds: float | None
+    ) -> AsyncGenerator[LoopEvent, None]:
+        from ostinato_temporal._events import read_log
 
-        from ostinato_temporal._events import history_events
-
-        events = history_events(await self._engine.client(), self._id)
-        while True:
-            try:
-                async with asyncio.timeout(seconds):
-                    event = await anext(events)
-            except StopAsyncIteration:
-                return
-            except TimeoutError:
-                raise TimeoutError(
-                    f"no event of the durable turn {self._id!r} within {seconds} s"
-                ) from None
-            except RPCError as error:
-                if error.status is RPCStatusCode.NOT_FOUND:
-                    raise self._unknown() from None
-                raise
+        client = await self._engine.client()
+        async for event in read_log(client, self._id, after, seconds, self._unknown):
             yield event
 
-    async def aevents(self) -> AsyncIterator[LoopEvent]:
-        """Async twin of :meth:`events`."""
+    async def aevents(self, after: int = 0) -> AsyncIterator[LoopEvent]:
+        """Async twin of :meth:`events` (bound the wait with ``asyncio.timeout``)."""
         from ostinato.runtime import get_private_loop
 
+        _check_position(after)
         loop = get_private_loop()
-        events = self._events(seconds=None)
+        events = self._events(after, seconds=None)
         try:
             while True:
                 step = asyncio.run_coroutine_threadsafe(_next(events), loop)
@@ -345,6 +343,11 @@ class TemporalTurnHandle:
 
     def __repr__(self) -> str:
         return f"<TemporalTurnHandle {self._id}>"
+
+
+def _check_position(after: object) -> None:
+    if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+        raise ValueError(f"after must be a position (an int >= 0), got {after!r}")
 
 
 async def _next(events: AsyncIterator[LoopEvent]) -> tuple[bool, Any]:

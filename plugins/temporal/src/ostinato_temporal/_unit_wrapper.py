@@ -17,6 +17,7 @@ installed; each acts only in its own engine's turns, so the two never record one
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Final
@@ -61,7 +62,7 @@ async def _schedule(unit: Unit[Any], job: Any) -> Any:
     """
     from temporalio import workflow
     from temporalio.common import RetryPolicy
-    from temporalio.exceptions import ActivityError, ApplicationError
+    from temporalio.exceptions import ActivityError, ApplicationError, CancelledError
 
     from ostinato_temporal._connection import UNIT_ACTIVITY
     from ostinato_temporal._turn import take_events
@@ -96,6 +97,11 @@ async def _schedule(unit: Unit[Any], job: Any) -> Any:
         cause = error.cause
         if isinstance(cause, ApplicationError):
             raise UnitFailure(cause.message) from None
+        if isinstance(cause, CancelledError):
+            # The turn was cancelled while the unit ran: the SDK may tell it as the
+            # activity's failure rather than as the workflow task's cancellation; the
+            # chain ends it as a cancelled turn in process ends, either way.
+            raise asyncio.CancelledError(cause.message) from None
         raise
     return unit.decode(data)
 

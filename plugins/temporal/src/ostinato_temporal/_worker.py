@@ -82,11 +82,10 @@ class Worker:
         from ostinato.cli import command_container
         from ostinato.durable import TurnRunner
         from ostinato.errors import ConfigurationError
-        from ostinato_temporal._turn import relay_event
         from ostinato_temporal._unit_wrapper import WRAPPER_NAME
 
         container = self._container if self._container is not None else command_container()
-        runner = TurnRunner(container, listeners=(*self._listeners, relay_event))
+        runner = TurnRunner(container, listeners=self._listeners)
         units = runner.client.units  # built now: a bad setting fails the start, not a turn
         if not any(w.name == WRAPPER_NAME for w in units.wrappers):
             raise ConfigurationError(

@@ -30,7 +30,7 @@ from ostinato.errors import ApprovalError
 from ostinato.tools import ApprovalDecision, PendingToolCalls
 from ostinato_temporal import _worker_state
 from ostinato_temporal._connection import DECIDE_SIGNAL, EVENTS_MEMO, PENDING_MEMO, WORKFLOW_NAME
-from ostinato_temporal._turn import TurnJob, running_turn, take_events
+from ostinato_temporal._turn import TemporalTurnLog, TurnJob, running_turn, take_events
 from ostinato_temporal._unit_wrapper import UnitFailure
 
 __all__ = ["TurnWorkflow"]
@@ -86,7 +86,9 @@ class TurnWorkflow:
             with running_turn(job), durable_turn(job.turn_id):
                 runner = _worker_state.turn_runner()
                 answer = await runner.run(
-                    request, lambda pending: self._wait_for_decisions(pending, timeout)
+                    request,
+                    lambda pending: self._wait_for_decisions(pending, timeout),
+                    log=TemporalTurnLog(job),
                 )
         except asyncio.CancelledError:
             workflow.upsert_memo({EVENTS_MEMO: job.events})  # its last events

@@ -16,7 +16,14 @@ counting fake model server (:class:`FakeModelServer`) with counting tools
 * a cancelled turn (``cancel``, the engine's own way) ends cancelled, its events ending
   as an in-process cancelled turn's do;
 * the iteration cap and the usage limits end a durable turn as they end one in process;
-* a tool no worker can resolve fails the turn with the error that names it.
+* a tool no worker can resolve fails the turn with the error that names it;
+* a reader follows a turn's log live across a worker killed in a streamed round, and one
+  that dropped its connection before the kill reattaches by position after it: both read
+  the log event for event, nothing lost or repeated; bad positions fail at once.
+
+Every check reads the whole log back (positions 1 to n, each once) and compares its kinds
+with each run of pieces folded into one and withdrawals applied (see
+:mod:`ostinato.testing.durable_engine._reading`), and its last loop's text with the answer.
 
 Each check costs a few worker starts (seconds each): see the durable-turns guide for the
 kit's cost per engine. This package imports pytest, so it is not re-exported by
@@ -24,14 +31,21 @@ kit's cost per engine. This package imports pytest, so it is not re-exported by
 workers' model and memory).
 """
 
-from ostinato.testing.durable_engine._checks import (
+import pytest
+
+# The checks' assertions explain themselves (pytest rewrites them, as in a test module).
+pytest.register_assert_rewrite(
+    "ostinato.testing.durable_engine._checks", "ostinato.testing.durable_engine._reading"
+)
+
+from ostinato.testing.durable_engine._checks import (  # noqa: E402
     TOOLS,
     DurableEngineConformance,
     Kit,
     worker_environment,
 )
-from ostinato.testing.durable_engine._fake_model import FakeModelServer, Gate
-from ostinato.testing.durable_engine._workers import PROGRAM_SECONDS, Workers
+from ostinato.testing.durable_engine._fake_model import FakeModelServer, Gate  # noqa: E402
+from ostinato.testing.durable_engine._workers import PROGRAM_SECONDS, Workers  # noqa: E402
 
 __all__ = [
     "PROGRAM_SECONDS",

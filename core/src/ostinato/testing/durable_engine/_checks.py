@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Final
@@ -12,9 +13,10 @@ from typing import Any, ClassVar, Final
 import pytest
 
 from ostinato.durable import DurableEngine, TurnHandle, TurnRequest, TurnStatus, durable_engine
-from ostinato.errors import DurableTurnError
-from ostinato.events import LoopEnded, LoopExitReason, ToolFailureKind, ToolFinished
+from ostinato.errors import DurableTurnError, TurnLogError
+from ostinato.events import LoopEnded, LoopEvent, LoopExitReason, ToolFailureKind, ToolFinished
 from ostinato.testing.durable_engine._fake_model import FakeModelServer
+from ostinato.testing.durable_engine._reading import TOOL_TURN, LiveReader, assert_log
 from ostinato.testing.durable_engine._workers import Workers
 
 __all__ = ["TOOLS", "DurableEngineConformance", "Kit", "worker_environment"]
@@ -22,18 +24,17 @@ __all__ = ["TOOLS", "DurableEngineConformance", "Kit", "worker_environment"]
 #: The module of the kit's counting tools, as workers import it.
 TOOLS: Final = "ostinato.testing.durable_engine.tools"
 _PLAN_TOOLS: Final = {"tool": f"{TOOLS}:count", "approval": f"{TOOLS}:pay"}
-
-#: What a reader sees of a turn with one tool call, whether or not a worker died in it.
-TOOL_TURN: Final = [
-    "round_started",
-    "round_finished",
-    "tool_call_requested",
-    "tool_started",
-    "tool_finished",
-    "round_started",
-    "round_finished",
+#: The approval turn: it stops for the decision (a loop of its own, its text saying it
+#: waits, as one piece), then resumes.
+_APPROVAL_TURN: Final = (
+    *TOOL_TURN[:4],
+    "approval_required",
+    "text_delta",
     "loop_ended",
-]
+    *TOOL_TURN[4:],
+)
+#: A turn its worker's limits end after one round: the loop's own answer, as one piece.
+_LIMITED_TURN: Final = (*TOOL_TURN[:4], "text_delta", "loop_ended")
 
 
 def worker_environment(server: FakeModelServer, memory_path: Path) -> dict[str, str]:
@@ -85,8 +86,18 @@ class Kit:
             time.sleep(0.02)
 
 
-def _kinds(handle: TurnHandle) -> list[str]:
-    return [e.kind for e in handle.events(timeout=60)]
+def _alist(events: AsyncIterator[LoopEvent]) -> list[LoopEvent]:
+    async def read() -> list[LoopEvent]:
+        return [e async for e in events]
+
+    return asyncio.run(read())
+
+
+def _log(handle: TurnHandle, kinds: tuple[str, ...], text: str | None) -> list[LoopEvent]:
+    """The whole log of ``handle``'s turn, checked (see :func:`assert_log`)."""
+    events = list(handle.events(timeout=60))
+    assert_log(events, handle.id, kinds, text)
+    return events
 
 
 class DurableEngineConformance:
@@ -141,12 +152,52 @@ class DurableEngineConformance:
         gate.release.set()
         kit.workers.start()
         assert handle.result(timeout=kit.workers.patience).text == "done k1"
-        assert _kinds(handle) == TOOL_TURN  # each event once, across the crash
+        _log(handle, TOOL_TURN, "done k1")  # each event once, across the crash
         started = kit.server.started
         assert started[("model", "k1", 1)] == 1  # completed before the crash: not repeated
         assert started[("count", "k1", 0)] == 1
         assert 1 <= started[("model", "k1", 2)] <= 2  # in flight at the crash: at most twice
         assert kit.remembered("k1") == ["k1 tool", "done k1"]
+
+    def test_a_reader_follows_the_log_live_across_a_failover_and_reattaches_by_position(
+        self, kit: Kit
+    ) -> None:
+        """Events read live across a worker's death, nothing lost or repeated: one reader
+        follows the turn throughout, another drops its connection before the crash and
+        reattaches by position after it; both read exactly the turn's log."""
+        gate = kit.server.gate(("piece", "k8", 2))  # the answer's round, one piece sent
+        worker = kit.workers.start()
+        handle = kit.submit("k8", "tool")
+        steady, dropping = LiveReader(handle, 60), LiveReader(handle, 60)
+        steady.attach()
+        dropping.attach()
+        assert gate.arrived.wait(kit.workers.patience)
+        for reader in (steady, dropping):  # live: the turn is held in its last round
+            reader.wait_for("round_started", 2, kit.workers.patience)
+        position = dropping.disconnect()
+        kit.workers.kill(worker)  # in the middle of a streamed round
+        gate.release.set()
+        kit.workers.start()
+        dropping.attach()  # reattached by position, while the turn runs again
+        assert handle.result(timeout=kit.workers.patience).text == "done k8"
+        log = _log(handle, TOOL_TURN, "done k8")
+        for reader in (steady, dropping):
+            read = [e.to_dict() for e in reader.join(kit.workers.patience)]
+            assert read == [e.to_dict() for e in log], (
+                f"a reader read {[(e['seq'], e['kind']) for e in read]}; the log holds "
+                f"{[(e.seq, e.kind) for e in log]}"
+            )
+        assert dropping.attachments == 2
+        assert [e.seq for e in _alist(handle.aevents(after=position))] == [
+            e.seq for e in log[position:]
+        ]
+        assert 1 <= kit.server.started[("model", "k8", 2)] <= 2
+        # Positions a log cannot have, and turns no engine knows, fail at once.
+        with pytest.raises(TurnLogError) as past:
+            next(iter(handle.events(after=len(log) + 5, timeout=5)))
+        assert past.value.reason == "past_end"
+        with pytest.raises(DurableTurnError, match="no durable turn"):
+            next(iter(kit.engine.turn("no-such-turn").events(timeout=5)))
 
     def test_killed_in_a_tool_call_the_turn_completes_on_another_live_worker(
         self, kit: Kit
@@ -161,7 +212,7 @@ class DurableEngineConformance:
         kit.workers.kill(killed)
         gate.release.set()
         assert handle.result(timeout=kit.workers.patience).text == "done k2"
-        assert _kinds(handle) == TOOL_TURN
+        _log(handle, TOOL_TURN, "done k2")
         live = [p for p in kit.workers.processes if p is not killed]
         assert all(p.poll() is None for p in live), "the live worker stopped"
         started = kit.server.started
@@ -179,7 +230,7 @@ class DurableEngineConformance:
         kit.workers.kill(worker)  # the tool ended; the next unit has not started or has
         kit.workers.start()
         assert handle.result(timeout=kit.workers.patience).text == "done k3"
-        assert _kinds(handle) == TOOL_TURN
+        _log(handle, TOOL_TURN, "done k3")
         started = kit.server.started
         assert started[("model", "k3", 1)] == 1
         assert 1 <= started[("count", "k3", 0)] <= 2
@@ -201,18 +252,7 @@ class DurableEngineConformance:
         assert approved.returncode == 0, approved
         assert approved.stdout.strip() == f"approved 1 call(s) of {handle.id}"
         assert handle.result(timeout=kit.workers.patience).text == "done k4"
-        assert _kinds(handle) == [
-            "round_started",
-            "round_finished",
-            "tool_call_requested",
-            "approval_required",
-            "loop_ended",
-            "tool_started",
-            "tool_finished",
-            "round_started",
-            "round_finished",
-            "loop_ended",
-        ]
+        _log(handle, _APPROVAL_TURN, "done k4")
         started = kit.server.started
         assert started[("model", "k4", 1)] == started[("pay", "k4", 0)] == 1
         assert started[("model", "k4", 2)] == 1
@@ -233,8 +273,7 @@ class DurableEngineConformance:
         assert gate.arrived.wait(kit.workers.patience)
         self.cancel(kit.engine, handle.id)
         gate.release.set()
-        events = list(handle.events(timeout=60))
-        assert [e.kind for e in events] == [*TOOL_TURN[:5], "loop_ended"]
+        events = _log(handle, (*TOOL_TURN[:6], "loop_ended"), "")
         finished, ended = events[-2:]
         assert isinstance(finished, ToolFinished)
         assert finished.failure is ToolFailureKind.CANCELLED
@@ -257,8 +296,7 @@ class DurableEngineConformance:
         kit.workers.start()
         handle = kit.submit("k7", "tool")
         answer = handle.result(timeout=kit.workers.patience)
-        events = list(handle.events(timeout=60))
-        assert [e.kind for e in events] == [*TOOL_TURN[:3], "loop_ended"]
+        events = _log(handle, _LIMITED_TURN, answer.text)
         ended = events[-1]
         assert isinstance(ended, LoopEnded)
         assert ended.reason is reason

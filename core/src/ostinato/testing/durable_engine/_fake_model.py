@@ -6,6 +6,11 @@ then answers; ``approval`` asks for ``pay`` (which needs an approval) then answe
 server also serves the tools (``/tool``), so it counts every model round and tool call,
 started and finished. A *gate* holds one round or one tool call until the test releases
 it, after telling the test it arrived (so a test kills a worker in the middle of it).
+
+A streamed request (``"stream": true``, as durable turns make them) gets its answer as
+server-sent chunks: the tool call in one, the text in two pieces (``"done "``, then the
+turn's name). The gate of key ``("piece", turn, round)`` holds such a round after its
+first piece was sent: a worker killed there dies in the middle of a streamed round.
 """
 
 from __future__ import annotations
@@ -15,12 +20,14 @@ import threading
 import time
 import urllib.parse
 from collections import Counter
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 __all__ = ["FakeModelServer", "Gate"]
 
-Key = tuple[str, str, int]  # ("model", turn, round) or ("count" | "pay", turn, 0)
+#: ``("model", turn, round)``, ``("piece", turn, round)`` or ``("count" | "pay", turn, 0)``.
+Key = tuple[str, str, int]
 
 
 class Gate:
@@ -40,6 +47,8 @@ class FakeModelServer:
         self.started: Counter[Key] = Counter()
         self.finished: Counter[Key] = Counter()
         self.keys: list[str] = []
+        #: When the last answer of each key was sent in full (``time.time()``).
+        self.answered: dict[Key, float] = {}
         #: The process id of each tool call's worker, by key, in arrival order.
         self.pids: dict[Key, list[int]] = {}
         self.gates: dict[Key, Gate] = {}
@@ -54,11 +63,32 @@ class FakeModelServer:
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                self._reply(json.dumps(server.complete(body)).encode(), "application/json")
+                answer = server.complete(body)
+                if body.get("stream"):
+                    self._stream(answer)
+                else:
+                    self._reply(json.dumps(answer).encode(), "application/json")
+                server.answered[("model", answer["turn"], answer["round"])] = time.time()
+
+            def _stream(self, answer: dict[str, Any]) -> None:
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    for chunk in server.chunks(answer):
+                        self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                        self.wfile.flush()
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
+                except OSError:
+                    pass  # the worker was killed while it read
+                self.close_connection = True
 
             def do_GET(self) -> None:
                 query = dict(urllib.parse.parse_qsl(urllib.parse.urlparse(self.path).query))
                 self._reply(server.tool(query).encode(), "text/plain")
+                server.answered[(query["kind"], query["turn"], 0)] = time.time()
 
             def _reply(self, payload: bytes, kind: str) -> None:
                 try:
@@ -85,13 +115,17 @@ class FakeModelServer:
         gate = self.gates[key] = Gate()
         return gate
 
-    def _enter(self, key: Key) -> None:
+    def _hold(self, key: Key) -> None:
         with self._lock:
-            self.started[key] += 1
             gate = self.gates.get(key)
         if gate is not None and not gate.release.is_set():
             gate.arrived.set()
             gate.release.wait(60)
+
+    def _enter(self, key: Key) -> None:
+        with self._lock:
+            self.started[key] += 1
+        self._hold(key)
         if self.latency:
             time.sleep(self.latency)  # the model's fixed latency (scale measurement)
 
@@ -127,12 +161,40 @@ class FakeModelServer:
         self._leave(key)
         return {
             "id": f"cmpl-{turn}-{round_}",
+            "turn": turn,
+            "round": round_,
             "object": "chat.completion",
             "created": 0,
             "model": body.get("model", "fake"),
             "choices": [{"index": 0, "message": message, "finish_reason": finish}],
             "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
         }
+
+    def chunks(self, answer: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """``answer`` as streamed chunks (see the module's docstring)."""
+        choice = answer["choices"][0]
+        message = choice["message"]
+
+        def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+            return {
+                "id": answer["id"],
+                "object": "chat.completion.chunk",
+                "created": 0,
+                "model": answer["model"],
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            }
+
+        yield chunk({"role": "assistant", "content": ""})
+        for call in message.get("tool_calls") or ():
+            yield chunk({"tool_calls": [{"index": 0, **call}]})
+        text = message.get("content") or ""
+        if text:
+            head, _, tail = text.partition(" ")
+            yield chunk({"content": f"{head} "})
+            self._hold(("piece", answer["turn"], answer["round"]))
+            yield chunk({"content": tail})
+        yield chunk({}, choice["finish_reason"])
+        yield {**chunk({}), "choices": [], "usage": answer["usage"]}
 
     def tool(self, query: dict[str, str]) -> str:
         """One tool call (counted, with its idempotency key and its worker's pid)."""
