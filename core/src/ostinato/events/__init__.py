@@ -41,6 +41,7 @@ if TYPE_CHECKING:
         ToolCallDelta,
         ToolCallRequested,
         ToolFinished,
+        ToolInDoubt,
         ToolStarted,
     )
 
@@ -61,6 +62,7 @@ __all__ = [
     "ToolCallRequested",
     "ToolFailureKind",
     "ToolFinished",
+    "ToolInDoubt",
     "ToolStarted",
     "current_event_sink",
     "event_from_dict",
@@ -86,6 +88,7 @@ _LAZY = {
             "ToolCallDelta",
             "ToolCallRequested",
             "ToolFinished",
+            "ToolInDoubt",
             "ToolStarted",
         ),
         "ostinato.events._types",

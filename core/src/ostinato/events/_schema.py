@@ -5,14 +5,14 @@ Every event becomes one JSON object::
     {"schema_version": 1, "kind": "tool_finished", "round": 2, "call": {...}, ...}
 
 ``kind`` names the event class (``round_started``, ``text_delta``, ``tool_call_delta``,
-``tool_call_requested``, ``tool_started``, ``tool_finished``, ``round_finished``,
-``approval_required``, ``loop_ended``); the other keys are the event's fields. Messages,
-tool calls, responses and usage take their own JSON forms (``to_dict``); the reason of
-``loop_ended`` and the failure of ``tool_finished`` are their string values. In-process
-objects (``RoundStarted.prompt``) are left out. A reader refuses another
-``schema_version``: a new field with a default keeps the version, anything else raises
-it (``tool_finished``'s ``failure`` came that way, in version 1: a reader of older
-events gets ``None`` for it).
+``tool_call_requested``, ``tool_started``, ``tool_finished``, ``in_doubt``,
+``round_finished``, ``approval_required``, ``loop_ended``); the other keys are the
+event's fields. Messages, tool calls, responses and usage take their own JSON forms
+(``to_dict``); the reason of ``loop_ended`` and the failure of ``tool_finished`` are
+their string values. In-process objects (``RoundStarted.prompt``) are left out. A
+reader refuses another ``schema_version``: a new field with a default keeps the
+version, anything else raises it (``tool_finished``'s ``failure`` and the tool events'
+``effect`` came that way, in version 1: a reader of older events gets ``None`` for it).
 
 This module must not emit events nor know the loop.
 """
@@ -36,6 +36,7 @@ from ostinato.events._types import (
     ToolCallRequested,
     ToolFailureKind,
     ToolFinished,
+    ToolInDoubt,
     ToolStarted,
 )
 from ostinato.messages import ToolCall, message_from_dict
@@ -55,6 +56,7 @@ EVENT_KINDS: Final[Mapping[str, type[LoopEvent]]] = {
         ToolCallRequested,
         ToolStarted,
         ToolFinished,
+        ToolInDoubt,
         RoundFinished,
         ApprovalRequired,
         LoopEnded,

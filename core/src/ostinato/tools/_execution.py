@@ -35,10 +35,16 @@ __all__ = ["BOUND_STACK", "ToolInvocation", "groups_of", "new_semaphore", "run_g
 BOUND_STACK = _BOUND
 
 _NO_TIMEOUT = frozenset({"timeout"})
-_NO_CAP_NOR_EVENTS = frozenset({"semaphore", "events"})
-_NO_CAP = frozenset({"semaphore"})
-_NO_EVENTS = frozenset({"events"})
-_NOTHING: frozenset[str] = frozenset()
+# What a group's calls lack, by (no cap, nobody listens, no retry): its wrappers are
+# left out of the step.
+_SKIPPED = {
+    (cap, events, retry): frozenset(
+        name for name, lacks in (("semaphore", cap), ("events", events), ("retry", retry)) if lacks
+    )
+    for cap in (False, True)
+    for events in (False, True)
+    for retry in (False, True)
+}
 
 
 def groups_of(jobs: Sequence[ToolInvocation]) -> list[list[ToolInvocation]]:
@@ -69,10 +75,12 @@ async def run_group(group: Sequence[ToolInvocation], stack: UnitStack) -> list[s
         return []
     # The wrappers acting on what a call lacks are left out of its step.
     first = group[0]
-    if first.semaphore is None:
-        skipped = _NO_CAP_NOR_EVENTS if first.events is None else _NO_CAP
-    else:
-        skipped = _NO_EVENTS if first.events is None else _NOTHING
+    retry = False
+    for job in group:
+        if job.retry is not None:
+            retry = True
+            break
+    skipped = _SKIPPED[first.semaphore is None, first.events is None, not retry]
     full = stack.step(UnitKind.TOOL_CALL, skipped)
     lean = stack.step(UnitKind.TOOL_CALL, skipped | _NO_TIMEOUT)
     try:

@@ -30,7 +30,7 @@ from ostinato.units._unit import _BOUND, _TURN, TurnScope, Unit, UnitCodec, Unit
 if TYPE_CHECKING:
     import asyncio
 
-    from ostinato._tool_contract import ToolCallback, ToolContext
+    from ostinato._tool_contract import ToolCallback, ToolContext, ToolEffect
     from ostinato.messages import ToolCall
 
 __all__ = ["ToolInvocation"]
@@ -57,6 +57,15 @@ class ToolInvocation(Unit["str | ToolError"]):
         events: what tells the batch's listeners of the call (the tool loop events),
             used by core's event wrapper (``None``: nobody listens).
         scope: the caller's turn, used when no turn scope is current.
+        effect: the tool's effect class (``None``: undeclared), read by the wrappers
+            that act on it (a durable recorder's in-doubt guard, tracing).
+        retry: the policy retrying the call's retryable failures (an
+            :class:`~ostinato.tools.EffectPolicy`), read by core's retry wrapper
+            (``None``: no retry; only read-only and idempotent calls get one).
+
+    Attributes:
+        eager: the task of the call started early while its round still streamed
+            (``None``: none); :meth:`run` takes its outcome once instead of calling.
     """
 
     __slots__ = (
@@ -64,8 +73,11 @@ class ToolInvocation(Unit["str | ToolError"]):
         "call",
         "callback",
         "context",
+        "eager",
+        "effect",
         "events",
         "index",
+        "retry",
         "return_direct",
         "semaphore",
         "sequential",
@@ -88,6 +100,8 @@ class ToolInvocation(Unit["str | ToolError"]):
         semaphore: asyncio.Semaphore | None = None,
         events: Any = None,
         scope: TurnScope | None = None,
+        effect: ToolEffect | None = None,
+        retry: Any = None,
     ) -> None:
         self.call = call
         self.callback = callback
@@ -99,6 +113,9 @@ class ToolInvocation(Unit["str | ToolError"]):
         self.index = index
         self.semaphore = semaphore
         self.events = events
+        self.effect = effect
+        self.retry = retry
+        self.eager: asyncio.Task[str | ToolError] | None = None
         # _numbered(call.name, scope), inlined: a batch makes one per call.
         self.name = call.name
         turn = _TURN.get()
@@ -120,7 +137,17 @@ class ToolInvocation(Unit["str | ToolError"]):
         return {"call": self.call.to_dict()}
 
     async def run(self) -> str | ToolError:
-        """Call the tool once: its text, or the ``ToolError`` describing its failure."""
+        """Call the tool once: its text, or the ``ToolError`` describing its failure (the
+        outcome of the early start, the first time, when the call was started early)."""
+        eager = self.eager
+        if eager is not None:
+            self.eager = None
+            outcome: str | ToolError = await eager
+            return outcome
+        return await self.call_tool()
+
+    async def call_tool(self) -> str | ToolError:
+        """Call the tool itself once (what :meth:`run` does without an early start)."""
         name = self.call.name
         task = current_task()
         try:
