@@ -2,7 +2,9 @@
 
 Each request is a turn's round; the turn and what it does come from its first user
 message, ``"<turn> <plan>"``: ``plain`` answers at once; ``tool`` asks for ``count``
-then answers; ``approval`` asks for ``pay`` (which needs an approval) then answers. The
+then answers; ``approval`` asks for ``pay`` (which needs an approval) then answers;
+``reconcile``, ``approve`` and ``fail`` ask for the destructive tool of that in-doubt
+rule (``effect_tools``) then answer. The
 server also serves the tools (``/tool``), so it counts every model round and tool call,
 started and finished. A *gate* holds one round or one tool call until the test releases
 it, after telling the test it arrived (so a test kills a worker in the middle of it).
@@ -18,7 +20,14 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["FakeModelServer"]
+__all__ = ["EFFECT_PLANS", "FakeModelServer"]
+
+#: The crash matrix's plans: each calls the destructive tool of one in-doubt rule.
+EFFECT_PLANS = {
+    "reconcile": "pay_reconcile",
+    "approve": "pay_approve",
+    "fail": "pay_fail",
+}
 
 Key = tuple[str, str, int]  # ("model", turn, round) or ("count" | "pay", turn, 0)
 
@@ -103,8 +112,8 @@ class FakeModelServer:
         key = ("model", turn, round_)
         self._enter(key)
         message: dict[str, Any]
-        if plan in ("tool", "approval") and round_ == 1:
-            name = "count" if plan == "tool" else "pay"
+        if plan in ("tool", "approval", *EFFECT_PLANS) and round_ == 1:
+            name = EFFECT_PLANS.get(plan) or ("count" if plan == "tool" else "pay")
             message = {
                 "role": "assistant",
                 "content": None,

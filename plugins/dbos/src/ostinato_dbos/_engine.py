@@ -259,8 +259,13 @@ class DbosTurnHandle:
         }
         pending.check_resumable(checked, None)
         message = json.dumps({k: d.to_dict() for k, d in checked.items()})
-        # One idempotency key per pending round: deciding twice sends one message.
-        key = f"{self._id}/{pending.rounds}/decisions"
+        # One idempotency key per wait: deciding twice sends one message. A turn may wait
+        # more than once in a round (an approval, then a call a crash left in doubt, or
+        # the same call in doubt again): the key names what is waited for.
+        import hashlib
+
+        waited = hashlib.sha256(pending.to_json().encode()).hexdigest()[:16]
+        key = f"{self._id}/{pending.rounds}/{waited}/decisions"
         self._engine.client.send(self._id, message, DECISIONS_TOPIC, idempotency_key=key)
 
     def _answer(self, status: str) -> ChatResponse:
