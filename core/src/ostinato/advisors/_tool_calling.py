@@ -23,6 +23,7 @@ from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor, ToolAdvisor
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
 from ostinato.advisors._loop_cancel import CANCELLED, RoundCancelled
+from ostinato.advisors._loop_eager import decide_with, eager_starting, early_starts
 from ostinato.advisors._loop_steps import LoopExit
 from ostinato.advisors._no_progress import NoProgressAction
 from ostinato.advisors._no_progress import no_progress_action as _action
@@ -42,6 +43,7 @@ from ostinato.tools import ToolCallingManager, ToolExecutionResult
 if TYPE_CHECKING:
     from ostinato.advisors._chain import AdvisorChain
     from ostinato.advisors._tool_calling_builder import ToolCallingAdvisorBuilder
+    from ostinato.tools._eager import EagerStarts
 
 __all__ = ["ToolCallingAdvisor"]
 
@@ -347,6 +349,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         # Chunks of tool rounds are hidden; the others are shown as they arrive (see
         # _stream_round). A round cancelled midway ends the turn with its own answer.
         turn = await ToolLoopTurn.start(self, request, chain, options, stream=True)
+        eager = eager_starting(self.tool_calling_manager)
         # A reader who stops early closes this generator (GeneratorExit): a cancellation too.
         async with turn.telling_cancellation():
             step = await turn.resume()
@@ -354,20 +357,27 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                 round_request = await turn.begin_round()
                 aggregator = ChatClientMessageAggregator()
                 cancelled = False
-                round_chunks = self._stream_round(turn, round_request, aggregator)
-                async with closing_stream(round_chunks) as shown:
-                    async for chunk in shown:
-                        if isinstance(chunk, RoundCancelled):
-                            cancelled = True
-                        else:
-                            yield chunk
-                aggregate = aggregator.result()
-                if cancelled:
-                    step = await turn.cancelled(round_request)
-                elif aggregate is None:
-                    return
-                else:
-                    step = await turn.decide(round_request, aggregate)
+                starts = None if not eager else early_starts(turn.options)
+                round_chunks = self._stream_round(turn, round_request, aggregator, starts)
+                try:
+                    async with closing_stream(round_chunks) as shown:
+                        async for chunk in shown:
+                            if isinstance(chunk, RoundCancelled):
+                                cancelled = True
+                            else:
+                                yield chunk
+                    aggregate = aggregator.result()
+                    if cancelled:
+                        step = await turn.cancelled(round_request)
+                    elif aggregate is None:
+                        return
+                    elif starts is None:
+                        step = await turn.decide(round_request, aggregate)
+                    else:
+                        step = await decide_with(starts, turn.decide(round_request, aggregate))
+                finally:
+                    if starts is not None:
+                        await starts.cancel()  # those no call took, or all on an error
             tail = turn.stream_tail(step)
             if tail is not None:
                 yield tail
@@ -377,6 +387,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         turn: ToolLoopTurn,
         request: ChatClientRequest,
         aggregator: ChatClientMessageAggregator,
+        starts: EagerStarts | None = None,
     ) -> AsyncIterator[ChatClientResponse | RoundCancelled]:
         # One round's chunks into ``aggregator``; those shown are yielded with the usage
         # of earlier rounds added and stamped with their round number; CANCELLED last if
@@ -390,6 +401,8 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                     cancelled = True
                     continue
                 aggregator.add(chunk)
+                if starts is not None:
+                    starts.see(chunk.chat_response)
                 shown = not turn.is_tool_round(chunk.chat_response)
                 if turn.events is not None:
                     await turn.events.chunk(turn.rounds + 1, chunk, shown)

@@ -21,18 +21,26 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any
 
 from ostinato.errors import ToolError
 from ostinato.units._stack import UnitStack
 from ostinato.units._tool_unit import ToolInvocation
 from ostinato.units._unit import _BOUND, UnitKind
 
-__all__ = ["BOUND_STACK", "ToolInvocation", "groups_of", "new_semaphore", "run_group"]
+if TYPE_CHECKING:
+    from ostinato.tools._eager import EagerStarts
+
+__all__ = ["BOUND_STACK", "EAGER", "ToolInvocation", "groups_of", "new_semaphore", "run_group"]
 
 #: The stack (and turn) the tool loop binds around tool execution (what
 #: ``ostinato.units.current_unit_stack()`` reads), for the manager to read in one import.
 BOUND_STACK = _BOUND
+
+#: The early starts of the streamed round whose tools run now (set by the tool loop
+#: around tool execution; see ``ostinato.tools._eager``).
+EAGER: ContextVar[EagerStarts | None] = ContextVar("ostinato_eager_starts", default=None)
 
 _NO_TIMEOUT = frozenset({"timeout"})
 # What a group's calls lack, by (no cap, nobody listens, no retry): its wrappers are

@@ -240,6 +240,7 @@ class DefaultToolCallingManager:
         # must not pay for.
         from ostinato.tools._execution import (
             BOUND_STACK,
+            EAGER,
             ToolInvocation,
             groups_of,
             new_semaphore,
@@ -268,6 +269,7 @@ class DefaultToolCallingManager:
         # group concurrently), while a breach must stop the batch before the calls after
         # it are even made units, and a call answered with the breach text never runs.
         policy = None  # the effect policy, read once a call declares an effect
+        eager = EAGER.get()  # calls started while the round streamed
         counts = count_prior_tool_calls(prompt.messages)
         total = sum(counts.values())
         for index, call in enumerate(assistant.tool_calls):
@@ -311,6 +313,8 @@ class DefaultToolCallingManager:
                 effect,
                 None if policy is None else policy.retries_for(effect),
             )
+            if eager is not None:
+                invocation.eager = eager.take(call.id, callback, arguments)
             jobs.append(invocation)
 
         if policy is None or not policy.order_effects:

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ostinato._tool_contract import ToolCallback, ToolContext, ToolEffect
     from ostinato.messages import ToolCall
 
-__all__ = ["ToolInvocation"]
+__all__ = ["ToolInvocation", "call_tool"]
 
 # Failures a callback reports on purpose; anything else it raises is wrapped first.
 _REPORTED = (ToolNotFoundError, ToolArgumentsError, ToolExecutionError, ToolTimeoutError)
@@ -144,26 +144,29 @@ class ToolInvocation(Unit["str | ToolError"]):
             self.eager = None
             outcome: str | ToolError = await eager
             return outcome
-        return await self.call_tool()
+        return await call_tool(self.callback, self.arguments, self.context, self.call.name)
 
-    async def call_tool(self) -> str | ToolError:
-        """Call the tool itself once (what :meth:`run` does without an early start)."""
-        name = self.call.name
-        task = current_task()
-        try:
-            result: object = await self.callback.call(self.arguments, self.context)
-        except _REPORTED as error:
-            if error.tool_name is None:
-                error.tool_name = name
-            return error
-        except BaseException as e:
-            failure = tool_failure(e, task)
-            if failure is None:
-                raise  # the turn is cancelled (or the timeout stops the call), or exiting
-            wrapped = ToolExecutionError(describe_exception(failure), tool_name=name)
-            wrapped.__cause__ = failure
-            wrapped.__suppress_context__ = True
-            return wrapped
-        if result is None:
-            return ""
-        return result if isinstance(result, str) else str(result)
+
+async def call_tool(
+    callback: ToolCallback, arguments: str, context: ToolContext, name: str
+) -> str | ToolError:
+    """Call ``callback`` once: its text, or the ``ToolError`` describing its failure
+    (only a cancellation of the turn, ``KeyboardInterrupt`` and ``SystemExit`` escape)."""
+    task = current_task()
+    try:
+        result: object = await callback.call(arguments, context)
+    except _REPORTED as error:
+        if error.tool_name is None:
+            error.tool_name = name
+        return error
+    except BaseException as e:
+        failure = tool_failure(e, task)
+        if failure is None:
+            raise  # the turn is cancelled (or the timeout stops the call), or exiting
+        wrapped = ToolExecutionError(describe_exception(failure), tool_name=name)
+        wrapped.__cause__ = failure
+        wrapped.__suppress_context__ = True
+        return wrapped
+    if result is None:
+        return ""
+    return result if isinstance(result, str) else str(result)
