@@ -22,9 +22,7 @@ from typing import Any
 
 __all__ = ["QUESTION", "Scenario", "history_messages", "tool_result_matches"]
 
-_NAME = re.compile(
-    r"^bench-k(?P<k>\d+)-p(?P<p>\d+)(?:-s(?P<s>\d+))?(?P<w>-w)?(?:-t(?P<t>\d+))?$"
-)
+_NAME = re.compile(r"^bench-k(?P<k>\d+)-p(?P<p>\d+)(?:-s(?P<s>\d+))?(?P<w>-w)?(?:-t(?P<t>\d+))?$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -135,7 +135,7 @@ async def test_a_reader_who_stops_cancels_what_started_early():
     spec = client(model, True).prompt().user("go").tools(*tools.all())
     responses = spec.stream().achat_client_responses()
     task = asyncio.ensure_future(responses.__anext__())
-    while not tools.started:  # the first call started early: the reader gives up now
+    while not tools.started:  # noqa: ASYNC110  # the first call started early: stop now
         await asyncio.sleep(0.005)
     task.cancel()
     with pytest.raises((asyncio.CancelledError, StopAsyncIteration)):

@@ -1,16 +1,16 @@
 """Early start: a read-only call starts while its round still streams.
 
-With ``EffectPolicy(eager_start=True)`` the stream loop hands each chunk of a round to an
-:class:`EagerStarts`. Providers stream a round's tool calls one after another, each in
-fragments carrying its index: once a fragment of a later call arrives, the earlier call
-is complete, and so is a call whose arguments so far are a whole JSON object (nothing
-but whitespace may follow one; if more came, the final arguments differ from those it
-started with, and the started task is not used). A complete call starts at once, as a task, when its tool (found among the
-request's tools by name) is read-only, needs no approval and cannot ask for input, and
-its arguments are a JSON object. When the round has ended, the tool calling manager
-takes the task of each call it runs (:meth:`EagerStarts.take`: same tool, same
-arguments) and the call awaits it instead of calling the tool: so the round takes about
-``max(stream, tools)`` instead of their sum.
+With ``EffectPolicy(eager_start=True)`` the stream loop hands each chunk of a round to
+an :class:`EagerStarts`. Providers stream a round's tool calls one after another, each
+in fragments carrying its index: once a fragment of a later call arrives, the earlier
+call is complete, and so is a call whose arguments so far are a whole JSON object
+(nothing but whitespace may follow one; if more came, the final arguments differ from
+those it started with, and the started task is not used). A complete call starts at
+once, as a task, when its tool (found among the request's tools by name) is read-only,
+needs no approval and cannot ask for input, and its arguments are a JSON object. When
+the round has ended, the tool calling manager takes the task of each call it runs
+(:meth:`EagerStarts.take`: same tool, same arguments) and the call awaits it instead of
+calling the tool: so the round takes about ``max(stream, tools)`` instead of their sum.
 
 Nothing else changes: the call is still counted against the limits, told (its
 ``ToolStarted`` / ``ToolFinished``, once), timed out and traced when the batch runs it; a
@@ -61,8 +61,10 @@ class EagerStarts:
         for generation in chunk.generations[:1]:
             for fragment in generation.output.tool_calls:
                 current = self._current
-                if current is not None and fragment.index is not None and (
-                    fragment.index != current[0]
+                if (
+                    current is not None
+                    and fragment.index is not None
+                    and (fragment.index != current[0])
                 ):
                     self._complete(current)
                     current = None
