@@ -52,8 +52,8 @@ async def run_tools(
     for input (a tool whose metadata says ``may_ask_input``)."""
     settings = context.get(APPROVAL_SETTINGS)
     options = prompt.options
-    policy = getattr(manager, "effects", None)
-    by_effect = getattr(policy, "approve", None)
+    policy = getattr(manager, "_effects", None)  # the EffectPolicy given (None: defaults)
+    by_effect = None if policy is None else getattr(policy, "approve", None)
     if (
         settings is None
         and not by_effect

@@ -23,7 +23,6 @@ from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor, ToolAdvisor
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
 from ostinato.advisors._loop_cancel import CANCELLED, RoundCancelled
-from ostinato.advisors._loop_eager import decide_with, eager_starting, early_starts
 from ostinato.advisors._loop_steps import LoopExit
 from ostinato.advisors._no_progress import NoProgressAction
 from ostinato.advisors._no_progress import no_progress_action as _action
@@ -349,7 +348,12 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         # Chunks of tool rounds are hidden; the others are shown as they arrive (see
         # _stream_round). A round cancelled midway ends the turn with its own answer.
         turn = await ToolLoopTurn.start(self, request, chain, options, stream=True)
-        eager = eager_starting(self.tool_calling_manager)
+        manager = self.tool_calling_manager
+        eager = getattr(getattr(manager, "_effects", None), "eager_start", False) is True
+        if eager:  # loaded only when early starts are on
+            from ostinato.advisors._loop_eager import decide_with, eager_starting, early_starts
+
+            eager = eager_starting(manager)
         # A reader who stops early closes this generator (GeneratorExit): a cancellation too.
         async with turn.telling_cancellation():
             step = await turn.resume()

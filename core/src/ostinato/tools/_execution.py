@@ -43,16 +43,11 @@ BOUND_STACK = _BOUND
 EAGER: ContextVar[EagerStarts | None] = ContextVar("ostinato_eager_starts", default=None)
 
 _NO_TIMEOUT = frozenset({"timeout"})
-# What a group's calls lack, by (no cap, nobody listens, no retry): its wrappers are
-# left out of the step.
-_SKIPPED = {
-    (cap, events, retry): frozenset(
-        name for name, lacks in (("semaphore", cap), ("events", events), ("retry", retry)) if lacks
-    )
-    for cap in (False, True)
-    for events in (False, True)
-    for retry in (False, True)
-}
+_RETRY = frozenset({"retry"})
+_NO_CAP_NOR_EVENTS = frozenset({"semaphore", "events", "retry"})
+_NO_CAP = frozenset({"semaphore", "retry"})
+_NO_EVENTS = frozenset({"events", "retry"})
+_NOTHING = _RETRY
 
 
 def groups_of(jobs: Sequence[ToolInvocation]) -> list[list[ToolInvocation]]:
@@ -72,9 +67,12 @@ def groups_of(jobs: Sequence[ToolInvocation]) -> list[list[ToolInvocation]]:
     return groups
 
 
-async def run_group(group: Sequence[ToolInvocation], stack: UnitStack) -> list[str | ToolError]:
+async def run_group(
+    group: Sequence[ToolInvocation], stack: UnitStack, retry: bool = False
+) -> list[str | ToolError]:
     """Run the calls of one group (sharing the batch's ``semaphore`` and ``events``)
-    together through ``stack``; outcomes in call order."""
+    together through ``stack``; outcomes in call order. ``retry``: a call of the batch
+    may be retried (else core's retry wrapper is left out)."""
     # A TaskGroup: cancelling the caller cancels every running call, and no task
     # outlives this function. _ending raises only BaseExceptions (cancellation...) and
     # _TurnEnding.
@@ -83,12 +81,12 @@ async def run_group(group: Sequence[ToolInvocation], stack: UnitStack) -> list[s
         return []
     # The wrappers acting on what a call lacks are left out of its step.
     first = group[0]
-    retry = False
-    for job in group:
-        if job.retry is not None:
-            retry = True
-            break
-    skipped = _SKIPPED[first.semaphore is None, first.events is None, not retry]
+    if first.semaphore is None:
+        skipped = _NO_CAP_NOR_EVENTS if first.events is None else _NO_CAP
+    else:
+        skipped = _NO_EVENTS if first.events is None else _NOTHING
+    if retry:
+        skipped = skipped - _RETRY
     full = stack.step(UnitKind.TOOL_CALL, skipped)
     lean = stack.step(UnitKind.TOOL_CALL, skipped | _NO_TIMEOUT)
     try:

@@ -330,7 +330,7 @@ class DefaultToolCallingManager:
             if stopped is not None:
                 await self._not_run(group[0], stopped, texts, events)
                 continue
-            outcomes = await run_group(group, stack)
+            outcomes = await run_group(group, stack, policy is not None and policy.retries > 0)
             for job, outcome in zip(group, outcomes):
                 if isinstance(outcome, str):
                     texts[job.index] = outcome

@@ -144,7 +144,26 @@ class ToolInvocation(Unit["str | ToolError"]):
             self.eager = None
             outcome: str | ToolError = await eager
             return outcome
-        return await call_tool(self.callback, self.arguments, self.context, self.call.name)
+        # call_tool(), inlined: one coroutine less per call on the hot path.
+        name = self.call.name
+        task = current_task()
+        try:
+            result: object = await self.callback.call(self.arguments, self.context)
+        except _REPORTED as error:
+            if error.tool_name is None:
+                error.tool_name = name
+            return error
+        except BaseException as e:
+            failure = tool_failure(e, task)
+            if failure is None:
+                raise  # the turn is cancelled (or the timeout stops the call), or exiting
+            wrapped = ToolExecutionError(describe_exception(failure), tool_name=name)
+            wrapped.__cause__ = failure
+            wrapped.__suppress_context__ = True
+            return wrapped
+        if result is None:
+            return ""
+        return result if isinstance(result, str) else str(result)
 
 
 async def call_tool(
