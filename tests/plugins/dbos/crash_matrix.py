@@ -160,8 +160,11 @@ def _run_batch(
                     pending = handle.pending()
                     if pending is not None:
                         run_again = _effects(root, turn) == 0  # a careful person looks first
+                        try:
+                            handle.decide({pending.calls[0].id: run_again})
+                        except DurableTurnError:
+                            continue  # decided already: the turn moved on meanwhile
                         matrix.decisions["run again" if run_again else "deny"] += 1
-                        handle.decide({pending.calls[0].id: run_again})
             time.sleep(0.05)
         journal = [line.split() for line in (root / "journal").read_text().splitlines()]
         for run in planned:
