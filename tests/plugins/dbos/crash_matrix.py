@@ -143,6 +143,7 @@ def _run_batch(
         kill_at = time.monotonic() + rng.uniform(0.1, 1.5)
         deadline = time.monotonic() + workers.patience * 4
         open_turns = set(handles)
+        decided: set[tuple[str, str]] = set()
         while open_turns:
             assert time.monotonic() < deadline, f"turns {sorted(open_turns)} did not end"
             if kill_at and time.monotonic() >= kill_at and worker.poll() is None:
@@ -158,7 +159,8 @@ def _run_batch(
                     open_turns.discard(turn)
                 elif status is TurnStatus.WAITING_FOR_APPROVAL:
                     pending = handle.pending()
-                    if pending is not None:
+                    if pending is not None and (turn, pending.to_json()) not in decided:
+                        decided.add((turn, pending.to_json()))
                         run_again = _effects(root, turn) == 0  # a careful person looks first
                         try:
                             handle.decide({pending.calls[0].id: run_again})
