@@ -48,6 +48,8 @@ _NO_CAP_NOR_EVENTS = frozenset({"semaphore", "events", "retry"})
 _NO_CAP = frozenset({"semaphore", "retry"})
 _NO_EVENTS = frozenset({"events", "retry"})
 _NOTHING = _RETRY
+# Each of those with the timeout left out too (made once, not per group).
+_LEAN = {s: s | _NO_TIMEOUT for s in (_NO_CAP_NOR_EVENTS, _NO_CAP, _NO_EVENTS, _NOTHING)}
 
 
 def groups_of(jobs: Sequence[ToolInvocation]) -> list[list[ToolInvocation]]:
@@ -87,8 +89,10 @@ async def run_group(
         skipped = _NO_EVENTS if first.events is None else _NOTHING
     if retry:
         skipped = skipped - _RETRY
+        lean = stack.step(UnitKind.TOOL_CALL, skipped | _NO_TIMEOUT)
+    else:
+        lean = stack.step(UnitKind.TOOL_CALL, _LEAN[skipped])
     full = stack.step(UnitKind.TOOL_CALL, skipped)
-    lean = stack.step(UnitKind.TOOL_CALL, skipped | _NO_TIMEOUT)
     try:
         async with asyncio.TaskGroup() as tg:
             tasks = [
