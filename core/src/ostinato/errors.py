@@ -17,6 +17,8 @@
     ├── ApprovalError               an approver raised, timed out or returned no decision
     ├── ResumeError                 a pending value or its decisions cannot resume a turn
     ├── EventSchemaError            a loop event's JSON form could not be read
+    ├── TurnLogError                a turn's log cannot be read from there: unknown turn,
+    │                               position past its end, or older than its retention
     ├── DurableTurnError            a durable turn failed, was cancelled or is unknown (turn_id)
     ├── UnitRebuildError            a unit's description cannot be rebuilt into a unit
     ├── UsageLimitExceeded          a turn reached a usage limit and was asked to raise
@@ -90,6 +92,7 @@ __all__ = [
     "ToolNotFoundError",
     "ToolResolutionError",
     "ToolTimeoutError",
+    "TurnLogError",
     "UnitRebuildError",
     "UsageLimitExceeded",
 ]
@@ -210,6 +213,26 @@ class UnitRebuildError(OstinatoError, ValueError):
 class EventSchemaError(OstinatoError, ValueError):
     """A loop event's JSON form could not be read: another ``schema_version``, an
     unknown kind, or a missing or malformed field (the message says which)."""
+
+
+class TurnLogError(OstinatoError, LookupError):
+    """A turn's log cannot be read as asked: no log has this turn id (``unknown_turn``),
+    the position is past the log's end (``past_end``), or the events after it are no
+    longer kept (``expired``: older than the log's retention).
+
+    Attributes:
+        turn_id: the turn asked for.
+        position: the position asked for (``after``), or ``None``.
+        reason: ``"unknown_turn"``, ``"past_end"`` or ``"expired"``.
+    """
+
+    def __init__(
+        self, message: str, *, turn_id: str | None, position: int | None, reason: str
+    ) -> None:
+        super().__init__(message)
+        self.turn_id = turn_id
+        self.position = position
+        self.reason = reason
 
 
 class UsageLimitExceeded(OstinatoError):

@@ -39,5 +39,6 @@ async def test_a_turn_waits_for_decisions_resumes_and_emits_its_events(monkeypat
         LoopEnded,
         LoopEnded,
     ]
-    assert [kind for kind, _ in journal.ran] == ["model_call", "model_call"]  # denied: no tool
+    # The rounds stream (their text reaches readers piece by piece); denied: no tool.
+    assert [kind for kind, _ in journal.ran] == ["model_stream", "model_stream"]
     assert model.call_count == 2

@@ -15,6 +15,7 @@ from ostinato.events import (
     LoopEnded,
     LoopEvent,
     LoopExitReason,
+    RoundAbandoned,
     RoundFinished,
     RoundStarted,
     TextDelta,
@@ -73,6 +74,7 @@ EVERY_KIND: list[LoopEvent] = [
         1, CALL, "Cancelled: ...", 0.0, "CancelledError", failure=ToolFailureKind.CANCELLED
     ),
     RoundFinished(1, RESPONSE, Usage(3, 4)),
+    RoundAbandoned(2, 7, turn_id="t-1", seq=9),
     ApprovalRequired(1, (CALL,)),
     ApprovalRequired(1, (CALL,), {"schema_version": 1, "calls": [CALL.to_dict()]}),
     LoopEnded(LoopExitReason.ANSWERED, RESPONSE, Usage(6, 8), 2),
@@ -88,6 +90,18 @@ def test_every_event_round_trips_through_json_text(event):
     assert LoopEvent.from_dict(data) == event
     assert type(event).from_dict(data) == event
     assert event_from_dict(data) == event
+
+
+@pytest.mark.parametrize("event", EVERY_KIND, ids=lambda e: e.kind)
+def test_the_place_in_the_turn_round_trips_and_older_events_read_without_it(event):
+    placed = type(event).from_dict({**event.to_dict(), "turn_id": "t-9", "seq": 42})
+    assert (placed.turn_id, placed.seq) == ("t-9", 42)
+    assert placed.to_dict()["seq"] == 42
+    older = {k: v for k, v in event.to_dict().items() if k not in ("turn_id", "seq")}
+    read = LoopEvent.from_dict(older)
+    assert (read.turn_id, read.seq) == (None, 0) and read == event
+    # A newer writer's keys a reader does not know are ignored (the change is additive).
+    assert LoopEvent.from_dict({**event.to_dict(), "some_later_key": 1}) == event
 
 
 def test_every_kind_is_covered_and_named_once():

@@ -1,5 +1,5 @@
 """Filter expressions: the text form parses to the nodes the builder makes, errors say
-where, and the reference evaluation follows the documented semantics."""
+where, and `matches` (the evaluation in Python) follows the documented semantics."""
 
 from __future__ import annotations
 

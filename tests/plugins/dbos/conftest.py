@@ -11,6 +11,13 @@ from tests.plugins.dbos.fake_model import FakeModelServer
 from tests.plugins.dbos.workers import Workers
 
 
+@pytest.fixture(autouse=True)
+def only_the_dbos_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workspace installs a second durable engine (Temporal): these tests, and the
+    ``ostinato`` commands they run in process, load DBOS alone (as the workers do)."""
+    monkeypatch.setenv("OSTINATO_LOAD_PLUGINS", "openai,memory,dbos")
+
+
 @pytest.fixture
 def model_server() -> Iterator[FakeModelServer]:
     with FakeModelServer() as server:

@@ -4,10 +4,13 @@ Each request is a turn's round; the turn and what it does come from its first us
 message, ``"<turn> <plan>"``: ``plain`` answers at once; ``tool`` asks for ``count``
 then answers; ``approval`` asks for ``pay`` (which needs an approval) then answers;
 ``reconcile``, ``approve`` and ``fail`` ask for the destructive tool of that in-doubt
-rule (``effect_tools``) then answer. The
-server also serves the tools (``/tool``), so it counts every model round and tool call,
-started and finished. A *gate* holds one round or one tool call until the test releases
-it, after telling the test it arrived (so a test kills a worker in the middle of it).
+rule (``effect_tools``) then answer; ``long`` answers with :func:`long_answer`, streamed
+a word at a time, ``word_delay`` seconds apart. A streamed request (``"stream": true``)
+gets its answer as server-sent chunks (the words of the answer; a tool call as one
+piece). The server also serves the tools (``/tool``), so it counts every model round and
+tool call, started and finished. A *gate* holds one round or one tool call until the
+test releases it, after telling the test it arrived (so a test kills a worker in the
+middle of it).
 """
 
 from __future__ import annotations
@@ -17,10 +20,11 @@ import threading
 import time
 import urllib.parse
 from collections import Counter
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["EFFECT_PLANS", "FakeModelServer"]
+__all__ = ["EFFECT_PLANS", "FakeModelServer", "long_answer"]
 
 #: The crash matrix's plans: each calls the destructive tool of one in-doubt rule.
 EFFECT_PLANS = {
@@ -28,6 +32,12 @@ EFFECT_PLANS = {
     "approve": "pay_approve",
     "fail": "pay_fail",
 }
+
+
+def long_answer(turn: str, words: int = 40) -> str:
+    """The answer of the ``long`` plan."""
+    return f"done {turn}: " + " ".join(f"w{i}" for i in range(words))
+
 
 Key = tuple[str, str, int]  # ("model", turn, round) or ("count" | "pay", turn, 0)
 
@@ -44,11 +54,14 @@ class Gate:
 class FakeModelServer:
     """The server; ``started`` and ``finished`` count requests by key."""
 
-    def __init__(self, latency: float = 0.0) -> None:
+    def __init__(self, latency: float = 0.0, word_delay: float = 0.0) -> None:
         self.latency = latency
+        self.word_delay = word_delay
         self.started: Counter[Key] = Counter()
         self.finished: Counter[Key] = Counter()
         self.keys: list[str] = []
+        #: When each piece of text was sent, by (completion id, text): ``time.time()``.
+        self.sent: dict[tuple[str, str], float] = {}
         self.gates: dict[Key, Gate] = {}
         self._lock = threading.Lock()
         server = self
@@ -61,7 +74,27 @@ class FakeModelServer:
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                self._reply(json.dumps(server.complete(body)).encode(), "application/json")
+                answer = server.complete(body)
+                if body.get("stream"):
+                    self._stream(answer)
+                else:
+                    self._reply(json.dumps(answer).encode(), "application/json")
+
+            def _stream(self, answer: dict[str, Any]) -> None:
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    for chunk in server.chunks(answer):
+                        self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                        self.wfile.flush()
+                        server.sent_now(answer["id"], chunk)
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
+                except OSError:
+                    pass  # the worker was killed while it read
+                self.close_connection = True
 
             def do_GET(self) -> None:
                 query = dict(urllib.parse.parse_qsl(urllib.parse.urlparse(self.path).query))
@@ -127,7 +160,8 @@ class FakeModelServer:
             }
             finish = "tool_calls"
         else:
-            message = {"role": "assistant", "content": f"done {turn}"}
+            text = long_answer(turn) if plan == "long" else f"done {turn}"
+            message = {"role": "assistant", "content": text}
             finish = "stop"
         self._leave(key)
         return {
@@ -138,6 +172,39 @@ class FakeModelServer:
             "choices": [{"index": 0, "message": message, "finish_reason": finish}],
             "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
         }
+
+    def chunks(self, answer: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """``answer`` as streamed chunks, a word at a time (``word_delay`` apart)."""
+        choice = answer["choices"][0]
+        message = choice["message"]
+
+        def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+            return {
+                "id": answer["id"],
+                "object": "chat.completion.chunk",
+                "created": 0,
+                "model": answer["model"],
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            }
+
+        yield chunk({"role": "assistant", "content": ""})
+        for call in message.get("tool_calls") or ():
+            yield chunk({"tool_calls": [{"index": 0, **call}]})
+        text = message.get("content") or ""
+        words = text.split(" ")
+        for n, word in enumerate(words):
+            if self.word_delay:
+                time.sleep(self.word_delay)
+            yield chunk({"content": word if n == 0 else " " + word})
+        yield chunk({}, choice["finish_reason"])
+        yield {**chunk({}), "choices": [], "usage": answer["usage"]}
+
+    def sent_now(self, completion_id: str, chunk: dict[str, Any]) -> None:
+        """Note when a chunk's text was sent (the live delay measurement reads it)."""
+        for choice in chunk["choices"]:
+            text = choice["delta"].get("content")
+            if text:
+                self.sent[(completion_id, text)] = time.time()
 
     def tool(self, query: dict[str, str]) -> str:
         key = (query["kind"], query["turn"], 0)

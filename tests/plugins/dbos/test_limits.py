@@ -47,10 +47,13 @@ def test_the_worker_s_limits_end_a_durable_turn_as_they_end_an_in_process_one(
         events = asyncio.run(_collect(handle))
     assert [e.kind for e in events] == [
         "round_started",
+        "tool_call_delta",  # the round streams
         "round_finished",
         "tool_call_requested",
+        "text_delta",  # the answer the loop built itself, as one piece
         "loop_ended",
     ]
+    assert [e.seq for e in events] == list(range(1, 7))
     ended = events[-1]
     assert isinstance(ended, LoopEnded)
     assert ended.reason is reason and ended.rounds == 1

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Self
 
 from ostinato.durable import TurnRequest
-from ostinato.events import LoopEvent
+from ostinato.events import LoopEvent, withdrawn
 from ostinato_dbos import DbosEngine, DbosSettings, DbosTurnHandle
 from ostinato_mcp._lifetime import guarded_command
 from tests.plugins.dbos.fake_model import FakeModelServer
@@ -200,11 +200,18 @@ class Follower:
             self.error = error
 
     def kinds(self) -> list[str]:
-        """The events' kinds (and rounds), after the stream ended."""
-        self._thread.join(PROGRAM_SECONDS)  # the rest of a complete stream: one read
+        """The events' kinds (and rounds) after the turn ended, less the pieces of
+        streamed rounds (how many depends on the chunks) and what was withdrawn; their
+        positions are checked: contiguous from 1."""
+        self._thread.join(PROGRAM_SECONDS)  # the rest of a complete log: one read
         assert not self._thread.is_alive(), "the events of the turn did not end"
         assert self.error is None, self.error
-        return [f"{e.kind} {getattr(e, 'round', '')}".strip() for e in self.events]
+        assert [e.seq for e in self.events] == list(range(1, len(self.events) + 1))
+        return [
+            f"{e.kind} {getattr(e, 'round', '')}".strip()
+            for e in withdrawn(self.events)
+            if e.kind not in ("text_delta", "tool_call_delta")
+        ]
 
 
 def turn_request(turn: str, plan: str) -> TurnRequest:

@@ -32,7 +32,9 @@ async def test_turns_are_remembered_and_listed() -> None:
         shown = await http.get("/api/conversations/u-1")
         unknown = await http.get("/api/conversations/nobody")
     assert info["memory"] is True
-    assert read_sse(first.text)[0] == ("turn", {"conversation_id": "u-1"})
+    kind, opened = read_sse(first.text)[0]
+    assert kind == "turn" and opened["conversation_id"] == "u-1"
+    assert opened["turn_id"].startswith("turn-")
     assert read_sse(second.text)[-1][1]["reason"] == "answered"
     assert [m.text for m in model.prompts[1].messages] == ["I am Ada.", "Hello Ada!", "Who am I?"]
     assert listed.status_code == 200

@@ -77,8 +77,8 @@ async def test_the_server_keeps_the_conversation_without_memory() -> None:
         conversation = first[0][1]["conversation_id"]
         second = await turn(http, "two", conversation)
         other = await turn(http, "three", "another")
-    assert second[0][1] == {"conversation_id": conversation}
-    assert other[0][1] == {"conversation_id": "another"}
+    assert second[0][1]["conversation_id"] == conversation
+    assert other[0][1]["conversation_id"] == "another"
     sent = [[m.text for m in prompt.messages] for prompt in model.prompts]
     assert sent[1] == ["one", "first answer", "two"]
     assert sent[2] == ["three"]
@@ -109,7 +109,9 @@ async def approve_flow(http: Any, decision: dict[str, Any]) -> tuple[list[Any], 
 async def test_approve_runs_the_call_and_the_turn_goes_on() -> None:
     async with asgi_client(create_app(agent(), tools=[pay])) as http:
         stopped, resumed = await approve_flow(http, {"decision": "approve"})
-    assert resumed[0] == ("turn", {"conversation_id": stopped[0][1]["conversation_id"]})
+    assert resumed[0][0] == "turn"
+    assert resumed[0][1]["conversation_id"] == stopped[0][1]["conversation_id"]
+    assert resumed[0][1]["turn_id"] != stopped[0][1]["turn_id"]  # a resumed turn: a new log
     finished = next(data for kind, data in resumed if kind == "tool_finished")
     assert finished["result"] == "paid 5 to Ann"
     assert resumed[-1][1]["reason"] == "answered"

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 __all__ = ["ENGINE_HELP", "add_engine_option", "choose_engine", "open_engine"]
 
 #: The help line of ``--engine``.
-ENGINE_HELP: Final = "the durable engine to use, when several are installed (dbos)"
+ENGINE_HELP: Final = "the durable engine to use, when several are installed (dbos, temporal)"
 #: The distribution providing the default durable engine.
 _DISTRIBUTION: Final = "ostinato-dbos"
 

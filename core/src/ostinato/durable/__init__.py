@@ -10,6 +10,9 @@ are those of :mod:`ostinato.units`. :func:`durable_engine` opens the
 installed engine; :meth:`DurableEngine.submit` queues a :class:`TurnRequest` and returns a
 :class:`TurnHandle`. :func:`rebuild_unit` rebuilds a unit from its description on
 another process's client (an engine running units away from their turn).
+:class:`ReplayedTurnLog` is the writing side of a durable turn's log: positions that stay
+the same on every replay (an engine stores it; readers follow a turn by position with
+:meth:`TurnHandle.events`).
 :class:`EngineOperations` is what the ``ostinato worker`` and
 ``ostinato approve`` commands need of an engine. Every name loads on first use.
 """
@@ -23,6 +26,7 @@ from ostinato._lazy import lazy_package
 # Every name loads on first use.
 if TYPE_CHECKING:
     from ostinato.durable._engines import durable_engine as durable_engine
+    from ostinato.durable._log import ReplayedTurnLog as ReplayedTurnLog
     from ostinato.durable._operations import DurableWorker as DurableWorker
     from ostinato.durable._operations import EngineOperations as EngineOperations
     from ostinato.durable._rebuild import arebuild_unit as arebuild_unit
@@ -56,6 +60,7 @@ else:
             "read_memory": "ostinato.units._memory",
             "write_memory": "ostinato.units._memory",
             "DecisionWaiter": "ostinato.durable._runner",
+            "ReplayedTurnLog": "ostinato.durable._log",
             "DurableEngine": "ostinato.durable._turns",
             "DurableWorker": "ostinato.durable._operations",
             "EngineOperations": "ostinato.durable._operations",

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ostinato.client import ChatClient
     from ostinato.config import AutoConfiguration
     from ostinato.durable._turns import TurnRequest
-    from ostinato.events import EventListener
+    from ostinato.events import EventListener, TurnLog
     from ostinato.model import ChatResponse
     from ostinato.plugins import FactoryContext, Registry
     from ostinato.tools import ApprovalDecision, PendingToolCalls, ToolCallback
@@ -117,8 +117,17 @@ class TurnRunner:
             self._tools[key] = found
         return found
 
-    async def run(self, request: TurnRequest, wait_for_decisions: DecisionWaiter) -> ChatResponse:
-        """Run the turn to its answer, waiting for decisions whenever it stops for them."""
+    async def run(
+        self,
+        request: TurnRequest,
+        wait_for_decisions: DecisionWaiter,
+        *,
+        log: TurnLog | None = None,
+    ) -> ChatResponse:
+        """Run the turn to its answer, waiting for decisions whenever it stops for them.
+
+        The turn streams its rounds (so its text reaches its readers piece by piece);
+        ``log``: the turn's log (the engine's), which numbers and keeps its events."""
         from ostinato.client import AdvisorParams
         from ostinato.model import ChatResponse
         from ostinato.tools import PendingToolCalls
@@ -131,14 +140,33 @@ class TurnRunner:
         if request.system is not None:
             spec = spec.system(request.system)
         spec = spec.user(request.user).tools(*tools).advisors(*params)
-        for listener in self._listeners:
+        listeners: tuple[EventListener, ...] = self._listeners
+        if log is not None:
+            listeners = (*listeners, log)
+        for listener in listeners:
             spec = spec.listener(listener)
-        response = await spec.call().achat_client_response()
+        response = await _streamed(spec)
         while (pending := PendingToolCalls.of(response)) is not None:
             decisions = await wait_for_decisions(pending)
             spec = self.client.prompt().tools(*tools).advisors(*params).resume(pending, decisions)
-            for listener in self._listeners:
+            for listener in listeners:
                 spec = spec.listener(listener)
-            response = await spec.call().achat_client_response()
+            response = await _streamed(spec)
         answer = response.chat_response
         return answer if answer is not None else ChatResponse([])
+
+
+async def _streamed(spec: Any) -> Any:
+    """The turn's answer, its rounds streamed: the aggregate of the answer's chunks,
+    with the last chunk's context (where a turn stopped for approvals keeps its pending
+    calls)."""
+    from ostinato.advisors import ChatClientResponse
+    from ostinato.model import MessageAggregator
+
+    aggregator = MessageAggregator()
+    context: Any = {}
+    async for chunk in spec.stream().achat_client_responses():
+        context = chunk.context
+        if chunk.chat_response is not None:
+            aggregator.add(chunk.chat_response)
+    return ChatClientResponse(aggregator.result(), context)

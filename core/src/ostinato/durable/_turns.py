@@ -133,21 +133,25 @@ class TurnHandle(Protocol):
         """Async twin of :meth:`result` (bound the wait with ``asyncio.timeout``)."""
         ...
 
-    def events(self, timeout: float | None = None) -> Iterator[LoopEvent]:
-        """The turn's loop events (:mod:`ostinato.events`), from its first, in the order
-        its workers emitted them, each once (a unit replayed after a crash does not
-        deliver its events again); it ends when the turn ends (after its last
-        :class:`~ostinato.events.LoopEnded`). Any process may follow a turn, any number of
-        times; an event reaches readers when the turn's next unit starts, when it waits
-        for decisions, or when it ends.
+    def events(self, after: int = 0, timeout: float | None = None) -> Iterator[LoopEvent]:
+        """The turn's loop events (:mod:`ostinato.events`) after position ``after`` (0:
+        from its first), from its log in the engine's store: each once, in order, with
+        the position (``seq``) it has in the log whoever reads it and however often its
+        turn was replayed; they come as the worker emits them, and the iteration ends
+        when the turn ends. To reattach (a dropped connection, another process), read
+        again after the last position read. The log may hold a
+        :class:`~ostinato.events.RoundAbandoned`: a streamed round that a dead worker
+        left unfinished, run again by another (:func:`~ostinato.events.withdrawn`).
 
         Raises:
             DurableTurnError: no turn has this id.
+            TurnLogError: ``after`` is past the end of the log (``past_end``), or the
+                events after it are no longer kept (``expired``).
             TimeoutError: no event arrived within ``timeout`` seconds of the previous one.
         """
         ...
 
-    def aevents(self) -> AsyncIterator[LoopEvent]:
+    def aevents(self, after: int = 0) -> AsyncIterator[LoopEvent]:
         """Async twin of :meth:`events` (bound the wait with ``asyncio.timeout``)."""
         ...
 

@@ -3,7 +3,10 @@
 ``client.prompt(...).stream().events()`` (``aevents()``) yields them; listeners given to
 ``ChatClient.builder(...).listener(fn)`` or a request's ``.listener(fn)`` receive them on
 the call and the stream path. Every event is a frozen value with a versioned JSON form
-(:data:`EVENT_SCHEMA_VERSION`, :meth:`LoopEvent.to_dict`, :func:`event_from_dict`).
+(:data:`EVENT_SCHEMA_VERSION`, :meth:`LoopEvent.to_dict`, :func:`event_from_dict`) and
+its place in its turn (``turn_id``, ``seq``). A :class:`TurnLog` given as a listener
+numbers a turn's events and lets readers follow it by position (``read(after=N)``): in
+process, :class:`MemoryTurnLog`; a durable engine's, from any process.
 
 The reason enum and the sink are imported eagerly (the loop needs them on every turn);
 the event classes, the failure kinds and the JSON form lazily (PEP 562), on first use.
@@ -18,6 +21,7 @@ from ostinato.events._sink import (
     EventListener,
     EventSink,
     ToolBatch,
+    TurnLog,
     current_event_sink,
     reset_event_sink,
     set_event_sink,
@@ -25,6 +29,8 @@ from ostinato.events._sink import (
 
 if TYPE_CHECKING:
     from ostinato.events._failure import ToolFailureKind
+    from ostinato.events._log import withdrawn
+    from ostinato.events._memory_log import MemoryTurnLog, MemoryTurnLogs
     from ostinato.events._schema import (
         EVENT_KINDS,
         EVENT_SCHEMA_VERSION,
@@ -35,6 +41,7 @@ if TYPE_CHECKING:
         ApprovalRequired,
         LoopEnded,
         LoopEvent,
+        RoundAbandoned,
         RoundFinished,
         RoundStarted,
         TextDelta,
@@ -54,6 +61,9 @@ __all__ = [
     "LoopEnded",
     "LoopEvent",
     "LoopExitReason",
+    "MemoryTurnLog",
+    "MemoryTurnLogs",
+    "RoundAbandoned",
     "RoundFinished",
     "RoundStarted",
     "TextDelta",
@@ -64,11 +74,13 @@ __all__ = [
     "ToolFinished",
     "ToolInDoubt",
     "ToolStarted",
+    "TurnLog",
     "current_event_sink",
     "event_from_dict",
     "event_to_dict",
     "reset_event_sink",
     "set_event_sink",
+    "withdrawn",
 ]
 
 _LAZY = {
@@ -77,11 +89,15 @@ _LAZY = {
     "event_from_dict": "ostinato.events._schema",
     "event_to_dict": "ostinato.events._schema",
     "ToolFailureKind": "ostinato.events._failure",
+    "withdrawn": "ostinato.events._log",
+    "MemoryTurnLog": "ostinato.events._memory_log",
+    "MemoryTurnLogs": "ostinato.events._memory_log",
     **dict.fromkeys(
         (
             "ApprovalRequired",
             "LoopEnded",
             "LoopEvent",
+            "RoundAbandoned",
             "RoundFinished",
             "RoundStarted",
             "TextDelta",

@@ -2,17 +2,24 @@
 
 Every event becomes one JSON object::
 
-    {"schema_version": 1, "kind": "tool_finished", "round": 2, "call": {...}, ...}
+    {"schema_version": 1, "kind": "tool_finished", "turn_id": "t-1", "seq": 9,
+     "round": 2, "call": {...}, ...}
 
 ``kind`` names the event class (``round_started``, ``text_delta``, ``tool_call_delta``,
 ``tool_call_requested``, ``tool_started``, ``tool_finished``, ``in_doubt``,
-``round_finished``, ``approval_required``, ``loop_ended``); the other keys are the
-event's fields. Messages, tool calls, responses and usage take their own JSON forms
-(``to_dict``); the reason of ``loop_ended`` and the failure of ``tool_finished`` are
-their string values. In-process objects (``RoundStarted.prompt``) are left out. A
-reader refuses another ``schema_version``: a new field with a default keeps the
-version, anything else raises it (``tool_finished``'s ``failure`` and the tool events'
-``effect`` came that way, in version 1: a reader of older events gets ``None`` for it).
+``round_finished``, ``round_abandoned``, ``approval_required``, ``loop_ended``);
+``turn_id`` and ``seq`` are the event's place in its turn (see
+:class:`~ostinato.events.LoopEvent`); the other keys are the event's fields. Messages,
+tool calls, responses and usage take their own JSON forms (``to_dict``); the reason of
+``loop_ended`` and the failure of ``tool_finished`` are their string values. In-process
+objects (``RoundStarted.prompt``) are left out. A reader refuses another
+``schema_version``: a new field with a default keeps the version, anything else raises
+it (``tool_finished``'s ``failure`` and the tool events' ``effect`` came that way, in
+version 1: a reader of older events gets ``None`` for it). ``turn_id`` and ``seq`` came
+the same way, additively: a reader of events written before them gets ``None`` and
+``0``, and a reader older than them ignores the keys it does not know, so events go both
+ways between versions; the ``round_abandoned`` kind is new, and only a durable turn's
+log holds one.
 
 This module must not emit events nor know the loop.
 """
@@ -29,6 +36,7 @@ from ostinato.events._types import (
     LoopEnded,
     LoopEvent,
     LoopExitReason,
+    RoundAbandoned,
     RoundFinished,
     RoundStarted,
     TextDelta,
@@ -58,6 +66,7 @@ EVENT_KINDS: Final[Mapping[str, type[LoopEvent]]] = {
         ToolFinished,
         ToolInDoubt,
         RoundFinished,
+        RoundAbandoned,
         ApprovalRequired,
         LoopEnded,
     )
@@ -83,7 +92,7 @@ def _encode(value: Any) -> Any:
 def event_to_dict(event: LoopEvent) -> dict[str, Any]:
     """The JSON form of ``event`` (see the module docstring)."""
     data: dict[str, Any] = {"schema_version": EVENT_SCHEMA_VERSION, "kind": event.kind}
-    for f in dataclasses.fields(event):  # type: ignore[arg-type]  # every event is a dataclass
+    for f in dataclasses.fields(event):
         if f.name not in _IN_PROCESS:
             data[f.name] = _encode(getattr(event, f.name))
     return data
@@ -135,7 +144,7 @@ def event_from_dict(
         raise EventSchemaError(f"expected a {expected.kind!r} event, got kind {kind!r}")
     values: dict[str, Any] = {}
     try:
-        for f in dataclasses.fields(cls):  # type: ignore[arg-type]  # events are dataclasses
+        for f in dataclasses.fields(cls):
             if f.name in _IN_PROCESS or f.name not in data:
                 continue
             decode = _DECODERS.get(f.name)
@@ -145,5 +154,5 @@ def event_from_dict(
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise EventSchemaError(
             f"malformed {kind!r} event: {type(error).__name__}: {error} "
-            f"(fields expected: {', '.join(f.name for f in dataclasses.fields(cls))})"  # type: ignore[arg-type]
+            f"(fields expected: {', '.join(f.name for f in dataclasses.fields(cls))})"
         ) from error

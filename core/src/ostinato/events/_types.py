@@ -36,6 +36,7 @@ __all__ = [
     "LoopEnded",
     "LoopEvent",
     "LoopExitReason",
+    "RoundAbandoned",
     "RoundFinished",
     "RoundStarted",
     "TextDelta",
@@ -48,6 +49,7 @@ __all__ = [
 ]
 
 
+@dataclass(frozen=True, slots=True)
 class LoopEvent:
     """Base of every loop event: a frozen value with a JSON form.
 
@@ -55,9 +57,19 @@ class LoopEvent:
     see :func:`~ostinato.events.event_from_dict`). ``round`` is the model round (from 1)
     the event belongs to; the events of a turn that ended before any round (none do
     today) would carry 0.
+
+    Every event also carries its place in its turn, stamped by the sink that emits it
+    (keyword-only, not compared, ``0`` / ``None`` on an event nobody emitted):
+
+    Attributes:
+        turn_id: the turn's id: that of the turn's log (a durable turn's id, a served
+            turn's id), ``None`` for a turn without one.
+        seq: its position in the turn, contiguous from 1; in a log that outlives a
+            process (a durable turn's), the same on every replay of the turn.
     """
 
-    __slots__ = ()
+    turn_id: str | None = field(default=None, kw_only=True, compare=False)
+    seq: int = field(default=0, kw_only=True, compare=False)
 
     kind: ClassVar[str]
 
@@ -242,6 +254,27 @@ class RoundFinished(LoopEvent):
     round: int
     response: ChatResponse
     usage: Usage
+
+
+@dataclass(frozen=True, slots=True)
+class RoundAbandoned(LoopEvent):
+    """A streamed round's pieces read so far are withdrawn: the round runs again.
+
+    Only a durable turn's log holds one: its worker died while the round streamed (or
+    before the round's :class:`RoundFinished` reached the log), and the worker that took
+    the turn over streams the round again. A reader drops the events it read at
+    positions ``first`` up to this event's (the round's :class:`TextDelta` and
+    :class:`ToolCallDelta` pieces of the abandoned attempt); the round's pieces that
+    follow are the ones its answer is made of.
+
+    Attributes:
+        round: the round number.
+        first: the position (``seq``) of the first withdrawn event.
+    """
+
+    kind: ClassVar[str] = "round_abandoned"
+    round: int
+    first: int
 
 
 @dataclass(frozen=True, slots=True)

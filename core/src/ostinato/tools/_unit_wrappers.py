@@ -19,10 +19,10 @@ events and a recorded timeout is replayed as one.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
+from ostinato._aio import loop_time
 from ostinato.errors import ToolError, ToolTimeoutError
 from ostinato.units._stack import UnitOrder, UnitStack, UnitWrapper
 from ostinato.units._unit import Unit, UnitKind
@@ -58,9 +58,9 @@ async def _told(unit: ToolInvocation, next: _Next) -> str | ToolError:
         outcome: str | ToolError = await next(unit)
         return outcome
     await events.started(unit)
-    began = time.perf_counter()
+    began = loop_time()
     outcome = await next(unit)
-    await events.finished(unit, outcome, time.perf_counter() - began)
+    await events.finished(unit, outcome, loop_time() - began)
     return outcome
 
 

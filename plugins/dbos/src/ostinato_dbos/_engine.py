@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from dbos import DBOSClient
 
     from ostinato.events import LoopEvent
+    from ostinato_dbos._reading import LogReader
+    from ostinato_dbos._turn_log import EventStore
 
 __all__ = ["DbosEngine", "DbosTurnHandle"]
 
@@ -47,12 +49,21 @@ class DbosEngine:
     Args:
         settings: the plugin's settings (default: read from the environment).
         poll_seconds: how often :meth:`DbosTurnHandle.result` looks at the turn.
+        event_poll_seconds: how often a reader of a turn's events looks for new ones.
     """
 
-    def __init__(self, settings: DbosSettings | None = None, *, poll_seconds: float = 0.2) -> None:
+    def __init__(
+        self,
+        settings: DbosSettings | None = None,
+        *,
+        poll_seconds: float = 0.2,
+        event_poll_seconds: float = 0.02,
+    ) -> None:
         self.settings = settings if settings is not None else DbosSettings()
         self.poll_seconds = poll_seconds
+        self.event_poll_seconds = event_poll_seconds
         self._client: DBOSClient | None = None
+        self._store: EventStore | None = None
 
     @property
     def client(self) -> DBOSClient:
@@ -65,6 +76,31 @@ class DbosEngine:
             DBOS.migrate(url)  # a fresh SQLite file (or database) works before any worker ran
             self._client = DBOSClient(system_database_url=url, application_name=APP_NAME)
         return self._client
+
+    @property
+    def store(self) -> EventStore:
+        """The turns' event logs (the table in the system database), opened on first use."""
+        if self._store is None:
+            from ostinato_dbos._turn_log import EventStore
+
+            self.client  # noqa: B018  # the database exists (migrated) first
+            self._store = EventStore(self.settings.system_database_url())
+        return self._store
+
+    def purge_events(self, older_than_seconds: float | None = None) -> list[str]:
+        """Forget the events of the turns that are over and wrote none for
+        ``older_than_seconds`` (default: the ``events_retention_seconds`` setting); a
+        reader of one then gets an ``expired`` :class:`~ostinato.errors.TurnLogError`.
+        Returns their ids."""
+        if older_than_seconds is None:
+            older_than_seconds = self.settings.events_retention_seconds
+        cutoff = int((time.time() - older_than_seconds) * 1000)
+        purged = []
+        for turn_id in self.store.quiet_since(cutoff):
+            if DbosTurnHandle(self, turn_id)._raw_status() in _TERMINAL:
+                self.store.purge(turn_id)
+                purged.append(turn_id)
+        return purged
 
     def worker(
         self,
@@ -125,6 +161,9 @@ class DbosEngine:
 
     def close(self) -> None:
         """Release the database connections."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
         if self._client is not None:
             self._client.destroy()
             self._client = None
@@ -168,57 +207,28 @@ class DbosTurnHandle:
             return TurnStatus.WAITING_FOR_APPROVAL
         return status
 
-    def events(self, timeout: float | None = None) -> Iterator[LoopEvent]:
-        """The turn's loop events, each once, in order, until the turn ends (read from
-        its stream ``ostinato.events``, polled every ``poll_seconds`` on SQLite); a turn
-        cancelled through DBOS ends with a cancelled ``ToolFinished`` for each call left
-        unfinished and ``LoopEnded(cancelled)``."""
-        from dbos._error import DBOSNonExistentWorkflowError, DBOSStreamTimeoutError
+    def events(self, after: int = 0, timeout: float | None = None) -> Iterator[LoopEvent]:
+        """The turn's loop events after position ``after`` (0: from its first), each
+        once, in order, as they are written (its worker writes each as it is emitted;
+        polled every ``event_poll_seconds``), until the turn ends; a turn cancelled
+        through DBOS ends with a cancelled ``ToolFinished`` for each call left unfinished
+        and ``LoopEnded(cancelled)``.
 
-        from ostinato_dbos._relay import EVENTS_STREAM, EventBatches
+        Raises:
+            DurableTurnError: no turn has this id.
+            TurnLogError: ``after`` is past the log's end, or older than its retention.
+            TimeoutError: no event came within ``timeout`` seconds of the previous one.
+        """
+        return self._reader(after).read(self._engine.event_poll_seconds, timeout)
 
-        batches = EventBatches()
-        values = self._engine.client.read_stream(
-            self._id,
-            EVENTS_STREAM,
-            polling_interval_sec=self._engine.poll_seconds,
-            timeout_seconds=timeout,
-        )
-        try:
-            for value in values:
-                yield from batches.events(value)
-            if self._raw_status() == "CANCELLED":
-                yield from batches.cancelled_ending()
-        except DBOSStreamTimeoutError as error:
-            raise TimeoutError(
-                f"no event of the durable turn {self._id!r} within {timeout} s"
-            ) from error
-        except DBOSNonExistentWorkflowError as error:
-            raise self._unknown(error) from error
-        finally:
-            values.close()
+    def aevents(self, after: int = 0) -> AsyncIterator[LoopEvent]:
+        """Async twin of :meth:`events` (bound the wait with ``asyncio.timeout``)."""
+        return self._reader(after).aread(self._engine.event_poll_seconds)
 
-    async def aevents(self) -> AsyncIterator[LoopEvent]:
-        """Async twin of :meth:`events`."""
-        from dbos._error import DBOSNonExistentWorkflowError
+    def _reader(self, after: int) -> LogReader:
+        from ostinato_dbos._reading import LogReader
 
-        from ostinato_dbos._relay import EVENTS_STREAM, EventBatches
-
-        batches = EventBatches()
-        values = self._engine.client.read_stream_async(
-            self._id, EVENTS_STREAM, polling_interval_sec=self._engine.poll_seconds
-        )
-        try:
-            async for value in values:
-                for event in batches.events(value):
-                    yield event
-            if await asyncio.to_thread(self._raw_status) == "CANCELLED":
-                for event in batches.cancelled_ending():
-                    yield event
-        except DBOSNonExistentWorkflowError as error:
-            raise self._unknown(error) from error
-        finally:
-            await values.aclose()
+        return LogReader(self._engine.store, self._id, after, self._raw_status, _TERMINAL)
 
     def _unknown(self, error: Exception) -> DurableTurnError:
         return DurableTurnError(

@@ -82,6 +82,9 @@ class DbosSettings(PluginSettings):
             long a worker lets its turns finish before handing them back (default 30).
         approval_timeout_seconds: ``OSTINATO_DBOS_APPROVAL_TIMEOUT_SECONDS``: how long a
             turn waits for decisions before it fails (default 7 days).
+        events_retention_seconds: ``OSTINATO_DBOS_EVENTS_RETENTION_SECONDS``: how long
+            the events of a turn that is over stay readable (default 7 days); workers
+            purge older ones (:meth:`DbosEngine.purge_events`) about once an hour.
         app_version: ``OSTINATO_DBOS_APP_VERSION``: the version workers and submitters
             share; a worker runs and recovers only turns of its version (default
             ``ostinato-dbos-1``).
@@ -121,6 +124,11 @@ class DbosSettings(PluginSettings):
     )
     approval_timeout_seconds: float = Field(
         default=7 * 24 * 3600.0, gt=0, description="How long a turn waits for decisions."
+    )
+    events_retention_seconds: float = Field(
+        default=7 * 24 * 3600.0,
+        gt=0,
+        description="How long a finished turn's events stay readable (DbosEngine.purge_events).",
     )
     app_version: str = Field(
         default="ostinato-dbos-1", min_length=1, description="Version shared by all workers."

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ostinato.events import EventListener
     from ostinato_dbos._heartbeats import Heartbeats
     from ostinato_dbos._identity import WorkerIdentity
+    from ostinato_dbos._turn_log import EventWriter
 
 __all__ = ["APP_NAME", "FENCED_EXIT_STATUS", "Worker"]
 
@@ -82,6 +83,8 @@ class Worker:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._uninstall: Any = None
+        self._writer: EventWriter | None = None
+        self._purged_at = time.monotonic()  # the first purge an hour after the start
 
     @property
     def queue(self) -> str:
@@ -101,13 +104,12 @@ class Worker:
         from ostinato.cli import command_container
         from ostinato.durable import TurnRunner
         from ostinato.errors import ConfigurationError
-        from ostinato_dbos._relay import relay_event
         from ostinato_dbos._unit_wrapper import WRAPPER_NAME
 
         # Without a container: the client every `ostinato` command builds (memory in
         # SQLite unless set otherwise: a turn adopted elsewhere finds its conversation).
         container = self._container if self._container is not None else command_container()
-        runner = TurnRunner(container, listeners=(*self._listeners, relay_event))
+        runner = TurnRunner(container, listeners=self._listeners)
         units = runner.client.units  # built now: a bad setting fails the start, not a turn
         if not any(w.name == WRAPPER_NAME for w in units.wrappers):
             raise ConfigurationError(
@@ -122,6 +124,7 @@ class Worker:
 
         from ostinato_dbos._heartbeats import Heartbeats
         from ostinato_dbos._identity import claim_identity
+        from ostinato_dbos._turn_log import EventStore, EventWriter
         from ostinato_dbos._unit_wrapper import activate
         from ostinato_dbos._workflow import configure_worker
 
@@ -132,10 +135,11 @@ class Worker:
         self._url = settings.system_database_url()
         DBOS.migrate(self._url)
         self._heartbeats = Heartbeats(self._url, self.executor_id)
+        self._writer = EventWriter(EventStore(self._url))
         began = time.monotonic()
         self._heartbeats.register()
         self._lease_until = began + settings.dead_after_seconds
-        configure_worker(runner, settings.approval_timeout_seconds, self.check_lease)
+        configure_worker(runner, settings.approval_timeout_seconds, self.check_lease, self._writer)
         activate(True)
         self._uninstall = lambda: activate(False)
         DBOS(
@@ -169,8 +173,20 @@ class Worker:
                     self._fenced()
                 for dead in heartbeats.claim_dead(self.settings.dead_after_seconds):
                     self.adopt(dead)
+                self._purge_now_and_then()
             except Exception:  # a database hiccup: try again at the next beat
                 _log.exception("heartbeat of worker %s failed", self.executor_id)
+
+    def _purge_now_and_then(self) -> None:
+        """About once an hour, forget the events of turns older than their retention."""
+        now = time.monotonic()
+        if now - self._purged_at < 3600.0:
+            return
+        self._purged_at = now
+        from ostinato_dbos._engine import DbosEngine
+
+        with DbosEngine(self.settings) as engine:
+            engine.purge_events()
 
     def _renew(self) -> bool:
         """A beat; on success the lease runs ``dead_after_seconds`` from before it."""
@@ -277,6 +293,9 @@ class Worker:
                 client.resume_workflow(turn_id, queue_name=self.settings.queue)
         finally:
             client.destroy()
+        if self._writer is not None:
+            self._writer.close()
+            self._writer.store.close()
         if self._heartbeats is not None:
             self._heartbeats.forget()
             self._heartbeats.close()

@@ -7,7 +7,7 @@ becomes a step named ``<kind> <name>`` whose output is the unit's JSON; DBOS rep
 completed steps from its system database after a crash. A turn stopped for approvals
 publishes its pending calls (event ``ostinato.pending``) and waits for the decisions
 (message topic ``ostinato.decisions``) with ``DBOS.recv``, which is durable too. Its
-loop events go to the stream ``ostinato.events`` (see :mod:`ostinato_dbos._relay`).
+loop events go to its log, live (see :mod:`ostinato_dbos._turn_log`).
 Imported only in worker processes (it imports DBOS).
 """
 
@@ -25,7 +25,7 @@ from ostinato.errors import ApprovalError, ToolError
 from ostinato.messages import AssistantMessage
 from ostinato.tools import ApprovalDecision, ApprovalKind, InDoubtRule, PendingToolCalls
 from ostinato.units import ToolInvocation, run_guarded
-from ostinato_dbos._relay import EVENTS_STREAM, relaying, take_batch, write_batch
+from ostinato_dbos._turn_log import DbosTurnLog, EventWriter
 
 __all__ = [
     "DECISIONS_TOPIC",
@@ -56,17 +56,23 @@ def _no_lease() -> None:
 
 class _Worker:
     runner: TurnRunner | None = None
+    writer: EventWriter | None = None
     approval_timeout: float = 7 * 24 * 3600.0
     check_lease: Callable[[], None] = _no_lease
 
 
 def configure_worker(
-    runner: TurnRunner, approval_timeout: float, check_lease: Callable[[], None] = _no_lease
+    runner: TurnRunner,
+    approval_timeout: float,
+    check_lease: Callable[[], None] = _no_lease,
+    writer: EventWriter | None = None,
 ) -> None:
     """Give this process's turn workflows their runner (the worker's auto-configured
-    client), how long they wait for decisions, and the check that runs before each unit
-    (it returns while this worker still holds its turns; it ends the process otherwise)."""
+    client), how long they wait for decisions, the check that runs before each unit
+    (it returns while this worker still holds its turns; it ends the process otherwise)
+    and the writer of their events."""
     _Worker.runner = runner
+    _Worker.writer = writer
     _Worker.approval_timeout = approval_timeout
     _Worker.check_lease = check_lease
 
@@ -74,16 +80,13 @@ def configure_worker(
 async def dbos_unit(unit: Unit[Any], next: Callable[[Unit[Any]], Awaitable[Any]]) -> Any:
     """``next(unit)`` (the rest of the stack, then the unit) as a DBOS step whose output
     is the unit's JSON, encoded with its codec (a recorded step returns its output,
-    decoded, without running). The turn's events collected since the previous unit are
-    written to its event stream first, inside the step."""
+    decoded, without running)."""
     ran = False
     result: Any = None
-    batch = take_batch(unit.sequence)
 
     async def step() -> str:
         nonlocal ran, result
         await asyncio.to_thread(_Worker.check_lease)  # fenced: not another unit here
-        await write_batch(batch)
         result = await next(unit)
         ran = True
         return json.dumps(unit.encode(result), ensure_ascii=False)
@@ -93,11 +96,9 @@ async def dbos_unit(unit: Unit[Any], next: Callable[[Unit[Any]], Awaitable[Any]]
 
 
 class _Steps:
-    """DBOS steps for the in-doubt guard of one tool call (``RecordedSteps``): the turn's
-    events collected since the previous unit are written in its first step."""
+    """DBOS steps for the in-doubt guard of one tool call (``RecordedSteps``)."""
 
-    def __init__(self, unit: Unit[Any]) -> None:
-        self._batch = take_batch(unit.sequence)
+    def __init__(self) -> None:
         self._asked = 0
 
     async def step(self, name: str, body: Callable[[], Awaitable[Any]]) -> tuple[Any, bool]:
@@ -106,9 +107,7 @@ class _Steps:
 
         async def run() -> str:
             nonlocal ran, result
-            await asyncio.to_thread(_Worker.check_lease)
-            batch, self._batch = self._batch, None
-            await write_batch(batch)
+            await asyncio.to_thread(_Worker.check_lease)  # fenced: not another unit here
             result = await body()
             ran = True
             return json.dumps(result, ensure_ascii=False)
@@ -141,11 +140,10 @@ async def guarded_unit(
 ) -> str | ToolError:
     """A side-effecting or destructive call as guarded DBOS steps: marked in doubt before
     it runs, resolved by ``rule`` when a crash left it so (``ostinato.units.run_guarded``)."""
-    return await run_guarded(unit, next, _Steps(unit), rule)
+    return await run_guarded(unit, next, _Steps(), rule)
 
 
 async def _wait_for_decisions(pending: PendingToolCalls) -> Mapping[str, ApprovalDecision]:
-    await write_batch(take_batch(None), always=True)
     await DBOS.set_event_async(PENDING_EVENT, pending.to_json())
     message = await DBOS.recv_async(DECISIONS_TOPIC, timeout_seconds=_Worker.approval_timeout)
     if message is None:
@@ -163,14 +161,6 @@ async def _wait_for_decisions(pending: PendingToolCalls) -> Mapping[str, Approva
     return {call_id: ApprovalDecision.from_dict(d) for call_id, d in data.items()}
 
 
-async def _end_events() -> None:
-    # The last events, then the end of the stream. Not on cancellation (a worker that
-    # stops hands its turns back): the turn goes on elsewhere, and these two operations
-    # must come where the replay reaches its end.
-    await write_batch(take_batch(None), always=True)
-    await DBOS.close_stream_async(EVENTS_STREAM)
-
-
 @DBOS.workflow(name=WORKFLOW_NAME)
 async def run_turn_workflow(request_json: str) -> str:
     """Run one durable turn (its units are steps) and return its answer's JSON."""
@@ -183,14 +173,21 @@ async def run_turn_workflow(request_json: str) -> str:
     workflow_id = DBOS.workflow_id
     assert workflow_id is not None
     request = TurnRequest.from_json(request_json)
+    writer = _Worker.writer
+    log = None
+    if writer is not None:  # what earlier runs of the turn stored (read, not recorded)
+        stored = await asyncio.to_thread(writer.store.load, workflow_id)
+        log = DbosTurnLog(workflow_id, stored, writer)
     try:
-        with durable_turn(workflow_id), relaying():
+        with durable_turn(workflow_id):
             try:
-                answer = await runner.run(request, _wait_for_decisions)
-            except Exception:
-                await _end_events()
-                raise
-            await _end_events()
+                answer = await runner.run(request, _wait_for_decisions, log=log)
+            finally:
+                # The turn's last events are written before its workflow ends (readers
+                # stop at the end of a finished turn's rows). Not on cancellation's
+                # account only: a failed turn's events are kept too.
+                if log is not None:
+                    await asyncio.to_thread(log.end)
     except Exception as error:
         # Recorded as the turn's error: by name and message, as every process can read
         # it back (not every exception class can be rebuilt from DBOS's pickle).

@@ -31,7 +31,7 @@ from ostinato_serve._problems import ApiError, error_response
 from ostinato_serve._settings import ServeSettings
 from ostinato_serve._state import ServeState
 from ostinato_serve._static import PACKAGE_STATIC, index, static_file
-from ostinato_serve._turns import resume_turn, start_turn
+from ostinato_serve._turns import read_turn, resume_turn, start_turn
 
 __all__ = ["ROUTES_GROUP", "create_app", "installed_routes", "model_name_of"]
 
@@ -86,6 +86,7 @@ def _routes() -> list[BaseRoute]:
         Route("/healthz", healthz, methods=["GET"]),
         Route("/api/info", info, methods=["GET"]),
         Route("/api/turns", start_turn, methods=["POST"]),
+        Route("/api/turns/{turn_id}/events", read_turn, methods=["GET"]),
         Route("/api/approvals/{pending_id}", resume_turn, methods=["POST"]),
         Route("/api/ag-ui", run_agent, methods=["POST"]),
         Route("/api/conversations", list_conversations, methods=["GET"]),

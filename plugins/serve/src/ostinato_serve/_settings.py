@@ -38,6 +38,12 @@ class ServeSettings(PluginSettings):
             default 64); one more gets ``503`` with ``Retry-After``.
         max_pending: turns waiting for approval kept at once (``OSTINATO_SERVE_MAX_PENDING``;
             default 1000); the oldest is forgotten first.
+        reattach_seconds: how long a turn runs on with no connection reading it
+            (``OSTINATO_SERVE_REATTACH_SECONDS``; default 5): a client that lost its
+            connection reads on within that time (``GET /api/turns/<id>/events`` with
+            ``Last-Event-ID``); then the turn is cancelled.
+        turn_log_seconds: how long a turn's events stay readable after it ended
+            (``OSTINATO_SERVE_TURN_LOG_SECONDS``; default 300).
         cors_origins: origins allowed to call from a browser, comma-separated
             (``OSTINATO_SERVE_CORS_ORIGINS``; default none: CORS off). ``*`` allows any.
     """
@@ -50,6 +56,8 @@ class ServeSettings(PluginSettings):
     max_body_bytes: int = Field(default=1024 * 1024, ge=1)
     max_concurrent_turns: int = Field(default=64, ge=1)
     max_pending: int = Field(default=1000, ge=1)
+    reattach_seconds: float = Field(default=5.0, ge=0)
+    turn_log_seconds: float = Field(default=300.0, ge=0)
     cors_origins: str = ""
 
     @property

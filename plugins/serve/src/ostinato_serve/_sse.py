@@ -37,10 +37,13 @@ T = TypeVar("T")
 SSE_HEADERS: Final = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
-def sse(data: Mapping[str, Any] | str, event: str | None = None) -> bytes:
-    """One SSE message: ``event: <event>`` (when given) and ``data: <JSON or text>``."""
+def sse(data: Mapping[str, Any] | str, event: str | None = None, id: int | None = None) -> bytes:
+    """One SSE message: ``id: <id>`` and ``event: <event>`` (when given) and
+    ``data: <JSON or text>``."""
     text = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
     head = f"event: {event}\n" if event is not None else ""
+    if id is not None:
+        head = f"id: {id}\n{head}"
     return f"{head}data: {text}\n\n".encode()
 
 

@@ -20,6 +20,7 @@ from ostinato.messages import Message
 from ostinato.tools import PendingToolCalls, ToolCallback
 from ostinato_serve._problems import ApiError
 from ostinato_serve._settings import ServeSettings
+from ostinato_serve._turn_logs import ServedTurns
 
 __all__ = ["ConversationHistories", "PendingTurn", "PendingTurns", "ServeState", "TurnSlots"]
 
@@ -176,9 +177,11 @@ class ServeState:
     slots: TurnSlots = field(init=False)
     pending: PendingTurns = field(init=False)
     histories: ConversationHistories = field(init=False)
+    turns: ServedTurns = field(init=False)
 
     def __post_init__(self) -> None:
         self.slots = TurnSlots(self.settings.max_concurrent_turns)
+        self.turns = ServedTurns(self.settings.reattach_seconds, self.settings.turn_log_seconds)
         self.pending = PendingTurns(self.settings.max_pending)
         self.histories = ConversationHistories()
         advisors = self.client.prompt().effective_advisors()

@@ -1,10 +1,13 @@
-"""``POST /api/turns`` and ``POST /api/approvals/<pending_id>``: a turn's loop events as
-server-sent events.
+"""``POST /api/turns``, ``GET /api/turns/<turn_id>/events`` and
+``POST /api/approvals/<pending_id>``: a turn's loop events as server-sent events.
 
-The stream opens with ``event: turn`` (the conversation id), then one message per loop
-event (``event: <kind>``, ``data: <LoopEvent.to_dict()>``); a turn stopping for approval
-adds ``event: pending`` after its ``approval_required``; a failure ends it with
-``event: error``. Closing the connection cancels the turn: nothing of it is remembered.
+The stream opens with ``event: turn`` (the conversation id and the turn id), then one
+message per loop event (``id: <seq>``, ``event: <kind>``, ``data: <LoopEvent.to_dict()>``);
+a turn stopping for approval adds ``event: pending`` after its ``approval_required``; a
+failure ends it with ``event: error``. The turn runs as a task of the server writing to
+its log (:mod:`ostinato_serve._turn_logs`): a client that lost its connection reads on
+with ``GET /api/turns/<turn_id>/events`` and ``Last-Event-ID`` (each event once); a turn
+no connection reads for ``OSTINATO_SERVE_REATTACH_SECONDS`` is cancelled.
 """
 
 from __future__ import annotations
@@ -17,16 +20,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ostinato.client import AdvisorParams, ChatClientRequestSpec
-from ostinato.errors import ResumeError
-from ostinato.events import ApprovalRequired, LoopEnded, LoopExitReason
+from ostinato.errors import ResumeError, TurnLogError
+from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent, LoopExitReason
 from ostinato.messages import AssistantMessage, Message, UserMessage
 from ostinato.tools import ApprovalDecision, PendingToolCalls
 from ostinato_serve._problems import ApiError
 from ostinato_serve._requests import optional_str, read_json_object, required_str
 from ostinato_serve._sse import closing, error_event, event_stream_response, sse
 from ostinato_serve._state import PendingTurn, ServeState
+from ostinato_serve._turn_logs import ServedTurn
 
-__all__ = ["parse_decisions", "resume_turn", "start_turn"]
+__all__ = ["parse_decisions", "read_turn", "resume_turn", "start_turn"]
 
 _KINDS = ("approve", "deny", "edit")
 
@@ -36,32 +40,46 @@ def _state(request: Request) -> ServeState:
     return state
 
 
-async def _stream(
-    state: ServeState, spec: ChatClientRequestSpec, conversation_id: str, question: str
-) -> AsyncIterator[bytes]:
-    """The turn's messages."""
-    yield sse({"conversation_id": conversation_id}, event="turn")
+def _frame(event: LoopEvent) -> bytes:
+    return sse(event.to_dict(), event=event.kind, id=event.seq)
+
+
+async def _run(
+    state: ServeState, spec: ChatClientRequestSpec, turn: ServedTurn, question: str
+) -> None:
+    """The turn itself (a task of the server), its events into its log."""
+    conversation_id = turn.conversation_id
     answer: str | None = None
     stopped = False
     try:
-        async with closing(spec.stream().aevents()) as events:
+        async with closing(spec.listener(turn.log).stream().aevents()) as events:
             async for event in events:
-                yield sse(event.to_dict(), event=event.kind)
                 if isinstance(event, ApprovalRequired) and event.pending is not None:
                     pending = PendingToolCalls.from_dict(event.pending)
-                    turn = PendingTurn(pending, conversation_id, question)
+                    waiting = PendingTurn(pending, conversation_id, question)
                     calls = [call.to_dict() for call in pending.calls]
-                    pending_id = state.pending.add(turn)
-                    yield sse({"pending_id": pending_id, "calls": calls}, event="pending")
+                    pending_id = state.pending.add(waiting)
+                    body = {"pending_id": pending_id, "calls": calls}
+                    turn.after_event[event.seq] = sse(body, event="pending")
                 elif isinstance(event, LoopEnded):
                     stopped = event.reason is LoopExitReason.APPROVAL_REQUIRED
                     answer = event.response.text if event.response is not None else None
     except Exception as exc:  # the stream has started: the failure is a message
-        yield error_event(exc)
+        turn.error = error_event(exc)
         return
     if not state.has_memory and not stopped:
         messages: list[Message] = [UserMessage(question), AssistantMessage(answer or "")]
         state.histories.extend(conversation_id, messages)
+
+
+async def _stream(
+    state: ServeState, spec: ChatClientRequestSpec, turn: ServedTurn, question: str
+) -> AsyncIterator[bytes]:
+    """The turn's messages; the turn starts with them."""
+    yield sse({"conversation_id": turn.conversation_id, "turn_id": turn.log.turn_id}, event="turn")
+    state.turns.start(turn, lambda t: _run(state, spec, t, question), state.slots.release)
+    async for message in state.turns.read(turn, 0, _frame):
+        yield message
 
 
 def _respond(
@@ -70,8 +88,53 @@ def _respond(
     if state.has_memory:
         spec.advisors(AdvisorParams.conversation_id(conversation_id))
     state.slots.acquire()
-    body = _stream(state, spec, conversation_id, question)
-    return event_stream_response(body, on_close=state.slots.release)
+    turn = state.turns.open(f"turn-{uuid.uuid4().hex}", conversation_id)
+
+    def closed() -> None:
+        if turn.task is None:  # the client left before the turn started
+            state.slots.release()
+
+    return event_stream_response(_stream(state, spec, turn, question), on_close=closed)
+
+
+def _position(request: Request) -> int:
+    raw = request.headers.get("last-event-id") or request.query_params.get("after") or "0"
+    try:
+        after = int(raw)
+    except ValueError:
+        after = -1
+    if after < 0:
+        raise ApiError(
+            422,
+            "invalid_position",
+            f"the position to read after (Last-Event-ID or ?after=) must be an event id "
+            f"(an integer >= 0), got {raw!r}",
+        )
+    return after
+
+
+_LOG_ERRORS = {"unknown_turn": 404, "past_end": 416, "expired": 410}
+
+
+async def read_turn(request: Request) -> Response:
+    """``GET /api/turns/<turn_id>/events``: the turn's messages after ``Last-Event-ID``
+    (or ``?after=``), live until it ends."""
+    state = _state(request)
+    after = _position(request)
+    try:
+        turn = state.turns.get(request.path_params["turn_id"])
+        turn.log.check(after)
+    except TurnLogError as exc:
+        raise ApiError(_LOG_ERRORS[exc.reason], exc.reason, str(exc)) from None
+
+    async def body() -> AsyncIterator[bytes]:
+        yield sse(
+            {"conversation_id": turn.conversation_id, "turn_id": turn.log.turn_id}, event="turn"
+        )
+        async for message in state.turns.read(turn, after, _frame):
+            yield message
+
+    return event_stream_response(body())
 
 
 async def start_turn(request: Request) -> Response:

@@ -90,7 +90,7 @@ class VectorStoreContractConformance(VectorStoreConformanceBase):
         async with self.opened() as store:
             await store.add(SAMPLES)
             assert await self.ids(store, text) == expected
-            # The expression agrees with the reference evaluation of ostinato.retrieval.
+            # The expression agrees with `matches`, the evaluation in Python of ostinato.retrieval.
             expression = parse_filter(text)
             assert {d.id for d in SAMPLES if matches(expression, d.metadata)} == expected
 

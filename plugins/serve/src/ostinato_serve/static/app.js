@@ -13,6 +13,7 @@ import {
   getJson,
   headers,
   postStream,
+  readAgain,
   saveToken,
   serverSentEvents,
   token,
@@ -26,7 +27,16 @@ import {
 } from "./tab.js";
 import { TurnView } from "./turn.js";
 
-const STATUS_TEXT = { idle: "Idle", running: "Running…", waiting: "Waiting for approval" };
+const STATUS_TEXT = {
+  idle: "Idle",
+  running: "Running…",
+  waiting: "Waiting for approval",
+  reconnecting: "Reconnecting…",
+};
+// How often the page reads a turn again after losing its connection, and how long it
+// waits before each try (the server keeps a turn running a few seconds without readers).
+const RECONNECT_TRIES = 5;
+const RECONNECT_DELAY_MS = 500;
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -111,8 +121,11 @@ async function runStream(path, body, view) {
   setStatus("running");
   let ended = false;
   let errorMessage = null;
-  try {
-    const response = await postStream(path, body, abort.signal);
+  // The turn's id and the last event id read: a lost connection reads on from there,
+  // and an event read before (its id not above the last) is never shown twice.
+  let turnId = null;
+  let lastId = 0;
+  const read = async (response) => {
     if (!response.ok) throw await refused(response);
     for await (const message of serverSentEvents(response)) {
       let data;
@@ -121,6 +134,18 @@ async function runStream(path, body, view) {
       } catch {
         throw new Error(`the server sent an unreadable "${message.event}" event`);
       }
+      if (message.event === "turn") {
+        if (turnId !== null) {
+          view.reconnecting(false); // read again: the page knows the turn already
+          continue;
+        }
+        turnId = data.turn_id || null;
+      }
+      if (message.id !== null) {
+        const id = Number(message.id);
+        if (id <= lastId) continue;
+        lastId = id;
+      }
       view.handle(message.event, data);
       if (message.event === "loop_ended") ended = true;
       if (message.event === "error") {
@@ -128,6 +153,29 @@ async function runStream(path, body, view) {
         errorMessage = (data.error && data.error.message) || "the turn failed";
       }
     }
+  };
+  try {
+    let lost = null;
+    try {
+      await read(await postStream(path, body, abort.signal));
+    } catch (error) {
+      if (abort.signal.aborted || turnId === null || error.status) throw error;
+      lost = error;
+    }
+    for (let tries = 0; !ended && turnId !== null && tries < RECONNECT_TRIES; tries += 1) {
+      setStatus("reconnecting");
+      view.reconnecting(true);
+      await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS * (tries + 1)));
+      if (abort.signal.aborted) throw lost || new Error("stopped");
+      try {
+        await read(await readAgain(turnId, lastId, abort.signal));
+        lost = null;
+      } catch (error) {
+        if (abort.signal.aborted || error.status) throw error;
+        lost = error;
+      }
+    }
+    if (!ended && lost) throw lost;
     if (!ended) throw new Error("the connection closed before the turn ended");
   } catch (error) {
     if (abort.signal.aborted) {

@@ -57,13 +57,23 @@ export function postStream(path, body, signal) {
   });
 }
 
-// The messages of an event stream ({event, data}), parsed line by line (LF, CRLF or CR).
+// A turn's events again, after the last event id the page read (it lost its connection).
+export function readAgain(turnId, lastId, signal) {
+  return fetch(`api/turns/${encodeURIComponent(turnId)}/events`, {
+    headers: headers({ Accept: "text/event-stream", "Last-Event-ID": String(lastId) }),
+    signal,
+  });
+}
+
+// The messages of an event stream ({event, data, id}), parsed line by line (LF, CRLF or
+// CR); id is the message's own "id:" field, or null.
 export async function* serverSentEvents(response) {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   let eventName = "";
   let data = [];
+  let id = null;
   const takeLines = function* (final) {
     for (;;) {
       const match = /\r\n|\r|\n/.exec(buffer);
@@ -75,9 +85,10 @@ export async function* serverSentEvents(response) {
     }
   };
   const dispatch = () => {
-    const message = data.length ? { event: eventName || "message", data: data.join("\n") } : null;
+    const message = data.length ? { event: eventName || "message", data: data.join("\n"), id } : null;
     eventName = "";
     data = [];
+    id = null;
     return message;
   };
   for (;;) {
@@ -94,6 +105,7 @@ export async function* serverSentEvents(response) {
         if (value.startsWith(" ")) value = value.slice(1);
         if (field === "event") eventName = value;
         else if (field === "data") data.push(value);
+        else if (field === "id") id = value;
       }
     }
     if (done) {

@@ -31,6 +31,17 @@ export class TurnView {
     );
   }
 
+  // The connection was lost and the page reads the turn again (shown on the message).
+  reconnecting(on) {
+    if (on) {
+      this.node.dataset.reconnecting = "true";
+      this.meta.textContent = "Connection lost: reading on where it stopped…";
+    } else if (this.node.dataset.reconnecting) {
+      delete this.node.dataset.reconnecting;
+      this.meta.textContent = "Reconnected.";
+    }
+  }
+
   round(number) {
     let round = this.rounds.get(number);
     if (!round) {
@@ -129,6 +140,19 @@ export class TurnView {
         round.buffer += event.text;
         this.answer.classList.remove("note");
         this.answer.append(event.text); // a text node: never markup
+        break;
+      }
+      case "round_abandoned": {
+        // a durable turn's round streamed again: what it had shown is withdrawn
+        const round = this.round(event.round);
+        round.buffer = "";
+        this.answer.textContent = "";
+        for (const [key, card] of this.drafts) {
+          if (key.startsWith(`${event.round}:`) && !card.id) {
+            card.node.remove();
+            this.drafts.delete(key);
+          }
+        }
         break;
       }
       case "tool_call_delta": {

@@ -1,11 +1,10 @@
-"""Reading a turn's relayed events back: a turn cancelled through DBOS, whose workflow
-can write no more, ends for its readers as it ended for its worker's listeners."""
+"""A turn cancelled through DBOS, whose workflow can write no more, ends for its log's
+readers as it ended for its worker's listeners."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 
 from ostinato import ChatClient, tool
 from ostinato.events import (
@@ -19,7 +18,7 @@ from ostinato.events import (
 )
 from ostinato.model import Usage
 from ostinato.testing import ScriptedChatModel, tool_call, tool_call_response
-from ostinato_dbos._relay import EventBatches
+from ostinato_dbos._ending import CancelledEnding
 
 
 @tool(description="Answers at once")
@@ -57,10 +56,6 @@ async def cancelled_turn() -> list[LoopEvent]:
     return events
 
 
-def _batch(unit: int, events: list[LoopEvent]) -> str:
-    return json.dumps({"unit": unit, "events": [e.to_dict() for e in events]})
-
-
 def _timeless(events: list[LoopEvent]) -> list[LoopEvent]:
     return [
         dataclasses.replace(e, duration=0.0) if isinstance(e, ToolFinished) else e for e in events
@@ -73,23 +68,22 @@ async def test_a_cancelled_turns_readers_get_the_ending_its_listeners_heard() ->
     assert [type(e) for e in ending] == [ToolFinished, LoopEnded]
     assert isinstance(ending[0], ToolFinished)
     assert ending[0].failure is ToolFailureKind.CANCELLED
-    # What reached the stream: everything before the cancellation, in two units.
-    written = heard[:-2]
-    batches = EventBatches()
-    half = len(written) // 2
-    read = [*batches.events(_batch(1, written[:half])), *batches.events(_batch(2, written[half:]))]
-    assert read == written
+    # What reached the log: everything before the cancellation.
+    batches = CancelledEnding()
+    for event in heard[:-2]:
+        batches.follow(event)
 
     assert _timeless(batches.cancelled_ending()) == _timeless(ending)
     assert batches.cancelled_ending() == []  # once
 
 
 def test_a_turn_that_ended_or_never_started_owes_nothing() -> None:
-    batches = EventBatches()
+    batches = CancelledEnding()
     assert batches.cancelled_ending() == []  # no round: the turn failed before its loop
     waiting = [
         RoundStarted(1, ()),
         LoopEnded(LoopExitReason.APPROVAL_REQUIRED, None, Usage(), 1),
     ]
-    list(batches.events(_batch(1, waiting)))
+    for event in waiting:
+        batches.follow(event)
     assert batches.cancelled_ending() == []  # cancelled while it waited: its loop had ended

@@ -1,0 +1,156 @@
+"""A fake OpenAI-compatible model server on loopback for the durable engine kit.
+
+Each request is a turn's round; the turn and what it does come from its first user
+message, ``"<turn> <plan>"``: ``plain`` answers at once; ``tool`` asks for ``count``
+then answers; ``approval`` asks for ``pay`` (which needs an approval) then answers. The
+server also serves the tools (``/tool``), so it counts every model round and tool call,
+started and finished. A *gate* holds one round or one tool call until the test releases
+it, after telling the test it arrived (so a test kills a worker in the middle of it).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.parse
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+__all__ = ["FakeModelServer", "Gate"]
+
+Key = tuple[str, str, int]  # ("model", turn, round) or ("count" | "pay", turn, 0)
+
+
+class Gate:
+    """Holds the request of one key: ``arrived`` is set when it comes, and it waits
+    for ``release``."""
+
+    def __init__(self) -> None:
+        self.arrived = threading.Event()
+        self.release = threading.Event()
+
+
+class FakeModelServer:
+    """The server; ``started`` and ``finished`` count requests by key."""
+
+    def __init__(self, latency: float = 0.0) -> None:
+        self.latency = latency
+        self.started: Counter[Key] = Counter()
+        self.finished: Counter[Key] = Counter()
+        self.keys: list[str] = []
+        #: The process id of each tool call's worker, by key, in arrival order.
+        self.pids: dict[Key, list[int]] = {}
+        self.gates: dict[Key, Gate] = {}
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                self._reply(json.dumps(server.complete(body)).encode(), "application/json")
+
+            def do_GET(self) -> None:
+                query = dict(urllib.parse.parse_qsl(urllib.parse.urlparse(self.path).query))
+                self._reply(server.tool(query).encode(), "text/plain")
+
+            def _reply(self, payload: bytes, kind: str) -> None:
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", kind)
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except OSError:
+                    pass  # the worker was killed while it waited
+
+        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._http.daemon_threads = True
+        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT``."""
+        host, port = self._http.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def gate(self, key: Key) -> Gate:
+        """Hold the request of ``key`` when it comes."""
+        gate = self.gates[key] = Gate()
+        return gate
+
+    def _enter(self, key: Key) -> None:
+        with self._lock:
+            self.started[key] += 1
+            gate = self.gates.get(key)
+        if gate is not None and not gate.release.is_set():
+            gate.arrived.set()
+            gate.release.wait(60)
+        if self.latency:
+            time.sleep(self.latency)  # the model's fixed latency (scale measurement)
+
+    def _leave(self, key: Key) -> None:
+        with self._lock:
+            self.finished[key] += 1
+
+    def complete(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A chat completion for ``body`` (see the module's docstring)."""
+        messages = body["messages"]
+        turn, plan = next(m["content"] for m in messages if m["role"] == "user").split()
+        round_ = 1 + sum(1 for m in messages if m["role"] == "assistant")
+        key = ("model", turn, round_)
+        self._enter(key)
+        message: dict[str, Any]
+        if plan in ("tool", "approval") and round_ == 1:
+            name = "count" if plan == "tool" else "pay"
+            message = {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": f"call-{turn}",
+                        "type": "function",
+                        "function": {"name": name, "arguments": json.dumps({"turn": turn})},
+                    }
+                ],
+            }
+            finish = "tool_calls"
+        else:
+            message = {"role": "assistant", "content": f"done {turn}"}
+            finish = "stop"
+        self._leave(key)
+        return {
+            "id": f"cmpl-{turn}-{round_}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body.get("model", "fake"),
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+        }
+
+    def tool(self, query: dict[str, str]) -> str:
+        """One tool call (counted, with its idempotency key and its worker's pid)."""
+        key = (query["kind"], query["turn"], 0)
+        with self._lock:
+            self.pids.setdefault(key, []).append(int(query.get("pid", 0)))
+        self._enter(key)
+        with self._lock:
+            self.keys.append(query.get("key", ""))
+        self._leave(key)
+        return f"{query['kind']} {query['turn']} ok"
+
+    def __enter__(self) -> FakeModelServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for gate in self.gates.values():
+            gate.release.set()
+        self._http.shutdown()
+        self._http.server_close()
