@@ -92,6 +92,7 @@ if TYPE_CHECKING:
     from ostinato.config import chat_client as chat_client
     from ostinato.events import LoopEvent as LoopEvent
     from ostinato.runtime._cancel_scope import CancelScope as CancelScope
+    from ostinato.runtime._steering import Steering as Steering
     from ostinato.tools._approval import ApprovalDecision as ApprovalDecision
     from ostinato.tools._approval import ApprovalPolicy as ApprovalPolicy
     from ostinato.tools._approval import ApprovalRequest as ApprovalRequest
@@ -114,6 +115,7 @@ else:
             "ApprovalRequest": "ostinato.tools._approval",
             "Approver": "ostinato.tools._approval",
             "CancelScope": "ostinato.runtime._cancel_scope",
+            "Steering": "ostinato.runtime._steering",
             "PendingToolCalls": "ostinato.tools._pending",
         },
     )[:2]

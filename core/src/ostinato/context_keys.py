@@ -28,6 +28,7 @@ __all__ = [
     "PENDING_TOOL_CALLS",
     "RESUMED_TURN",
     "SENT_OPTIONS",
+    "STEERING",
     "TOOL_CALLING_ADVISOR_AUTO_REGISTER",
     "TOOL_LOOP_ROUND",
     "USAGE_LIMITS",
@@ -82,3 +83,7 @@ RESUMED_TURN: Final = "ostinato.tool_loop.resumed_turn"
 #: Set by ``ChatClientRequestSpec.cancel_scope(...)``: the ``CancelScope`` whose
 #: ``cancel()`` ends the turn with reason ``cancelled``.
 CANCEL_SCOPE: Final = "ostinato.tool_loop.cancel_scope"
+
+#: Set by ``ChatClientRequestSpec.steering(...)``: the ``Steering`` inbox whose messages
+#: join the turn at its next round boundary.
+STEERING: Final = "ostinato.tool_loop.steering"

@@ -107,7 +107,8 @@ async def test_an_approval_ends_the_run_with_interrupts_and_a_resume_runs_the_ca
     assert second[-1].outcome.type == "success"
     assert second[-1].result == "Done: paid 5 to Ann."
     again = await _run_raw(app, _input(resume=resume, runId="run-3"))
-    assert again.status_code == 404  # decided once
+    assert again.status_code == 409  # decided once: a second decision is refused
+    assert again.json()["error"]["type"] == "already_decided"
 
 
 async def _run_raw(app: Any, body: dict[str, Any]) -> Any:

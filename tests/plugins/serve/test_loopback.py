@@ -123,7 +123,10 @@ def test_a_client_disconnecting_cancels_its_turn_and_the_conversation_stays_vali
     model = GatedModel()
     memory = MessageWindowChatMemory()
     client = ChatClient.builder(model).default_advisors(MessageChatMemoryAdvisor(memory)).build()
-    app = create_app(client)
+    # /api/turns detaches by default: this test asks it to cancel (after a short reattach
+    # grace), as the OpenAI endpoint does by default.
+    settings = ServeSettings(on_disconnect="cancel", reattach_seconds=0.2)
+    app = create_app(client, settings=settings)
     slots = app.state.ostinato.slots = ObservedSlots(4)
     if endpoint == "turns":
         path, body = "/api/turns", {"message": "first question", "conversation_id": "c-1"}
@@ -145,8 +148,16 @@ def test_a_client_disconnecting_cancels_its_turn_and_the_conversation_stays_vali
         assert read_sse(after.text)[-1][1]["reason"] == "answered"
         assert slots.idle.wait(10), "the second turn kept its slot"
     last = model.inner.prompts[-1]
-    assert [m.text for m in last.messages] == ["second question"]
+    # A turn cancelled through its scope ends with an answer saying so, remembered with
+    # its question (the OpenAI endpoint remembers nothing).
+    remembered = (
+        ["first question", "The turn was cancelled: the client went away."]
+        if endpoint == "turns"
+        else []
+    )
+    assert [m.text for m in last.messages] == [*remembered, "second question"]
     assert [m.text for m in memory.get_sync("c-1")] == [
+        *remembered,
         "second question",
         "You said: second question",
     ]

@@ -79,6 +79,7 @@ async def test_the_server_keeps_the_conversation_without_memory() -> None:
         other = await turn(http, "three", "another")
     assert second[0][1]["conversation_id"] == conversation
     assert other[0][1]["conversation_id"] == "another"
+    assert second[0][1]["turn_id"] != first[0][1]["turn_id"]
     sent = [[m.text for m in prompt.messages] for prompt in model.prompts]
     assert sent[1] == ["one", "first answer", "two"]
     assert sent[2] == ["three"]
@@ -101,8 +102,8 @@ async def approve_flow(http: Any, decision: dict[str, Any]) -> tuple[list[Any], 
         f"/api/approvals/{pending['pending_id']}",
         json={"decisions": {call["id"]: {"decision": "approve"}}},
     )
-    assert again.status_code == 404
-    assert again.json()["error"]["type"] == "unknown_pending"
+    assert again.status_code == 409  # a second decision for the same calls is refused
+    assert again.json()["error"]["type"] == "already_decided"
     return stopped, read_sse(resumed.text)
 
 
@@ -279,6 +280,10 @@ async def test_a_client_gone_before_the_stream_starts_gives_its_slot_back(path: 
     }
     with contextlib.suppress(Exception):
         await app(scope, receive, send)
+    # A /api/turns turn goes on without its reader (detach) and gives its slot back
+    # when it ends.
+    for served in list(app.state.ostinato.turns._turns.values()):
+        await asyncio.wait_for(served.wait_done(), 10)
     assert app.state.ostinato.slots.running == 0
 
 
@@ -291,5 +296,5 @@ async def test_two_requests_deciding_at_once_resume_the_turn_once() -> None:
         body = {"decisions": {pending["calls"][0]["id"]: {"decision": "approve"}}}
         first, second = await asyncio.gather(http.post(url, json=body), http.post(url, json=body))
     statuses = sorted([first.status_code, second.status_code])
-    assert statuses == [200, 404]
+    assert statuses == [200, 409]
     assert app.state.ostinato.slots.running == 0

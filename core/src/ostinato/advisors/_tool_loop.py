@@ -112,6 +112,13 @@ class ToolLoopTurn(TurnState):
             answer = fallback if asked is None else asked.copy(generations=fallback.generations)
             return await self._exit(reason, request, response.copy(chat_response=answer), asked)
         if asked is None or not self.is_tool_round(asked):
+            if self._steering is not None and self._final is None:  # a round boundary
+                from ostinato.advisors._loop_steering import steer_after_answer
+
+                steered = await steer_after_answer(self._steering, self, asked)
+                if steered is not None:
+                    self.history, self.instructions = steered
+                    return NextRound(self.instructions)
             return await self._exit(LoopExitReason.ANSWERED, request, response, asked)
         if events is not None:
             await events.tool_calls_requested(self.rounds, asked)
@@ -304,6 +311,10 @@ class ToolLoopTurn(TurnState):
                 result.tool_response_message,
             )
         self.instructions = await self._next(request, response, result)
+        if self._steering is not None:  # a round boundary: steered messages join here
+            from ostinato.advisors._loop_steering import steer_after_tools
+
+            await steer_after_tools(self._steering, self)
         return NextRound(self.instructions)
 
     async def _limit(

@@ -20,7 +20,7 @@ from ostinato.advisors._loop_steps import LoopExit
 from ostinato.advisors._no_progress import NoProgressTracker
 from ostinato.advisors._round_marks import stream_tail
 from ostinato.advisors._usage_limits import UsageLimits
-from ostinato.context_keys import EVENT_SINK, USAGE_LIMITS
+from ostinato.context_keys import EVENT_SINK, STEERING, USAGE_LIMITS
 from ostinato.events import EventSink
 from ostinato.messages import Message
 from ostinato.model import ChatResponse, UsageAccumulator
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from ostinato.advisors._chain import AdvisorChain
     from ostinato.advisors._loop_events import TurnEvents
     from ostinato.advisors._tool_calling import ToolCallingAdvisor
+    from ostinato.runtime._steering import Steering
 
 __all__ = ["TurnState"]
 
@@ -56,6 +57,7 @@ class TurnState:
         "_next",
         "_progress",
         "_scope",
+        "_steering",
         "events",
         "history",
         "instructions",
@@ -95,6 +97,8 @@ class TurnState:
         self.usage = UsageAccumulator()
         self.rounds = 0
         self._scope = cancel_scope_of(request)
+        # Messages added while the turn runs (``Steering``), taken at round boundaries.
+        self._steering: Steering | None = request.context.get(STEERING)
         self.tool_calls = 0
         sink = request.context.get(EVENT_SINK)
         self.events: TurnEvents | None = None
@@ -130,6 +134,16 @@ class TurnState:
         """A new turn, after ``do_initialize_loop`` (or ``_stream``) ran on ``request``."""
         init = advisor.do_initialize_loop_stream if stream else advisor.do_initialize_loop
         return cls(advisor, await init(request, chain), chain, options, stream=stream)
+
+    @property
+    def max_iterations(self) -> int:
+        """The most model rounds this turn may take (its advisor's setting)."""
+        return self._advisor.max_iterations
+
+    @property
+    def whole_history(self) -> bool:
+        """Whether each round forwards the whole turn (its advisor's setting)."""
+        return self._advisor.conversation_history_enabled
 
     def is_tool_round(self, response: ChatResponse | None) -> bool:
         """Whether ``response`` asks for tools (the advisor's eligibility checker)."""

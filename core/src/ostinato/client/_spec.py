@@ -29,6 +29,7 @@ from ostinato.context_keys import (
     CANCEL_SCOPE,
     EVENT_SINK,
     RESUMED_TURN,
+    STEERING,
     TOOL_CALLING_ADVISOR_AUTO_REGISTER,
 )
 from ostinato.events import EventListener, EventSink
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from ostinato.client._client import ChatClient
     from ostinato.client._responses import CallResponseSpec, StreamResponseSpec
     from ostinato.model import ChatModel
-    from ostinato.runtime import CancelScope
+    from ostinato.runtime import CancelScope, Steering
     from ostinato.tools import ApprovalPolicy, Approver, PendingToolCalls
 
 __all__ = ["KEEP_TEXT", "ChatClientRequestSpec", "OptionsCache", "SpecState"]
@@ -178,6 +179,17 @@ class ChatClientRequestSpec:
         if not isinstance(scope, CancelScope):
             raise TypeError(f"cancel_scope() takes a CancelScope, got {type(scope).__name__}")
         self._state.advisor_params[CANCEL_SCOPE] = scope
+        return self
+
+    def steering(self, steering: Steering) -> ChatClientRequestSpec:
+        """Let ``steering.add(...)`` (from any thread or task) add user messages to this
+        request's turn while it runs: each joins the conversation at the turn's next round
+        boundary, without cancelling it (see :class:`~ostinato.runtime.Steering`)."""
+        from ostinato.runtime._steering import Steering
+
+        if not isinstance(steering, Steering):
+            raise TypeError(f"steering() takes a Steering, got {type(steering).__name__}")
+        self._state.advisor_params[STEERING] = steering
         return self
 
     def resume(

@@ -35,9 +35,11 @@ if TYPE_CHECKING:
     from ostinato.durable._runner import TurnRunner as TurnRunner
     from ostinato.durable._runner import resolve_tools as resolve_tools
     from ostinato.durable._turns import DurableEngine as DurableEngine
+    from ostinato.durable._turns import SteerableTurn as SteerableTurn
     from ostinato.durable._turns import TurnHandle as TurnHandle
     from ostinato.durable._turns import TurnRequest as TurnRequest
     from ostinato.durable._turns import TurnStatus as TurnStatus
+    from ostinato.durable._turns import steer_turn as steer_turn
     from ostinato.units._memory import read_memory as read_memory
     from ostinato.units._memory import write_memory as write_memory
     from ostinato.units._unit import Unit as Unit
@@ -68,6 +70,8 @@ else:
             "TurnRequest": "ostinato.durable._turns",
             "TurnRunner": "ostinato.durable._runner",
             "TurnStatus": "ostinato.durable._turns",
+            "SteerableTurn": "ostinato.durable._turns",
+            "steer_turn": "ostinato.durable._turns",
             "durable_engine": "ostinato.durable._engines",
             "resolve_tools": "ostinato.durable._runner",
         },

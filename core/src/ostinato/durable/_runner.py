@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ostinato.events import EventListener, TurnLog
     from ostinato.model import ChatResponse
     from ostinato.plugins import FactoryContext, Registry
+    from ostinato.runtime import Steering
     from ostinato.tools import ApprovalDecision, PendingToolCalls, ToolCallback
 
 __all__ = ["DecisionWaiter", "TurnRunner", "resolve_tools"]
@@ -121,13 +122,16 @@ class TurnRunner:
         self,
         request: TurnRequest,
         wait_for_decisions: DecisionWaiter,
+        steering: Steering | None = None,
         *,
         log: TurnLog | None = None,
     ) -> ChatResponse:
         """Run the turn to its answer, waiting for decisions whenever it stops for them.
 
         The turn streams its rounds (so its text reaches its readers piece by piece);
-        ``log``: the turn's log (the engine's), which numbers and keeps its events."""
+        ``steering`` (an engine's, reading recorded input) adds messages at its round
+        boundaries; ``log``: the turn's log (the engine's), which numbers and keeps its
+        events."""
         from ostinato.client import AdvisorParams
         from ostinato.model import ChatResponse
         from ostinato.tools import PendingToolCalls
@@ -140,6 +144,8 @@ class TurnRunner:
         if request.system is not None:
             spec = spec.system(request.system)
         spec = spec.user(request.user).tools(*tools).advisors(*params)
+        if steering is not None:
+            spec = spec.steering(steering)
         listeners: tuple[EventListener, ...] = self._listeners
         if log is not None:
             listeners = (*listeners, log)
@@ -149,6 +155,8 @@ class TurnRunner:
         while (pending := PendingToolCalls.of(response)) is not None:
             decisions = await wait_for_decisions(pending)
             spec = self.client.prompt().tools(*tools).advisors(*params).resume(pending, decisions)
+            if steering is not None:
+                spec = spec.steering(steering)
             for listener in listeners:
                 spec = spec.listener(listener)
             response = await _streamed(spec)

@@ -21,7 +21,14 @@ if TYPE_CHECKING:
     from ostinato.model import ChatResponse
     from ostinato.tools import ApprovalDecision, PendingToolCalls
 
-__all__ = ["DurableEngine", "TurnHandle", "TurnRequest", "TurnStatus"]
+__all__ = [
+    "DurableEngine",
+    "SteerableTurn",
+    "TurnHandle",
+    "TurnRequest",
+    "TurnStatus",
+    "steer_turn",
+]
 
 _SCHEMA: Final = "ostinato.turn_request"
 
@@ -161,12 +168,50 @@ class TurnHandle(Protocol):
 
     def decide(self, decisions: Mapping[str, ApprovalDecision | bool]) -> None:
         """Send the decisions (one per waiting call id); the turn resumes on a worker.
+        Each waiting round is decided once, from whichever process decides first.
 
         Raises:
-            DurableTurnError: the turn does not wait for decisions.
+            DurableTurnError: the turn does not wait for decisions, or its waiting calls
+                were decided already (``status`` ``"already_decided"``).
             ResumeError: the decisions do not match the waiting calls.
         """
         ...
+
+
+@runtime_checkable
+class SteerableTurn(Protocol):
+    """A turn handle that takes input while its turn runs (an optional capability of an
+    engine's :class:`TurnHandle`; :func:`steer_turn` checks for it)."""
+
+    def steer(self, message: str) -> None:
+        """Add a user message to the running turn, joining its conversation at the next
+        round boundary (recorded: a replay takes it at the same round).
+
+        Raises:
+            DurableTurnError: the turn has ended.
+        """
+        ...
+
+
+def steer_turn(handle: TurnHandle, message: str) -> None:
+    """Add ``message`` to the turn of ``handle`` at its next round boundary.
+
+    Raises:
+        DurableTurnError: the turn has ended, or its engine cannot steer a running turn
+            (``status`` ``"unsupported"``: send the message as a new turn after it).
+    """
+    if not isinstance(handle, SteerableTurn):
+        from ostinato.errors import DurableTurnError
+
+        raise DurableTurnError(
+            f"the durable turn {handle.id!r} cannot be steered: its engine's handle "
+            f"({type(handle).__name__}) has no steer(); expected an engine that steers "
+            "running turns (ostinato-dbos does) — send the message as a new turn once "
+            "this one ends instead",
+            turn_id=handle.id,
+            status="unsupported",
+        )
+    handle.steer(message)
 
 
 @runtime_checkable

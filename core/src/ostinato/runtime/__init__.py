@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ostinato.runtime._loop import get_private_loop as get_private_loop
     from ostinato.runtime._loop import is_private_loop_thread as is_private_loop_thread
     from ostinato.runtime._loop import run_sync as run_sync
+    from ostinato.runtime._steering import Steering as Steering
     from ostinato.runtime._sync_stream import DEFAULT_STREAM_BUFFER as DEFAULT_STREAM_BUFFER
     from ostinato.runtime._sync_stream import SyncStream as SyncStream
     from ostinato.runtime._sync_stream import iterate_sync as iterate_sync
@@ -32,6 +33,7 @@ else:
             "get_private_loop": "ostinato.runtime._loop",
             "is_private_loop_thread": "ostinato.runtime._loop",
             "run_sync": "ostinato.runtime._loop",
+            "Steering": "ostinato.runtime._steering",
             "DEFAULT_STREAM_BUFFER": "ostinato.runtime._sync_stream",
             "SyncStream": "ostinato.runtime._sync_stream",
             "iterate_sync": "ostinato.runtime._sync_stream",

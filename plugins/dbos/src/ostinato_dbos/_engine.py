@@ -9,6 +9,7 @@ run them.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import time
 import uuid
@@ -19,6 +20,7 @@ from ostinato.durable import TurnRequest, TurnStatus
 from ostinato.errors import DurableTurnError, ResumeError
 from ostinato.model import ChatResponse
 from ostinato.tools import ApprovalDecision, PendingToolCalls
+from ostinato_dbos._decisions import DecisionClaims
 from ostinato_dbos._settings import DbosSettings
 from ostinato_dbos._worker import APP_NAME, Worker
 
@@ -64,6 +66,7 @@ class DbosEngine:
         self.event_poll_seconds = event_poll_seconds
         self._client: DBOSClient | None = None
         self._store: EventStore | None = None
+        self._claims: DecisionClaims | None = None
 
     @property
     def client(self) -> DBOSClient:
@@ -101,6 +104,15 @@ class DbosEngine:
                 self.store.purge(turn_id)
                 purged.append(turn_id)
         return purged
+
+    @property
+    def claims(self) -> DecisionClaims:
+        """The table that lets each pending round be decided once (opened on first use)."""
+        if self._claims is None:
+            url = self.settings.system_database_url()
+            _ = self.client  # the system database exists first
+            self._claims = DecisionClaims(url)
+        return self._claims
 
     def worker(
         self,
@@ -164,6 +176,9 @@ class DbosEngine:
         if self._store is not None:
             self._store.close()
             self._store = None
+        if self._claims is not None:
+            self._claims.close()
+            self._claims = None
         if self._client is not None:
             self._client.destroy()
             self._client = None
@@ -258,6 +273,8 @@ class DbosTurnHandle:
         from ostinato_dbos._workflow import DECISIONS_TOPIC
 
         pending = self.pending()
+        if pending is None and self._engine.claims.decided(self._id):
+            raise self._decided_already()
         if pending is None:
             raise DurableTurnError(
                 f"the durable turn {self._id!r} waits for no decision (status {self.status.value})",
@@ -269,14 +286,58 @@ class DbosTurnHandle:
         }
         pending.check_resumable(checked, None)
         message = json.dumps({k: d.to_dict() for k, d in checked.items()})
-        # One idempotency key per wait: deciding twice sends one message. A turn may wait
-        # more than once in a round (an approval, then a call a crash left in doubt, or
-        # the same call in doubt again): the key names what is waited for.
-        import hashlib
+        claims = self._engine.claims
+        # What is waited for, as a number: a turn may wait more than once in a round (an
+        # approval, then a call a crash left in doubt, or the same call in doubt again),
+        # and each wait is decided once.
+        wait = int(hashlib.sha256(pending.to_json().encode()).hexdigest()[:12], 16)
+        if not claims.claim(self._id, wait):
+            raise self._decided_already()
+        # One idempotency key per wait: a retried send is one message.
+        key = f"{self._id}/{wait}/decisions"
+        try:
+            self._engine.client.send(self._id, message, DECISIONS_TOPIC, idempotency_key=key)
+        except BaseException:
+            claims.release(self._id, wait)
+            raise
 
-        waited = hashlib.sha256(pending.to_json().encode()).hexdigest()[:16]
-        key = f"{self._id}/{pending.rounds}/{waited}/decisions"
-        self._engine.client.send(self._id, message, DECISIONS_TOPIC, idempotency_key=key)
+    def _decided_already(self) -> DurableTurnError:
+        return DurableTurnError(
+            f"the calls the durable turn {self._id!r} waited for were decided already (by "
+            "another process or request); a second decision is refused — follow the turn "
+            "instead",
+            turn_id=self._id,
+            status="already_decided",
+        )
+
+    def steer(self, message: str) -> None:
+        """Add a user message to the running turn: it joins the conversation at the
+        turn's next round boundary (recorded, so a replay takes it at the same round).
+
+        Raises:
+            DurableTurnError: the turn has ended (or no turn has this id).
+        """
+        from ostinato_dbos._workflow import STEER_TOPIC
+
+        if not isinstance(message, str) or not message.strip():
+            raise ValueError("a steering message must be non-blank text")
+        if (status := self._raw_status()) in _TERMINAL:
+            turn_status = _STATUSES[status]
+            raise DurableTurnError(
+                f"the durable turn {self._id!r} has ended ({turn_status.value}); nothing "
+                "can join it — submit a new turn instead",
+                turn_id=self._id,
+                status=turn_status.value,
+            )
+        text = json.dumps({"text": message}, ensure_ascii=False)
+        self._engine.client.send(self._id, text, STEER_TOPIC, idempotency_key=str(uuid.uuid4()))
+
+    def cancel(self) -> None:
+        """Cancel the turn (from any process): readers of its events get a cancelled
+        ``ToolFinished`` for each call left unfinished and ``LoopEnded(cancelled)``; a turn
+        that has ended stays as it is."""
+        if self._raw_status() not in _TERMINAL:
+            self._engine.client.cancel_workflow(self._id)
 
     def _answer(self, status: str) -> ChatResponse:
         if status == "SUCCESS":

@@ -22,7 +22,8 @@ from dbos import DBOS
 
 from ostinato.durable import TurnRequest, TurnRunner, Unit, durable_turn
 from ostinato.errors import ApprovalError, ToolError
-from ostinato.messages import AssistantMessage
+from ostinato.messages import AssistantMessage, UserMessage
+from ostinato.runtime import Steering
 from ostinato.tools import ApprovalDecision, ApprovalKind, InDoubtRule, PendingToolCalls
 from ostinato.units import ToolInvocation, run_guarded
 from ostinato_dbos._turn_log import DbosTurnLog, EventWriter
@@ -30,7 +31,9 @@ from ostinato_dbos._turn_log import DbosTurnLog, EventWriter
 __all__ = [
     "DECISIONS_TOPIC",
     "PENDING_EVENT",
+    "STEER_TOPIC",
     "WORKFLOW_NAME",
+    "DbosSteering",
     "TurnFailure",
     "configure_worker",
     "dbos_unit",
@@ -44,6 +47,8 @@ WORKFLOW_NAME: Final = "ostinato.turn"
 PENDING_EVENT: Final = "ostinato.pending"
 #: The message topic decisions are sent on.
 DECISIONS_TOPIC: Final = "ostinato.decisions"
+#: The message topic steered user messages are sent on (``{"text": ...}``).
+STEER_TOPIC: Final = "ostinato.steer"
 
 
 class TurnFailure(RuntimeError):
@@ -161,6 +166,21 @@ async def _wait_for_decisions(pending: PendingToolCalls) -> Mapping[str, Approva
     return {call_id: ApprovalDecision.from_dict(d) for call_id, d in data.items()}
 
 
+class DbosSteering(Steering):
+    """A durable turn's steering: the messages sent to it (``STEER_TOPIC``) read with
+    ``DBOS.recv`` at each round boundary — recorded, so a replay takes the same messages
+    at the same round."""
+
+    __slots__ = ()
+
+    async def receive(self) -> list[UserMessage]:
+        """The messages sent since the previous round boundary."""
+        taken: list[UserMessage] = []
+        while (message := await DBOS.recv_async(STEER_TOPIC, timeout_seconds=0)) is not None:
+            taken.append(UserMessage(str(json.loads(message)["text"])))
+        return taken
+
+
 @DBOS.workflow(name=WORKFLOW_NAME)
 async def run_turn_workflow(request_json: str) -> str:
     """Run one durable turn (its units are steps) and return its answer's JSON."""
@@ -181,7 +201,7 @@ async def run_turn_workflow(request_json: str) -> str:
     try:
         with durable_turn(workflow_id):
             try:
-                answer = await runner.run(request, _wait_for_decisions, log=log)
+                answer = await runner.run(request, _wait_for_decisions, DbosSteering(), log=log)
             finally:
                 # The turn's last events are written before its workflow ends (readers
                 # stop at the end of a finished turn's rows). Not on cancellation's

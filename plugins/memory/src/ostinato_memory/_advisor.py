@@ -38,6 +38,7 @@ from ostinato.advisors import (
     ToolLoopExit,
     ToolLoopExitListener,
 )
+from ostinato.context_keys import STEERING
 from ostinato.memory import ChatMemory, ChatMemoryRepository
 from ostinato.messages import AssistantMessage, Message
 from ostinato.model import Usage
@@ -216,6 +217,9 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
             call_ids = (call.id for call in asking.tool_calls)
             self._open_rounds.open(run.conversation_id, [*run.inputs, *outputs], call_ids)
             return
+        joined: tuple[Message, ...] = ()
+        if run.outside:  # messages steered into the turn, with the answers they followed
+            joined = tuple(getattr(run.request.context.get(STEERING), "joined", ()))
         if asking is None:
             # The answer: stored with what it cost. (A tool-call message is stored as the
             # model sent it: the next round's request carries it again, and must match.)
@@ -223,7 +227,7 @@ class ChatMemoryAdvisor(CallAdvisor, StreamAdvisor, MemoryAdvisor, ToolLoopExitL
         await write_memory(
             self._chat_memory,
             run.conversation_id,
-            [*run.inputs, *outputs],
+            [*run.inputs, *joined, *outputs],
             units=run.chain.units,
             turn=run.chain.turn,
         )

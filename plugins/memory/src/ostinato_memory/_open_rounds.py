@@ -17,7 +17,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 
-from ostinato.messages import Message, SystemMessage, ToolResponseMessage
+from ostinato.messages import Message, SystemMessage, ToolResponseMessage, UserMessage
 
 __all__ = ["OpenRounds"]
 
@@ -48,15 +48,24 @@ class OpenRounds:
                 self._rounds.popitem(last=False)
 
     def take(self, conversation_id: str, request: Sequence[Message]) -> tuple[Message, ...] | None:
-        """The open round of ``conversation_id`` that ``request``'s last message answers
-        (its messages, then that tool response message), removed; else ``None``."""
-        last = next((m for m in reversed(request) if not isinstance(m, SystemMessage)), None)
+        """The open round of ``conversation_id`` that ``request``'s last tool response
+        message answers (its messages, then that tool response message, then the user
+        messages steered into the turn after it, if any), removed; else ``None``."""
+        steered: list[Message] = []
+        last: Message | None = None
+        for message in reversed(request):
+            if isinstance(message, SystemMessage):
+                continue
+            if not isinstance(message, UserMessage):
+                last = message
+                break
+            steered.insert(0, message)
         if not isinstance(last, ToolResponseMessage) or not last.responses:
             return None
         key = (conversation_id, frozenset(r.id for r in last.responses))
         with self._lock:
             held = self._rounds.pop(key, None)
-        return None if held is None else (*held, last)
+        return None if held is None else (*held, last, *steered)
 
     def close(self, conversation_id: str, call_ids: Iterable[str]) -> tuple[Message, ...] | None:
         """The open round of ``conversation_id`` asking for ``call_ids``, removed (its turn

@@ -26,11 +26,11 @@ from ostinato.events import ApprovalRequired
 from ostinato.messages import AssistantMessage, Message, UserMessage
 from ostinato.tools import PendingToolCalls
 from ostinato_serve._agui_events import AgUiRun, split_interrupt_id
+from ostinato_serve._decisions import parse_decisions
 from ostinato_serve._problems import ApiError
 from ostinato_serve._requests import read_json_object, required_str
 from ostinato_serve._sse import closing, event_stream_response, failure_body
 from ostinato_serve._state import PendingTurn, ServeState
-from ostinato_serve._turns import parse_decisions
 
 __all__ = ["run_agent"]
 

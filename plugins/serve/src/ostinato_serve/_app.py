@@ -24,6 +24,7 @@ from ostinato.memory import ChatMemoryRepository
 from ostinato.tools import tool_callbacks
 from ostinato_serve._agui import run_agent
 from ostinato_serve._conversations import list_conversations, show_conversation
+from ostinato_serve._durable_turns import DurableTurns
 from ostinato_serve._guard import Guard
 from ostinato_serve._info import healthz, info
 from ostinato_serve._openai import chat_completions, list_models
@@ -31,7 +32,13 @@ from ostinato_serve._problems import ApiError, error_response
 from ostinato_serve._settings import ServeSettings
 from ostinato_serve._state import ServeState
 from ostinato_serve._static import PACKAGE_STATIC, index, static_file
-from ostinato_serve._turns import read_turn, resume_turn, start_turn
+from ostinato_serve._turns import (
+    cancel_turn,
+    resume_turn,
+    show_turn,
+    start_turn,
+    turn_events,
+)
 
 __all__ = ["ROUTES_GROUP", "create_app", "installed_routes", "model_name_of"]
 
@@ -86,7 +93,9 @@ def _routes() -> list[BaseRoute]:
         Route("/healthz", healthz, methods=["GET"]),
         Route("/api/info", info, methods=["GET"]),
         Route("/api/turns", start_turn, methods=["POST"]),
-        Route("/api/turns/{turn_id}/events", read_turn, methods=["GET"]),
+        Route("/api/turns/{turn_id}", show_turn, methods=["GET"]),
+        Route("/api/turns/{turn_id}/events", turn_events, methods=["GET"]),
+        Route("/api/turns/{turn_id}/cancel", cancel_turn, methods=["POST"]),
         Route("/api/approvals/{pending_id}", resume_turn, methods=["POST"]),
         Route("/api/ag-ui", run_agent, methods=["POST"]),
         Route("/api/conversations", list_conversations, methods=["GET"]),
@@ -94,6 +103,17 @@ def _routes() -> list[BaseRoute]:
         Route("/v1/models", list_models, methods=["GET"]),
         Route("/v1/chat/completions", chat_completions, methods=["POST"]),
     ]
+
+
+def _durable(settings: ServeSettings, engine: Any) -> DurableTurns | None:
+    if engine is None and settings.turns == "durable":
+        from ostinato.durable import durable_engine
+
+        engine = durable_engine(settings.durable_engine or None)
+    if engine is None:
+        return None
+    names = tuple(n.strip() for n in settings.durable_tools.split(",") if n.strip())
+    return DurableTurns(engine, names)
 
 
 def create_app(
@@ -105,6 +125,7 @@ def create_app(
     repository: ChatMemoryRepository | None = None,
     static_dir: str | Path | None = None,
     extra_routes: bool = True,
+    engine: Any = None,
 ) -> Starlette:
     """The ASGI app serving ``client``: mount it in your own Starlette or FastAPI app
     (``app.mount("/agent", create_app(client))``) or run it with uvicorn.
@@ -122,6 +143,9 @@ def create_app(
         static_dir: a folder holding the page instead of the package's own.
         extra_routes: mount the routes of installed plugins (:data:`ROUTES_GROUP`: the
             A2A agent of ``ostinato-a2a``) beside the server's own.
+        engine: the durable engine ``/api/turns`` submits turns to (default: under
+            ``turns=durable``, ``durable_engine(settings.durable_engine or None)``;
+            else none: turns run in this process).
     """
     settings = settings if settings is not None else ServeSettings()
     state = ServeState(
@@ -130,6 +154,7 @@ def create_app(
         settings,
         model_name or model_name_of(client),
         repository=repository,
+        durable=_durable(settings, engine),
     )
     middleware = []
     if settings.origins:

@@ -46,6 +46,8 @@ def _build(args: argparse.Namespace) -> tuple[Any, ConfiguredClient]:
 
     configured = open_client(args)
     serve_settings = load_settings(ServeSettings)
+    if serve_settings.turns == "durable" and not serve_settings.durable_tools and args.tools:
+        serve_settings = serve_settings.model_copy(update={"durable_tools": ",".join(args.tools)})
     app = create_app(
         configured.client,
         tools=list(configured.tools),

@@ -25,16 +25,24 @@ class ApiError(Exception):
         type: the error's ``type`` (snake_case).
         message: what was found and what was expected.
         headers: extra response headers (``Retry-After``, ``WWW-Authenticate``).
+        details: extra fields of the error object (``turn_id`` of a busy conversation).
     """
 
     def __init__(
-        self, status: int, type: str, message: str, headers: Mapping[str, str] | None = None
+        self,
+        status: int,
+        type: str,
+        message: str,
+        headers: Mapping[str, str] | None = None,
+        *,
+        details: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
         self.type = type
         self.message = message
         self.headers = dict(headers or {})
+        self.details = dict(details or {})
 
 
 def error_body(type: str, message: str) -> dict[str, Any]:
@@ -44,6 +52,6 @@ def error_body(type: str, message: str) -> dict[str, Any]:
 
 def error_response(error: ApiError) -> JSONResponse:
     """The response for ``error``."""
-    return JSONResponse(
-        error_body(error.type, error.message), status_code=error.status, headers=error.headers
-    )
+    body = error_body(error.type, error.message)
+    body["error"].update(error.details)
+    return JSONResponse(body, status_code=error.status, headers=error.headers)

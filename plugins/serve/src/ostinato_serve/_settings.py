@@ -7,7 +7,7 @@ that must hold before a socket is opened (no token, no address beyond loopback).
 from __future__ import annotations
 
 import ipaddress
-from typing import Final
+from typing import Final, Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import SettingsConfigDict
@@ -38,14 +38,31 @@ class ServeSettings(PluginSettings):
             default 64); one more gets ``503`` with ``Retry-After``.
         max_pending: turns waiting for approval kept at once (``OSTINATO_SERVE_MAX_PENDING``;
             default 1000); the oldest is forgotten first.
-        reattach_seconds: how long a turn runs on with no connection reading it
-            (``OSTINATO_SERVE_REATTACH_SECONDS``; default 5): a client that lost its
-            connection reads on within that time (``GET /api/turns/<id>/events`` with
-            ``Last-Event-ID``); then the turn is cancelled.
+        reattach_seconds: under ``on_disconnect=cancel``, how long a turn runs on with
+            no connection reading it (``OSTINATO_SERVE_REATTACH_SECONDS``; default 5): a
+            client that lost its connection reads on within that time (``GET
+            /api/turns/<id>/events`` with ``Last-Event-ID``); then the turn is cancelled.
         turn_log_seconds: how long a turn's events stay readable after it ended
             (``OSTINATO_SERVE_TURN_LOG_SECONDS``; default 300).
         cors_origins: origins allowed to call from a browser, comma-separated
             (``OSTINATO_SERVE_CORS_ORIGINS``; default none: CORS off). ``*`` allows any.
+        busy_policy: what a message for a conversation whose turn still runs does
+            (``OSTINATO_SERVE_BUSY_POLICY``): ``reject`` (default, ``409``), ``enqueue``,
+            ``interrupt`` or ``steer``; a request may choose its own (``"busy"``).
+        on_disconnect: what a ``/api/turns`` turn does when its last reader goes away
+            (``OSTINATO_SERVE_ON_DISCONNECT``): ``detach`` (default: it goes on, and can
+            be read again by position) or ``cancel`` (cancelled unless a reader comes
+            back within ``reattach_seconds``). ``/v1/chat/completions`` always cancels:
+            OpenAI clients expect a closed stream to stop the completion.
+        keep_turns: turn logs kept readable at most (``OSTINATO_SERVE_KEEP_TURNS``; 1000).
+        turns: where ``/api/turns`` runs its turns (``OSTINATO_SERVE_TURNS``):
+            ``process`` (default: in this process) or ``durable`` (submitted to the
+            installed durable engine; any server process serves any turn).
+        durable_tools: under ``turns=durable``, the tool names every submitted turn
+            offers, comma-separated (``OSTINATO_SERVE_DURABLE_TOOLS``; ``ostinato serve``
+            takes its ``--tools`` when unset): names every worker resolves.
+        durable_engine: which installed durable engine (``OSTINATO_SERVE_DURABLE_ENGINE``;
+            default: the only one installed), e.g. ``dbos``.
     """
 
     model_config = SettingsConfigDict(env_prefix="OSTINATO_SERVE_")
@@ -59,6 +76,12 @@ class ServeSettings(PluginSettings):
     reattach_seconds: float = Field(default=5.0, ge=0)
     turn_log_seconds: float = Field(default=300.0, ge=0)
     cors_origins: str = ""
+    busy_policy: Literal["reject", "enqueue", "interrupt", "steer"] = "reject"
+    on_disconnect: Literal["detach", "cancel"] = "detach"
+    keep_turns: int = Field(default=1000, ge=1)
+    turns: Literal["process", "durable"] = "process"
+    durable_tools: str = ""
+    durable_engine: str = ""
 
     @property
     def origins(self) -> list[str]:

@@ -2,7 +2,9 @@
 for approval, the conversations it keeps itself, and the count of turns running.
 
 Everything here lives in one process and one event loop (the server's); nothing is
-shared between workers. This module runs no turn and answers no request.
+shared between workers; the turns it runs are
+:class:`~ostinato_serve._running.ServedTurns`. This module runs no turn and answers no
+request.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from ostinato.client import ChatClient
 from ostinato.memory import ChatMemoryRepository
 from ostinato.messages import Message
 from ostinato.tools import PendingToolCalls, ToolCallback
+from ostinato_serve._durable_turns import DurableTurns
 from ostinato_serve._problems import ApiError
+from ostinato_serve._running import Disconnect, ServedTurns
 from ostinato_serve._settings import ServeSettings
-from ostinato_serve._turn_logs import ServedTurns
 
 __all__ = ["ConversationHistories", "PendingTurn", "PendingTurns", "ServeState", "TurnSlots"]
 
@@ -82,11 +85,12 @@ class PendingTurns:
     """The turns waiting for a decision, by pending id; each is taken once. When more
     than ``limit`` wait, the oldest is forgotten."""
 
-    __slots__ = ("_items", "_limit")
+    __slots__ = ("_decided", "_items", "_limit")
 
     def __init__(self, limit: int) -> None:
         self._limit = limit
         self._items: OrderedDict[str, PendingTurn] = OrderedDict()
+        self._decided: OrderedDict[str, None] = OrderedDict()
 
     def add(self, turn: PendingTurn) -> str:
         """Keep ``turn``; its new pending id."""
@@ -100,9 +104,17 @@ class PendingTurns:
         """The turn waiting under ``pending_id`` (still kept).
 
         Raises:
-            ApiError: ``404 unknown_pending`` when none waits under that id.
+            ApiError: ``404 unknown_pending`` when none waits under that id, ``409
+                already_decided`` when it was decided already.
         """
         turn = self._items.get(pending_id)
+        if turn is None and pending_id in self._decided:
+            raise ApiError(
+                409,
+                "already_decided",
+                f"the calls waiting under {pending_id!r} were decided already (by another "
+                "request); a second decision is refused — follow the resumed turn instead",
+            )
         if turn is None:
             raise ApiError(
                 404,
@@ -116,6 +128,9 @@ class PendingTurns:
         """Remove and return the turn waiting under ``pending_id`` (see :meth:`peek`)."""
         turn = self.peek(pending_id)
         del self._items[pending_id]
+        self._decided[pending_id] = None
+        while len(self._decided) > self._limit:
+            self._decided.popitem(last=False)
         return turn
 
 
@@ -165,6 +180,9 @@ class ServeState:
         repository: where those conversations are kept, when it can list them.
         stateless_client: the client without its memory advisors, for requests that
             carry their whole conversation (``/v1/chat/completions``).
+        turns: the turns this process runs.
+        durable: the durable engine ``/api/turns`` submits to (``turns=durable``), or
+            ``None`` (turns run in this process).
     """
 
     client: ChatClient
@@ -173,6 +191,7 @@ class ServeState:
     model_name: str
     has_memory: bool = False
     repository: ChatMemoryRepository | None = None
+    durable: DurableTurns | None = None
     stateless_client: ChatClient = field(init=False)
     slots: TurnSlots = field(init=False)
     pending: PendingTurns = field(init=False)
@@ -181,7 +200,12 @@ class ServeState:
 
     def __post_init__(self) -> None:
         self.slots = TurnSlots(self.settings.max_concurrent_turns)
-        self.turns = ServedTurns(self.settings.reattach_seconds, self.settings.turn_log_seconds)
+        self.turns = ServedTurns(
+            self.settings.reattach_seconds,
+            self.settings.turn_log_seconds,
+            self.settings.keep_turns,
+            Disconnect(self.settings.on_disconnect),
+        )
         self.pending = PendingTurns(self.settings.max_pending)
         self.histories = ConversationHistories()
         advisors = self.client.prompt().effective_advisors()

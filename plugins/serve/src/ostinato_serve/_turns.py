@@ -1,38 +1,55 @@
-"""``POST /api/turns``, ``GET /api/turns/<turn_id>/events`` and
-``POST /api/approvals/<pending_id>``: a turn's loop events as server-sent events.
+"""``POST /api/turns`` and ``POST /api/approvals/<pending_id>``: a turn's loop events as
+server-sent events; ``GET /api/turns/<id>``, ``GET /api/turns/<id>/events`` (reattach by
+position) and ``POST /api/turns/<id>/cancel``.
 
-The stream opens with ``event: turn`` (the conversation id and the turn id), then one
-message per loop event (``id: <seq>``, ``event: <kind>``, ``data: <LoopEvent.to_dict()>``);
-a turn stopping for approval adds ``event: pending`` after its ``approval_required``; a
-failure ends it with ``event: error``. The turn runs as a task of the server writing to
-its log (:mod:`ostinato_serve._turn_logs`): a client that lost its connection reads on
-with ``GET /api/turns/<turn_id>/events`` and ``Last-Event-ID`` (each event once); a turn
-no connection reads for ``OSTINATO_SERVE_REATTACH_SECONDS`` is cancelled.
+The stream opens with ``event: turn`` (the conversation and turn ids), then one message
+per loop event (``id: <seq>``, ``event: <kind>``, ``data: <LoopEvent.to_dict()>``); a
+turn stopping for approval adds ``event: pending`` after its ``approval_required``; a
+failure ends it with ``event: error``. A turn runs as a task of the server writing its
+turn log (:mod:`ostinato_serve._running`), so it outlives its connection: a reader that
+lost it reads on with ``GET /api/turns/<turn_id>/events`` and ``Last-Event-ID`` (or
+``?after=N``), each event once. When the last reader goes, ``on_disconnect`` decides:
+``detach`` (default) runs on, ``cancel`` cancels after ``reattach_seconds`` without a
+reader; an explicit stop cancels. A message for a conversation whose turn still runs
+follows the busy policy (``"busy"`` in the request, else ``busy_policy``): ``reject``,
+``enqueue``, ``interrupt`` or ``steer``. Under ``turns=durable`` every route here hands
+over to :mod:`ostinato_serve._durable_turns`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 
 from ostinato.client import AdvisorParams, ChatClientRequestSpec
 from ostinato.errors import ResumeError, TurnLogError
 from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent, LoopExitReason
 from ostinato.messages import AssistantMessage, Message, UserMessage
-from ostinato.tools import ApprovalDecision, PendingToolCalls
+from ostinato.tools import PendingToolCalls
+from ostinato_serve import _durable_turns as durable
+from ostinato_serve._decisions import parse_decisions
 from ostinato_serve._problems import ApiError
 from ostinato_serve._requests import optional_str, read_json_object, required_str
+from ostinato_serve._running import BusyPolicy, ServedTurn
 from ostinato_serve._sse import closing, error_event, event_stream_response, sse
 from ostinato_serve._state import PendingTurn, ServeState
-from ostinato_serve._turn_logs import ServedTurn
 
-__all__ = ["parse_decisions", "read_turn", "resume_turn", "start_turn"]
-
-_KINDS = ("approve", "deny", "edit")
+__all__ = [
+    "busy_error",
+    "busy_policy",
+    "cancel_turn",
+    "position",
+    "resume_turn",
+    "show_turn",
+    "start_turn",
+    "stream_flag",
+    "turn_events",
+]
 
 
 def _state(request: Request) -> ServeState:
@@ -44,11 +61,8 @@ def _frame(event: LoopEvent) -> bytes:
     return sse(event.to_dict(), event=event.kind, id=event.seq)
 
 
-async def _run(
-    state: ServeState, spec: ChatClientRequestSpec, turn: ServedTurn, question: str
-) -> None:
-    """The turn itself (a task of the server), its events into its log."""
-    conversation_id = turn.conversation_id
+async def _events(state: ServeState, turn: ServedTurn, spec: ChatClientRequestSpec) -> None:
+    """Run the turn, its events into its log."""
     answer: str | None = None
     stopped = False
     try:
@@ -56,48 +70,190 @@ async def _run(
             async for event in events:
                 if isinstance(event, ApprovalRequired) and event.pending is not None:
                     pending = PendingToolCalls.from_dict(event.pending)
-                    waiting = PendingTurn(pending, conversation_id, question)
+                    waiting = PendingTurn(pending, turn.conversation_id, turn.question)
                     calls = [call.to_dict() for call in pending.calls]
-                    pending_id = state.pending.add(waiting)
-                    body = {"pending_id": pending_id, "calls": calls}
+                    turn.pending_id = state.pending.add(waiting)
+                    body = {"pending_id": turn.pending_id, "calls": calls}
                     turn.after_event[event.seq] = sse(body, event="pending")
                 elif isinstance(event, LoopEnded):
                     stopped = event.reason is LoopExitReason.APPROVAL_REQUIRED
                     answer = event.response.text if event.response is not None else None
+                    turn.outcome = event.reason.value
     except Exception as exc:  # the stream has started: the failure is a message
-        turn.error = error_event(exc)
+        turn.outcome = "failed"
+        turn.trailer = error_event(exc)
         return
+    turn.answer = answer
     if not state.has_memory and not stopped:
-        messages: list[Message] = [UserMessage(question), AssistantMessage(answer or "")]
-        state.histories.extend(conversation_id, messages)
+        messages: list[Message] = [
+            UserMessage(turn.question),
+            *turn.steering.joined,
+            AssistantMessage(answer or ""),
+        ]
+        state.histories.extend(turn.conversation_id, messages)
 
 
-async def _stream(
-    state: ServeState, spec: ChatClientRequestSpec, turn: ServedTurn, question: str
-) -> AsyncIterator[bytes]:
-    """The turn's messages; the turn starts with them."""
-    yield sse({"conversation_id": turn.conversation_id, "turn_id": turn.log.turn_id}, event="turn")
-    state.turns.start(turn, lambda t: _run(state, spec, t, question), state.slots.release)
-    async for message in state.turns.read(turn, 0, _frame):
+async def _run(
+    state: ServeState, turn: ServedTurn, spec: ChatClientRequestSpec, before: ServedTurn | None
+) -> None:
+    try:
+        if before is not None:  # enqueued (or interrupting): the earlier turn ends first
+            await before.wait_done()
+        if turn.scope.cancelled:
+            turn.outcome = "cancelled"
+            turn.trailer = sse({"reason": "cancelled before it started"}, event="cancelled")
+        else:
+            await _events(state, turn, spec)
+    finally:
+        turn.end()
+        state.slots.release()
+    left = turn.steering.drain()  # steered after the turn's last round boundary
+    if left and not turn.scope.cancelled:
+        text = "\n\n".join(m.text or "" for m in left)
+        try:
+            state.slots.acquire()
+        except ApiError:
+            return
+        _launch(state, turn.conversation_id, text, _user_spec(state, turn.conversation_id, text))
+
+
+def _user_spec(state: ServeState, conversation_id: str, question: str) -> ChatClientRequestSpec:
+    spec = state.client.prompt()
+    if not state.has_memory:
+        spec.messages(state.histories.get(conversation_id))
+    return spec.user(question).tools(*state.tools)
+
+
+def _launch(
+    state: ServeState, conversation_id: str, question: str, spec: ChatClientRequestSpec
+) -> ServedTurn:
+    """Start a turn in a task of its own (its slot taken by the caller)."""
+    turn, before = state.turns.open(conversation_id, question)
+    if state.has_memory:
+        spec.advisors(AdvisorParams.conversation_id(conversation_id))
+    spec.cancel_scope(turn.scope).steering(turn.steering)
+    turn.task = asyncio.get_running_loop().create_task(_run(state, turn, spec, before))
+    return turn
+
+
+def _opening(turn: ServedTurn) -> bytes:
+    return sse({"conversation_id": turn.conversation_id, "turn_id": turn.id}, event="turn")
+
+
+async def _stream(state: ServeState, turn: ServedTurn, after: int) -> AsyncIterator[bytes]:
+    yield _opening(turn)
+    async for message in state.turns.read(turn, after, _frame):
         yield message
 
 
-def _respond(
-    state: ServeState, spec: ChatClientRequestSpec, conversation_id: str, question: str
-) -> Response:
-    if state.has_memory:
-        spec.advisors(AdvisorParams.conversation_id(conversation_id))
+async def _respond(state: ServeState, turn: ServedTurn, stream: bool) -> Response:
+    """The turn's messages from the start as SSE, or (``stream`` false) its summary once
+    it has ended; the reader going away is the disconnect policy's to handle."""
+    if stream:
+        return event_stream_response(_stream(state, turn, 0))
+    state.turns.attach(turn)
+    try:
+        await turn.wait_done()
+    finally:
+        state.turns.detach(turn)
+    return JSONResponse(turn.summary())
+
+
+def stream_flag(data: dict[str, Any]) -> bool:
+    """The request's ``"stream"`` (default true).
+
+    Raises:
+        ApiError: ``422`` when it is not a boolean.
+    """
+    value = data.get("stream", True)
+    if not isinstance(value, bool):
+        raise ApiError(422, "invalid_request", f"'stream' must be a boolean, got {value!r}")
+    return value
+
+
+def busy_policy(data: dict[str, Any], state: ServeState) -> BusyPolicy:
+    """The request's ``"busy"`` policy, else the server's.
+
+    Raises:
+        ApiError: ``422`` for an unknown policy.
+    """
+    value = data.get("busy") or state.settings.busy_policy
+    try:
+        return BusyPolicy(value)
+    except ValueError:
+        known = ", ".join(p.value for p in BusyPolicy)
+        raise ApiError(
+            422, "invalid_request", f"'busy' must be one of {known}, got {value!r}"
+        ) from None
+
+
+def busy_error(turn_id: str, conversation_id: str) -> ApiError:
+    """``409 conversation_busy`` naming the running turn."""
+    return ApiError(
+        409,
+        "conversation_busy",
+        f"the conversation {conversation_id!r} has a turn running ({turn_id}); wait for it, "
+        'stop it (POST /api/turns/<turn_id>/cancel), or send with "busy": "enqueue", '
+        '"interrupt" or "steer"',
+        details={"turn_id": turn_id},
+    )
+
+
+async def start_turn(request: Request) -> Response:
+    """``POST /api/turns`` ``{"message", "conversation_id"?, "busy"?, "stream"?}``."""
+    state = _state(request)
+    data = await read_json_object(request)
+    question = required_str(data, "message")
+    conversation_id = optional_str(data, "conversation_id") or f"conv-{uuid.uuid4().hex}"
+    stream = stream_flag(data)
+    policy = busy_policy(data, state)
+    if state.durable is not None:
+        return await durable.start(state, question, conversation_id, stream, policy)
+    busy = state.turns.busy(conversation_id)
+    if busy is not None:
+        if policy is BusyPolicy.REJECT:
+            raise busy_error(busy.id, conversation_id)
+        if policy is BusyPolicy.STEER:
+            busy.steering.add(question)
+            body = {"turn_id": busy.id, "conversation_id": conversation_id, "steered": True}
+            return JSONResponse(body, status_code=202)
+        if policy is BusyPolicy.INTERRUPT:
+            for running in state.turns.unfinished(conversation_id):
+                running.scope.cancel("interrupted by a new message")
     state.slots.acquire()
-    turn = state.turns.open(f"turn-{uuid.uuid4().hex}", conversation_id)
-
-    def closed() -> None:
-        if turn.task is None:  # the client left before the turn started
-            state.slots.release()
-
-    return event_stream_response(_stream(state, spec, turn, question), on_close=closed)
+    turn = _launch(state, conversation_id, question, _user_spec(state, conversation_id, question))
+    return await _respond(state, turn, stream)
 
 
-def _position(request: Request) -> int:
+async def resume_turn(request: Request) -> Response:
+    """``POST /api/approvals/<pending_id>`` ``{"decisions": {...}, "stream"?}``; a second
+    decision for the same calls is refused (``409 already_decided``)."""
+    state = _state(request)
+    pending_id = request.path_params["pending_id"]
+    data = await read_json_object(request)
+    stream = stream_flag(data)
+    if state.durable is not None:
+        return await durable.resume(state, pending_id, data, stream)
+    waiting = state.pending.peek(pending_id)
+    decisions = parse_decisions(data, waiting.pending.awaiting)
+    try:
+        spec = state.client.prompt().tools(*state.tools).resume(waiting.pending, decisions)
+    except ResumeError as exc:
+        raise ApiError(422, "invalid_resume", str(exc)) from None
+    # Nothing is awaited from the peek to here: of two requests deciding at once, the
+    # second finds the calls decided. A busy server (503) keeps them waiting.
+    state.slots.acquire()
+    state.pending.take(pending_id)
+    turn = _launch(state, waiting.conversation_id, waiting.question, spec)
+    return await _respond(state, turn, stream)
+
+
+def position(request: Request) -> int:
+    """The position to read after: ``Last-Event-ID`` or ``?after=`` (default 0).
+
+    Raises:
+        ApiError: ``422 invalid_position`` when it is not an integer >= 0.
+    """
     raw = request.headers.get("last-event-id") or request.query_params.get("after") or "0"
     try:
         after = int(raw)
@@ -113,118 +269,49 @@ def _position(request: Request) -> int:
     return after
 
 
-_LOG_ERRORS = {"unknown_turn": 404, "past_end": 416, "expired": 410}
+#: The status of each turn-log error's reason.
+LOG_ERRORS = {"unknown_turn": 404, "past_end": 416, "expired": 410}
 
 
-async def read_turn(request: Request) -> Response:
-    """``GET /api/turns/<turn_id>/events``: the turn's messages after ``Last-Event-ID``
-    (or ``?after=``), live until it ends."""
-    state = _state(request)
-    after = _position(request)
+def _served(state: ServeState, turn_id: str) -> ServedTurn:
     try:
-        turn = state.turns.get(request.path_params["turn_id"])
+        return state.turns.get(turn_id)
+    except TurnLogError as exc:
+        raise ApiError(LOG_ERRORS[exc.reason], exc.reason, str(exc)) from None
+
+
+async def show_turn(request: Request) -> Response:
+    """``GET /api/turns/<turn_id>``: where the turn stands."""
+    state = _state(request)
+    turn_id = request.path_params["turn_id"]
+    if state.durable is not None:
+        return await durable.show(state, turn_id)
+    return JSONResponse(_served(state, turn_id).summary())
+
+
+async def turn_events(request: Request) -> Response:
+    """``GET /api/turns/<turn_id>/events`` with ``Last-Event-ID: N`` (or ``?after=N``):
+    the turn's messages after position N, live until it ends."""
+    state = _state(request)
+    turn_id = request.path_params["turn_id"]
+    after = position(request)
+    if state.durable is not None:
+        return await durable.events(state, turn_id, after)
+    turn = _served(state, turn_id)
+    try:
         turn.log.check(after)
     except TurnLogError as exc:
-        raise ApiError(_LOG_ERRORS[exc.reason], exc.reason, str(exc)) from None
-
-    async def body() -> AsyncIterator[bytes]:
-        yield sse(
-            {"conversation_id": turn.conversation_id, "turn_id": turn.log.turn_id}, event="turn"
-        )
-        async for message in state.turns.read(turn, after, _frame):
-            yield message
-
-    return event_stream_response(body())
+        raise ApiError(LOG_ERRORS[exc.reason], exc.reason, str(exc)) from None
+    return event_stream_response(_stream(state, turn, after))
 
 
-async def start_turn(request: Request) -> Response:
-    """``POST /api/turns`` ``{"message": ..., "conversation_id": ...|null}``."""
+async def cancel_turn(request: Request) -> Response:
+    """``POST /api/turns/<turn_id>/cancel``: stop the turn (it ends ``cancelled``, its
+    conversation left valid); ``202`` with where it stands."""
     state = _state(request)
-    data = await read_json_object(request)
-    question = required_str(data, "message")
-    conversation_id = optional_str(data, "conversation_id") or f"conv-{uuid.uuid4().hex}"
-    spec = state.client.prompt()
-    if not state.has_memory:
-        spec.messages(state.histories.get(conversation_id))
-    spec.user(question).tools(*state.tools)
-    return _respond(state, spec, conversation_id, question)
-
-
-def _decision(call_id: str, value: Any) -> ApprovalDecision:
-    if not isinstance(value, dict) or value.get("decision") not in _KINDS:
-        raise ApiError(
-            422,
-            "invalid_decision",
-            f'the decision for call {call_id!r} must be an object with "decision": '
-            f'"approve", "deny" or "edit", got {value!r}',
-        )
-    kind = value["decision"]
-    if kind == "approve":
-        return ApprovalDecision.approve()
-    if kind == "deny":
-        reason = value.get("reason")
-        if reason is not None and not isinstance(reason, str):
-            raise ApiError(422, "invalid_decision", f"'reason' for call {call_id!r} must be text")
-        return ApprovalDecision.deny(reason) if reason else ApprovalDecision.deny()
-    arguments = value.get("arguments")
-    if not isinstance(arguments, dict):
-        raise ApiError(
-            422,
-            "invalid_decision",
-            f"an edit of call {call_id!r} needs 'arguments', a JSON object, got {arguments!r}",
-        )
-    return ApprovalDecision.edit(arguments)
-
-
-def parse_decisions(data: dict[str, Any], awaiting: tuple[str, ...]) -> dict[str, ApprovalDecision]:
-    """One decision per awaited call id, from ``{"decisions": {id: {...}}}``.
-
-    Raises:
-        ApiError: ``422`` for a missing or unknown call id, or a malformed decision.
-    """
-    given = data.get("decisions")
-    if not isinstance(given, dict):
-        raise ApiError(
-            422,
-            "invalid_request",
-            f"expected 'decisions', an object of call id -> decision, got {given!r}",
-        )
-    missing = [call_id for call_id in awaiting if call_id not in given]
-    if missing:
-        raise ApiError(
-            422,
-            "missing_decision",
-            f"no decision for call id(s) {', '.join(missing)}; every waiting call needs one "
-            f"(waiting: {', '.join(awaiting)})",
-        )
-    unknown = [call_id for call_id in given if call_id not in awaiting]
-    if unknown:
-        raise ApiError(
-            422,
-            "unknown_call",
-            f"decisions for call id(s) {', '.join(map(str, unknown))} that do not wait "
-            f"(waiting: {', '.join(awaiting)})",
-        )
-    return {call_id: _decision(call_id, given[call_id]) for call_id in awaiting}
-
-
-async def resume_turn(request: Request) -> Response:
-    """``POST /api/approvals/<pending_id>`` ``{"decisions": {...}}``."""
-    state = _state(request)
-    pending_id = request.path_params["pending_id"]
-    waiting = state.pending.peek(pending_id)
-    data = await read_json_object(request)
-    decisions = parse_decisions(data, waiting.pending.awaiting)
-    try:
-        spec = state.client.prompt().tools(*state.tools).resume(waiting.pending, decisions)
-    except ResumeError as exc:
-        raise ApiError(422, "invalid_resume", str(exc)) from None
-    # Taken only once the resumed turn can start: a busy server (503) keeps it waiting,
-    # and of two requests deciding at once, the second finds it gone (404).
-    response = _respond(state, spec, waiting.conversation_id, waiting.question)
-    try:
-        state.pending.take(pending_id)
-    except ApiError:
-        state.slots.release()  # the response is never sent: its slot is given back here
-        raise
-    return response
+    turn_id = request.path_params["turn_id"]
+    if state.durable is not None:
+        return await durable.cancel(state, turn_id)
+    turn = _served(state, turn_id)
+    turn.scope.cancel("stopped by the user")
+    return JSONResponse(turn.summary(), status_code=202)

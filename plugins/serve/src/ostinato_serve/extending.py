@@ -19,10 +19,10 @@ top of a plugin module.
 
 from __future__ import annotations
 
+from ostinato_serve._decisions import parse_decisions
 from ostinato_serve._guard import Guard
 from ostinato_serve._problems import ApiError
 from ostinato_serve._sse import failure_body
 from ostinato_serve._state import PendingTurn, ServeState
-from ostinato_serve._turns import parse_decisions
 
 __all__ = ["ApiError", "Guard", "PendingTurn", "ServeState", "failure_body", "parse_decisions"]

@@ -133,3 +133,57 @@ def test_leaving_while_a_turn_runs_asks_first(
             page.close(run_before_unload=True)
     finally:
         RELEASE.set()
+
+
+def test_a_reload_while_a_turn_runs_reads_the_turn_again_and_shows_it_once(
+    serve: Callable[[Any], str], open_page: Callable[..., Any]
+) -> None:
+    RELEASE.clear()
+    try:
+        page = open_page(serve(build_app(memory=True))).page
+        _ask(page, "something slow")
+        expect(page.get_by_test_id("status")).to_have_text("Running…")
+        stored = page.evaluate("sessionStorage.getItem('ostinato.turn')")
+        assert stored is not None and '"turnId":"turn-' in stored
+
+        page.once("dialog", lambda dialog: dialog.accept())  # leave: the turn goes on
+        page.reload()
+
+        expect(page.get_by_test_id("message-user")).to_have_text(["something slow"])
+        expect(page.get_by_test_id("status")).to_have_text("Running…")
+        RELEASE.set()
+        expect(page.get_by_test_id("message-assistant")).to_contain_text("Results: released")
+        _idle(page)
+        assert page.evaluate("sessionStorage.getItem('ostinato.turn')") is None
+
+        page.reload()  # ended: the stored conversation shows it, once
+
+        expect(page.get_by_test_id("message-user")).to_have_text(["something slow"])
+        expect(page.get_by_test_id("message-assistant")).to_have_count(1)
+        _idle(page)
+    finally:
+        RELEASE.set()
+
+
+def test_an_approval_decided_in_a_second_tab_is_refused_in_the_first(
+    serve: Callable[[Any], str], open_page: Callable[..., Any]
+) -> None:
+    url = serve(build_app(memory=True))
+    first = open_page(url).page
+    _ask(first, "Please pay Ann 50 EUR")
+    expect(first.get_by_test_id("tool-call")).to_have_attribute("data-state", "pending")
+    # A duplicated tab starts with a copy of the tab's storage.
+    storage = first.evaluate("JSON.stringify(Object.assign({}, sessionStorage))")
+    second = open_page(url).page
+    second.evaluate(
+        "s => { for (const [k, v] of Object.entries(JSON.parse(s))) sessionStorage.setItem(k, v) }",
+        storage,
+    )
+    second.reload()
+    second.get_by_test_id("tool-call").get_by_test_id("approve").click()
+    expect(second.get_by_test_id("message-assistant")).to_contain_text("Results: sent 50 EUR")
+
+    first.get_by_test_id("tool-call").get_by_test_id("approve").click()
+
+    expect(first.get_by_test_id("status")).to_contain_text("decided already")
+    expect(first.get_by_test_id("message-assistant")).not_to_contain_text("sent 50 EUR")

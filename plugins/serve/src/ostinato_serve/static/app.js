@@ -24,6 +24,8 @@ import {
   rememberedConversation,
   rememberedPending,
   rememberPending,
+  rememberTurn,
+  rememberedTurn,
 } from "./tab.js";
 import { TurnView } from "./turn.js";
 
@@ -62,6 +64,7 @@ const state = {
   info: null,
   conversationId: null,
   abort: null, // the AbortController of the turn streaming now
+  turnId: null, // the id of the turn streaming now (Stop cancels it on the server)
   pending: null, // {id, view, decisions: {callId: decision}, callIds: [...]}
 };
 
@@ -114,7 +117,10 @@ function setBusy(busy) {
   ui.composer.setAttribute("aria-busy", String(busy));
 }
 
-async function runStream(path, body, view) {
+// Runs a turn's stream into its view: the response of open(signal) (default: POST
+// path with body), read on after the last event id when the connection is lost. The turn's
+// id and position stay in the tab's storage while it runs, so a reload reads it again.
+async function runStream(path, body, view, open = (signal) => postStream(path, body, signal)) {
   const abort = new AbortController();
   state.abort = abort;
   setBusy(true);
@@ -140,11 +146,18 @@ async function runStream(path, body, view) {
           continue;
         }
         turnId = data.turn_id || null;
+        state.turnId = turnId;
+        if (turnId) {
+          const conversationId = data.conversation_id;
+          rememberTurn({ turnId, lastId, conversationId, question: view.question });
+        }
       }
       if (message.id !== null) {
         const id = Number(message.id);
         if (id <= lastId) continue;
         lastId = id;
+        const remembered = rememberedTurn();
+        if (remembered && remembered.turnId === turnId) rememberTurn({ ...remembered, lastId });
       }
       view.handle(message.event, data);
       if (message.event === "loop_ended") ended = true;
@@ -157,7 +170,7 @@ async function runStream(path, body, view) {
   try {
     let lost = null;
     try {
-      await read(await postStream(path, body, abort.signal));
+      await read(await open(abort.signal));
     } catch (error) {
       if (abort.signal.aborted || turnId === null || error.status) throw error;
       lost = error;
@@ -187,7 +200,12 @@ async function runStream(path, body, view) {
       view.interrupt(`Error: ${errorMessage}`);
     }
   } finally {
-    if (state.abort === abort) state.abort = null;
+    if (state.abort === abort) {
+      state.abort = null;
+      state.turnId = null;
+    }
+    const remembered = rememberedTurn();
+    if (remembered && remembered.turnId === turnId) rememberTurn(null);
     // a turn that failed or stopped leaves no decision waiting
     if (state.pending && state.pending.view === view && (errorMessage !== null || !ended)) {
       state.pending = null;
@@ -238,6 +256,22 @@ function send() {
   const view = addTurnView(text);
   scrollToEnd();
   runStream("api/turns", { message: text, conversation_id: state.conversationId }, view);
+}
+
+// Stop: the server cancels the turn (closing its connection alone would leave it
+// running: turns outlive their connection), then the stream is closed.
+async function stopTurn() {
+  const abort = state.abort;
+  if (!abort) return;
+  if (state.turnId) {
+    try {
+      const path = `api/turns/${encodeURIComponent(state.turnId)}/cancel`;
+      await fetch(path, { method: "POST", headers: headers() });
+    } catch {
+      // the stream's own end says what happened
+    }
+  }
+  abort.abort();
 }
 
 function newConversation() {
@@ -299,6 +333,8 @@ async function restoreConversation() {
   const id = rememberedConversation();
   if (!id || state.conversationId) return;
   const pending = rememberedPending();
+  const running = rememberedTurn();
+  const runs = running && running.conversationId === id;
   let messages = [];
   try {
     messages = (await getJson(`api/conversations/${encodeURIComponent(id)}`)).messages || [];
@@ -308,7 +344,7 @@ async function restoreConversation() {
       return;
     }
     // a first turn waiting for approval is not kept yet: its pending call is all there is
-    if (error.status !== 404 || !pending || pending.conversationId !== id) {
+    if (error.status !== 404 || ((!pending || pending.conversationId !== id) && !runs)) {
       rememberConversation(null);
       rememberPending(null);
       const gone = error.status === 404 ? " is no longer on the server" : " could not be read";
@@ -322,7 +358,29 @@ async function restoreConversation() {
     offerAgain(pending, transcript);
     setBusy(false);
   }
+  if (runs) await reattach(running);
   return true;
+}
+
+// The turn that ran when the page was reloaded: read again from its start into a new view
+// (the page shows nothing of it yet), unless it has ended (its messages are stored then).
+async function reattach(running) {
+  const path = `api/turns/${encodeURIComponent(running.turnId)}`;
+  let stands;
+  try {
+    stands = await getJson(path);
+  } catch {
+    rememberTurn(null); // forgotten by the server: the stored conversation is all there is
+    return;
+  }
+  if (stands.done) {
+    rememberTurn(null);
+    return;
+  }
+  addUserMessage(running.question);
+  const view = addTurnView(running.question);
+  scrollToEnd();
+  runStream(path, null, view, (signal) => readAgain(running.turnId, 0, signal));
 }
 
 // ---- the token ----
@@ -352,7 +410,7 @@ async function submitToken(event) {
   ui.token.value = "";
   ui.auth.hidden = true;
   setStatus("idle");
-  if (await restoreConversation()) setStatus(state.pending ? "waiting" : "idle");
+  if ((await restoreConversation()) && !state.abort) setStatus(state.pending ? "waiting" : "idle");
   refreshConversations();
   ui.question.focus();
 }
@@ -399,11 +457,11 @@ async function start() {
     }
   });
   ui.question.addEventListener("input", resizeQuestion);
-  ui.stop.addEventListener("click", () => state.abort && state.abort.abort());
+  ui.stop.addEventListener("click", stopTurn);
   ui.newConversation.addEventListener("click", newConversation);
   ui.auth.addEventListener("submit", submitToken);
   ui.conversationSelect.addEventListener("change", () => openConversation(ui.conversationSelect.value));
-  // leaving cancels a running turn (its connection closes): the browser asks first
+  // a running turn goes on on the server when the page is left: the browser asks first
   window.addEventListener("beforeunload", (event) => {
     if (state.abort) event.preventDefault();
   });
@@ -420,7 +478,7 @@ async function start() {
     return;
   }
   setStatus("idle");
-  if (await restoreConversation()) setStatus(state.pending ? "waiting" : "idle");
+  if ((await restoreConversation()) && !state.abort) setStatus(state.pending ? "waiting" : "idle");
   refreshConversations();
   ui.question.focus();
 }

@@ -1,9 +1,11 @@
 // What this tab remembers across a reload (sessionStorage: this tab only, gone when it
-// closes): the conversation it shows, and the calls of a turn waiting for a decision.
+// closes): the conversation it shows, the turn running in it (its id and the position
+// read), and the calls of a turn waiting for a decision.
 // The conversation's messages are the server's to keep; only their id lives here.
 
 const CONVERSATION_KEY = "ostinato.conversation";
 const PENDING_KEY = "ostinato.pending";
+const TURN_KEY = "ostinato.turn";
 
 export function rememberedConversation() {
   return sessionStorage.getItem(CONVERSATION_KEY) || null;
@@ -27,4 +29,19 @@ export function rememberedPending() {
 export function rememberPending(pending) {
   if (pending) sessionStorage.setItem(PENDING_KEY, JSON.stringify(pending));
   else sessionStorage.removeItem(PENDING_KEY);
+}
+
+// {turnId, lastId, conversationId, question} of the turn streaming now, or null.
+export function rememberedTurn() {
+  try {
+    const turn = JSON.parse(sessionStorage.getItem(TURN_KEY) || "null");
+    return turn && turn.turnId && turn.conversationId ? turn : null;
+  } catch {
+    return null;
+  }
+}
+
+export function rememberTurn(turn) {
+  if (turn) sessionStorage.setItem(TURN_KEY, JSON.stringify(turn));
+  else sessionStorage.removeItem(TURN_KEY);
 }

@@ -1,0 +1,281 @@
+"""``/api/turns`` on a durable engine (``OSTINATO_SERVE_TURNS=durable``): turns are
+submitted to the engine and read from its turn log, so any server process serves any
+turn, and a server keeps no turn state a restart would lose.
+
+A turn's id is ``turn:<conversation_id>:<hex>`` (the engine's workflow id): any process
+finds a conversation's turns by that prefix (the busy policies) and its conversation by
+the id. Its messages are those of an in-process turn: ``event: turn``, then each loop
+event with ``id: <seq>`` from :meth:`~ostinato.durable.TurnHandle.aevents`; a turn that
+stops for approval adds ``event: pending`` (``pending_id`` ``<turn_id>@<seq>``) and the
+stream ends after its ``loop_ended``, as an in-process turn's does; ``POST
+/api/approvals/<pending_id>`` decides it through the handle (each round decided once,
+across processes: ``409 already_decided``) and streams the turn on from there.
+``reject`` and ``steer`` work across processes; ``enqueue`` and ``interrupt`` are
+refused (``422``): the engine runs turns on workers that do not wait for each other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any
+
+from starlette.responses import JSONResponse, Response
+
+from ostinato.errors import DurableTurnError, ResumeError, TurnLogError
+from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent, LoopExitReason
+from ostinato.tools import PendingToolCalls
+from ostinato_serve._decisions import parse_decisions
+from ostinato_serve._problems import ApiError
+from ostinato_serve._running import BusyPolicy
+from ostinato_serve._sse import error_event, event_stream_response, sse
+
+if TYPE_CHECKING:
+    from ostinato.durable import DurableEngine, TurnHandle
+    from ostinato_serve._state import ServeState
+
+__all__ = ["DurableTurns", "cancel", "events", "resume", "show", "start"]
+
+_DONE = ("succeeded", "failed", "cancelled")
+_LOG_ERRORS = {"unknown_turn": 404, "past_end": 416, "expired": 410}
+
+
+class DurableTurns:
+    """What a server needs to serve durable turns: the engine and the tool names.
+
+    Args:
+        engine: the durable engine (``durable_engine()``).
+        tools: the tool names every submitted turn offers (workers resolve them).
+    """
+
+    def __init__(self, engine: DurableEngine, tools: tuple[str, ...] = ()) -> None:
+        self.engine = engine
+        self.tools = tools
+
+    def handle(self, turn_id: str) -> TurnHandle:
+        """The handle of ``turn_id`` (one of this server's ids, else ``404``)."""
+        if _conversation_of(turn_id) is None:
+            raise _unknown(turn_id)
+        return self.engine.turn(turn_id)
+
+
+def _conversation_of(turn_id: str) -> str | None:
+    head, _, rest = turn_id.partition(":")
+    conversation, sep, _ = rest.rpartition(":")
+    return conversation if head == "turn" and sep and conversation else None
+
+
+def _unknown(turn_id: str) -> ApiError:
+    return ApiError(
+        404,
+        "unknown_turn",
+        f"no durable turn has the id {turn_id!r}; expected the turn_id of a 'turn' event",
+    )
+
+
+async def _status(handle: TurnHandle) -> str:
+    try:
+        return (await asyncio.to_thread(lambda: handle.status)).value
+    except DurableTurnError:
+        raise _unknown(handle.id) from None
+
+
+async def _busy(durable: DurableTurns, conversation_id: str) -> str | None:
+    """The id of the conversation's turn that has not ended, if any."""
+    find: Callable[[str], Any] | None = getattr(durable.engine, "turn_ids", None)
+    if find is None:
+        return None
+    ids = await asyncio.to_thread(find, f"turn:{conversation_id}:")
+    for turn_id in reversed(list(ids)):
+        if _conversation_of(turn_id) != conversation_id:
+            continue
+        status = await _status(durable.engine.turn(turn_id))
+        return turn_id if status not in _DONE else None
+    return None
+
+
+def _opening(turn_id: str) -> bytes:
+    conversation = _conversation_of(turn_id)
+    return sse({"conversation_id": conversation, "turn_id": turn_id}, event="turn")
+
+
+async def _read(handle: TurnHandle, after: int, skip_stop: bool) -> AsyncIterator[bytes]:
+    """The turn's messages after ``after``, until it ends or stops for approval
+    (``skip_stop``: the stop at ``after`` was decided: read on past its ``loop_ended``)."""
+    yield _opening(handle.id)
+    try:
+        async for event in handle.aevents(after):
+            if skip_stop:
+                skip_stop = not isinstance(event, LoopEnded)
+                continue
+            yield sse(event.to_dict(), event=event.kind, id=event.seq)
+            if isinstance(event, ApprovalRequired) and event.pending is not None:
+                yield _pending(handle.id, event)
+            if isinstance(event, LoopEnded) and _stopped(event):
+                return
+    except Exception as exc:  # the stream has started: the failure is a message
+        yield error_event(exc)
+
+
+def _stopped(event: LoopEvent) -> bool:
+    return isinstance(event, LoopEnded) and event.reason is LoopExitReason.APPROVAL_REQUIRED
+
+
+def _pending(turn_id: str, event: ApprovalRequired) -> bytes:
+    pending = PendingToolCalls.from_dict(event.pending or {})
+    calls = [call.to_dict() for call in pending.calls]
+    return sse({"pending_id": f"{turn_id}@{event.seq}", "calls": calls}, event="pending")
+
+
+async def _respond(handle: TurnHandle, after: int, stream: bool, skip: bool) -> Response:
+    if stream:
+        return event_stream_response(_read(handle, after, skip))
+    outcome: str | None = None
+    answer: str | None = None
+    pending_id: str | None = None
+    last = after
+    async for event in handle.aevents(after):
+        last = event.seq
+        if skip:
+            skip = not isinstance(event, LoopEnded)
+            continue
+        if isinstance(event, ApprovalRequired):
+            pending_id = f"{handle.id}@{event.seq}"
+        if isinstance(event, LoopEnded):
+            outcome = event.reason.value
+            answer = event.response.text if event.response is not None else None
+            if _stopped(event):
+                break
+    body = {
+        "turn_id": handle.id,
+        "conversation_id": _conversation_of(handle.id),
+        "done": outcome is not None and not _stopped_outcome(outcome),
+        "outcome": outcome,
+        "answer": answer,
+        "pending_id": pending_id if outcome == "approval_required" else None,
+        "position": last,
+    }
+    return JSONResponse(body)
+
+
+def _stopped_outcome(outcome: str) -> bool:
+    return outcome == LoopExitReason.APPROVAL_REQUIRED.value
+
+
+async def start(
+    state: ServeState, question: str, conversation_id: str, stream: bool, policy: BusyPolicy
+) -> Response:
+    """``POST /api/turns`` on the engine."""
+    from ostinato.durable import TurnRequest, steer_turn
+    from ostinato_serve._turns import busy_error
+
+    durable = state.durable
+    assert durable is not None
+    running = await _busy(durable, conversation_id)
+    if running is not None:
+        if policy is BusyPolicy.REJECT:
+            raise busy_error(running, conversation_id)
+        if policy is BusyPolicy.STEER:
+            try:
+                await asyncio.to_thread(steer_turn, durable.engine.turn(running), question)
+            except DurableTurnError as exc:
+                raise ApiError(409, "not_steerable", str(exc)) from None
+            body = {"turn_id": running, "conversation_id": conversation_id, "steered": True}
+            return JSONResponse(body, status_code=202)
+        raise ApiError(
+            422,
+            "unsupported_policy",
+            f"the busy policy {policy.value!r} is not available for durable turns (the "
+            f"conversation {conversation_id!r} has the turn {running} running); expected "
+            '"reject" or "steer", or stop the running turn first',
+        )
+    request = TurnRequest(question, conversation_id=conversation_id, tools=durable.tools)
+    turn_id = f"turn:{conversation_id}:{uuid.uuid4().hex}"
+    handle = await asyncio.to_thread(durable.engine.submit, request, turn_id=turn_id)
+    return await _respond(handle, 0, stream, False)
+
+
+async def resume(
+    state: ServeState, pending_id: str, data: dict[str, Any], stream: bool
+) -> Response:
+    """``POST /api/approvals/<turn_id>@<seq>``: decide through the handle, then read on."""
+    durable = state.durable
+    assert durable is not None
+    turn_id, _, at = pending_id.rpartition("@")
+    if not turn_id or not at.isdigit():
+        raise ApiError(
+            404, "unknown_pending", f"no calls wait under {pending_id!r} (expected <turn_id>@<n>)"
+        )
+    handle = durable.handle(turn_id)
+    pending = await asyncio.to_thread(handle.pending)
+    try:
+        if pending is None:
+            await asyncio.to_thread(handle.decide, {})  # raises: decided, or none waits
+        else:
+            decisions = parse_decisions(data, pending.awaiting)
+            await asyncio.to_thread(handle.decide, decisions)
+    except DurableTurnError as exc:
+        if exc.status == "already_decided":
+            raise ApiError(409, "already_decided", str(exc)) from None
+        raise ApiError(404, "unknown_pending", str(exc)) from None
+    except ResumeError as exc:
+        raise ApiError(422, "invalid_resume", str(exc)) from None
+    return await _respond(handle, int(at), stream, True)
+
+
+async def show(state: ServeState, turn_id: str) -> Response:
+    """``GET /api/turns/<turn_id>`` of a durable turn."""
+    assert state.durable is not None
+    handle = state.durable.handle(turn_id)
+    status = await _status(handle)
+    pending = await asyncio.to_thread(handle.pending)
+    body = {
+        "turn_id": turn_id,
+        "conversation_id": _conversation_of(turn_id),
+        "done": status in _DONE,
+        "status": status,
+        "awaiting": list(pending.awaiting) if pending is not None else [],
+    }
+    return JSONResponse(body)
+
+
+async def events(state: ServeState, turn_id: str, after: int) -> Response:
+    """``GET /api/turns/<turn_id>/events`` of a durable turn, after ``after``."""
+    assert state.durable is not None
+    handle = state.durable.handle(turn_id)
+    await _status(handle)  # 404 for an unknown turn, before the stream starts
+    try:  # a bad position fails at the first read: at once, before the stream starts
+        await asyncio.to_thread(_probe, handle, after)
+    except TurnLogError as exc:
+        raise ApiError(_LOG_ERRORS.get(exc.reason, 422), exc.reason, str(exc)) from None
+    return event_stream_response(_read(handle, after, False))
+
+
+def _probe(handle: TurnHandle, after: int) -> None:
+    reader = handle.events(after, timeout=0)
+    try:
+        next(iter(reader), None)
+    except TimeoutError:
+        pass
+    finally:
+        close = getattr(reader, "close", None)
+        if close is not None:
+            close()
+
+
+async def cancel(state: ServeState, turn_id: str) -> Response:
+    """``POST /api/turns/<turn_id>/cancel`` of a durable turn (its engine's handle must
+    have ``cancel()``)."""
+    assert state.durable is not None
+    handle = state.durable.handle(turn_id)
+    stop: Callable[[], None] | None = getattr(handle, "cancel", None)
+    if stop is None:
+        raise ApiError(
+            501,
+            "not_cancellable",
+            f"the durable engine's handle ({type(handle).__name__}) cannot cancel a turn",
+        )
+    await _status(handle)
+    await asyncio.to_thread(stop)
+    return JSONResponse({"turn_id": turn_id, "cancelled": True}, status_code=202)

@@ -1,0 +1,51 @@
+"""Durable turns steered from another process (the message recorded: a worker killed
+after taking it replays the same conversation), and decided once: a second decision,
+from the same or another engine, is refused with a clear error. Real worker processes
+on SQLite."""
+
+from __future__ import annotations
+
+import pytest
+
+from ostinato.durable import TurnStatus
+from ostinato.errors import DurableTurnError
+from tests.plugins.dbos.fake_model import FakeModelServer
+from tests.plugins.dbos.test_crash_recovery import remembered
+from tests.plugins.dbos.workers import Workers, turn_request
+
+
+def test_a_steered_message_joins_the_durable_turn_and_survives_a_crash(
+    workers: Workers, model_server: FakeModelServer
+) -> None:
+    tool = model_server.gate(("count", "s1", 0))
+    second = model_server.gate(("model", "s1", 2))
+    worker = workers.start("w1")
+    with workers.engine() as engine:
+        handle = engine.submit(turn_request("s1", "tool"))
+        assert tool.arrived.wait(workers.patience)
+        handle.steer("and the other one")  # while the tool runs: taken after its result
+        tool.release.set()
+        assert second.arrived.wait(workers.patience)
+        workers.kill(worker)  # the message was taken: the replay must take it again
+        second.release.set()
+        workers.start("w1")
+        assert handle.result(timeout=workers.patience).text == "done s1"
+        with pytest.raises(DurableTurnError, match="has ended"):
+            handle.steer("too late")
+    assert remembered(workers, "s1") == ["s1 tool", "and the other one", "done s1"]
+    assert model_server.started[("count", "s1", 0)] == 1
+
+
+def test_a_second_decision_is_refused_from_any_process(workers: Workers) -> None:
+    workers.start("w1")
+    with workers.engine() as engine, workers.engine() as other:
+        handle = engine.submit(turn_request("d1", "approval"))
+        pending = handle.wait_for_pending(workers.patience)
+        assert pending is not None
+        call = pending.calls[0].id
+        handle.decide({call: True})
+        with pytest.raises(DurableTurnError, match="decided already") as refused:
+            other.turn(handle.id).decide({call: False})
+        assert refused.value.status == "already_decided"
+        assert handle.result(timeout=workers.patience).text == "done d1"
+        assert handle.status is TurnStatus.SUCCEEDED
