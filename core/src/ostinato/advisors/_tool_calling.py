@@ -22,11 +22,10 @@ from ostinato._aio import closing_stream
 from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor, ToolAdvisor
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
-from ostinato.advisors._loop_cancel import CANCELLED, RoundCancelled
+from ostinato.advisors._loop_cancel import RoundCancelled
 from ostinato.advisors._loop_steps import LoopExit
 from ostinato.advisors._no_progress import NoProgressAction
 from ostinato.advisors._no_progress import no_progress_action as _action
-from ostinato.advisors._round_marks import RoundMarker, with_previous_usage
 from ostinato.advisors._tool_calling_settings import (
     ToolCallingAdvisorSettings,
     ToolExecutionEligibilityChecker,
@@ -42,7 +41,6 @@ from ostinato.tools import ToolCallingManager, ToolExecutionResult
 if TYPE_CHECKING:
     from ostinato.advisors._chain import AdvisorChain
     from ostinato.advisors._tool_calling_builder import ToolCallingAdvisorBuilder
-    from ostinato.tools._eager import EagerStarts
 
 __all__ = ["ToolCallingAdvisor"]
 
@@ -346,14 +344,8 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         options: ToolCallingChatOptions,
     ) -> AsyncIterator[ChatClientResponse]:
         # Chunks of tool rounds are hidden; the others are shown as they arrive (see
-        # _stream_round). A round cancelled midway ends the turn with its own answer.
+        # TurnState.stream_round). A round cancelled midway ends the turn with its own answer.
         turn = await ToolLoopTurn.start(self, request, chain, options, stream=True)
-        manager = self.tool_calling_manager
-        eager = getattr(getattr(manager, "_effects", None), "eager_start", False) is True
-        if eager:  # loaded only when early starts are on
-            from ostinato.advisors._loop_eager import decide_with, eager_starting, early_starts
-
-            eager = eager_starting(manager)
         # A reader who stops early closes this generator (GeneratorExit): a cancellation too.
         async with turn.telling_cancellation():
             step = await turn.resume()
@@ -361,9 +353,8 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                 round_request = await turn.begin_round()
                 aggregator = ChatClientMessageAggregator()
                 cancelled = False
-                starts = None if not eager else early_starts(turn.options)
-                round_chunks = self._stream_round(turn, round_request, aggregator, starts)
-                try:
+                async with turn.early_starting() as starts:
+                    round_chunks = turn.stream_round(round_request, aggregator, starts)
                     async with closing_stream(round_chunks) as shown:
                         async for chunk in shown:
                             if isinstance(chunk, RoundCancelled):
@@ -375,42 +366,8 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                         step = await turn.cancelled(round_request)
                     elif aggregate is None:
                         return
-                    elif starts is None:
-                        step = await turn.decide(round_request, aggregate)
                     else:
-                        step = await decide_with(starts, turn.decide(round_request, aggregate))
-                finally:
-                    if starts is not None:
-                        await starts.cancel()  # those no call took, or all on an error
+                        step = await turn.with_starts(starts, turn.decide(round_request, aggregate))
             tail = turn.stream_tail(step)
             if tail is not None:
                 yield tail
-
-    async def _stream_round(
-        self,
-        turn: ToolLoopTurn,
-        request: ChatClientRequest,
-        aggregator: ChatClientMessageAggregator,
-        starts: EagerStarts | None = None,
-    ) -> AsyncIterator[ChatClientResponse | RoundCancelled]:
-        # One round's chunks into ``aggregator``; those shown are yielded with the usage
-        # of earlier rounds added and stamped with their round number; CANCELLED last if
-        # the turn's cancel scope was cancelled (the round's stream is closed first).
-        previous = turn.usage.total
-        marker = RoundMarker(turn.rounds + 1)
-        cancelled = False
-        async with closing_stream(turn.inner_chain().next_stream(request)) as chunks:
-            async for chunk in turn.guard_stream(chunks):
-                if isinstance(chunk, RoundCancelled):  # the last item: the guard ends here
-                    cancelled = True
-                    continue
-                aggregator.add(chunk)
-                if starts is not None:
-                    starts.see(chunk.chat_response)
-                shown = not turn.is_tool_round(chunk.chat_response)
-                if turn.events is not None:
-                    await turn.events.chunk(turn.rounds + 1, chunk, shown)
-                if shown:
-                    yield with_previous_usage(marker.mark(chunk), previous)
-        if cancelled:
-            yield CANCELLED
