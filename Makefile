@@ -18,11 +18,13 @@ RUN := $(UV) run --no-sync
 DEMO_MODEL ?= llamacpp:default
 DEMO_QUESTION ?= What is the weather in Paris and in Tokyo?
 
-.PHONY: help setup local-model source-build-check browser demo demo-check wheels-check run test lint docs format clean bench-setup bench bench-quick test-turn-log bench-turn-log
+.PHONY: help setup local-model source-build-check browser demo demo-check wheels-check run test crash-matrix lint docs format clean bench-setup bench bench-quick test-turn-log bench-turn-log
 
 help:
 	@echo "make demo    run the main job: a local model asks for the weather tool, on your machine"
 	@echo "make test    run the whole test suite"
+	@echo "make crash-matrix  SIGKILL durable workers around a destructive tool, 200 randomized runs"
+	@echo "                 (OSTINATO_CRASH_MATRIX_RUNS, _SEED to change them; ~20 min on 2 cores)"
 	@echo "make demo-check  run the main job non-interactively and check both cities' tool calls,"
 	@echo "                 then a new user's first steps (README script, chat -c and logs, worker)"
 	@echo "make source-build-check  build llama-server from source (not the prebuilt one) and"
@@ -80,6 +82,9 @@ browser:
 
 test: local-model browser
 	$(RUN) pytest
+
+crash-matrix: setup
+	$(RUN) pytest -m slow tests/plugins/dbos/test_crash_matrix.py -q
 
 # The durable turn log's long failover test: 50 turns whose worker is killed at random
 # while a third process reads them (about 2 minutes; marked slow, not in `make test`).

@@ -72,6 +72,11 @@ def main(argv: list[str] | None = None) -> int:
         help="skip the served scenario (the OpenAI-compatible endpoint vs in process, "
         "200 streamed turns through it)",
     )
+    parser.add_argument(
+        "--no-eager",
+        action="store_true",
+        help="skip the early-start scenario (a paced 3-tool round with and without it)",
+    )
     parser.add_argument("--strict", action="store_true", help="exit 2 when a target is missed")
     args = parser.parse_args(argv)
     settings = Settings.quick() if args.quick else Settings()
@@ -105,6 +110,18 @@ def main(argv: list[str] | None = None) -> int:
         from bench.serve import measure_serve, render_serve
 
         report = report.rstrip("\n") + "\n\n" + render_serve(measure_serve(quick=args.quick))
+    if not args.no_eager:
+        import os
+
+        from bench.eager import measure_eager, render_eager
+        from bench.runner import Server
+
+        fake = Server([], dict(os.environ))
+        try:
+            section = render_eager(measure_eager(fake, turns=5 if args.quick else 15))
+        finally:
+            fake.close()
+        report = report.rstrip("\n") + "\n\n" + section
     output = args.output or results_path(quick=args.quick)
     output.write_text(report)
     print(report)

@@ -4,7 +4,8 @@
 of 3 rounds, then answers with text. ``-s100`` switches the tool to ``nap(ms=100)`` (a tool
 sleeping 100 ms), for the tool-batch concurrency measurement; ``-w`` streams many small
 events (the answer word by word, each tool's arguments in fragments of a few characters),
-as a real model streams its tokens. The server is stateless: it
+as a real model streams its tokens; ``-t20`` paces those events 20 ms apart, as a real
+model's tokens arrive (the early-start measurement). The server is stateless: it
 works out which round a request belongs to from the messages after the last user message,
 so any number of conversations can run at once.
 
@@ -21,7 +22,7 @@ from typing import Any
 
 __all__ = ["QUESTION", "Scenario", "history_messages", "tool_result_matches"]
 
-_NAME = re.compile(r"^bench-k(?P<k>\d+)-p(?P<p>\d+)(?:-s(?P<s>\d+))?(?P<w>-w)?$")
+_NAME = re.compile(r"^bench-k(?P<k>\d+)-p(?P<p>\d+)(?:-s(?P<s>\d+))?(?P<w>-w)?(?:-t(?P<t>\d+))?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,12 +34,14 @@ class Scenario:
         parallel: how many tool calls per round (``p``).
         sleep_ms: when set, the calls are ``nap(ms=sleep_ms)`` instead of ``add(a, b)``.
         fine: streamed replies carry one event per word or argument fragment.
+        pace_ms: milliseconds between two streamed events (0: all at once).
     """
 
     rounds: int
     parallel: int
     sleep_ms: int | None = None
     fine: bool = False
+    pace_ms: int = 0
 
     @classmethod
     def parse(cls, model: str) -> Scenario:
@@ -54,18 +57,21 @@ class Scenario:
                 "[-s<sleep ms>][-w], e.g. bench-k3-p2"
             )
         sleep = match.group("s")
+        pace = match.group("t")
         return cls(
             int(match.group("k")),
             int(match.group("p")),
             int(sleep) if sleep else None,
-            fine=match.group("w") is not None,
+            fine=match.group("w") is not None or pace is not None,
+            pace_ms=int(pace) if pace else 0,
         )
 
     @property
     def model(self) -> str:
         """The model name that selects this scenario."""
         suffix = f"-s{self.sleep_ms}" if self.sleep_ms is not None else ""
-        suffix += "-w" if self.fine else ""
+        suffix += "-w" if self.fine and not self.pace_ms else ""
+        suffix += f"-t{self.pace_ms}" if self.pace_ms else ""
         return f"bench-k{self.rounds}-p{self.parallel}{suffix}"
 
     @property
@@ -89,8 +95,9 @@ class Scenario:
 
     def arguments(self, round_index: int, position: int) -> dict[str, int]:
         """The arguments the model sends for one call."""
-        if self.sleep_ms is not None:
-            return {"ms": self.sleep_ms}
+        if self.sleep_ms is not None:  # paced: the calls of a round sleep ..., ms+25, ms
+            extra = 25 * (self.parallel - 1 - position) if self.pace_ms else 0
+            return {"ms": self.sleep_ms + extra}
         return {"a": 10 * round_index + position, "b": position + 1}
 
     def result(self, round_index: int, position: int) -> int:

@@ -100,6 +100,13 @@ class FakeModelServer:
     def __init__(self) -> None:
         self.stats = Stats()
 
+    def pace(self, body: dict[str, Any]) -> float:
+        """Seconds between two streamed events of the request's scenario."""
+        try:
+            return Scenario.parse(str(body.get("model"))).pace_ms / 1000
+        except ValueError:
+            return 0.0
+
     def completion(
         self, body: dict[str, Any], received_at: float = 0.0
     ) -> tuple[bytes, bytes | list[bytes], bool]:
@@ -341,14 +348,15 @@ class _Connection(asyncio.Protocol):
         if method == "POST" and path.endswith("/chat/completions"):
             received_at = time.perf_counter()
             try:
-                content_type, payload, streamed = server.completion(json.loads(body), received_at)
+                request = json.loads(body)
+                content_type, payload, streamed = server.completion(request, received_at)
             except (ValueError, TypeError, AttributeError) as exc:
                 server.stats.counts["errors"] += 1
                 error = {"error": {"message": str(exc), "type": "invalid_request_error"}}
                 self._reply(400, b"application/json", _dumps(error), close)
                 return
             if streamed:
-                self._reply_chunked(content_type, payload, close)
+                self._reply_chunked(content_type, payload, close, server.pace(request))
             else:
                 self._reply(200, content_type, payload, close)
             server.stats.last_reply_at = time.perf_counter()
@@ -378,9 +386,26 @@ class _Connection(asyncio.Protocol):
             self._transport.close()
             self._transport = None
 
-    def _reply_chunked(self, content_type: bytes, chunks: bytes | list[bytes], close: bool) -> None:
+    def _reply_chunked(
+        self, content_type: bytes, chunks: bytes | list[bytes], close: bool, pace: float = 0.0
+    ) -> None:
         assert self._transport is not None
         pieces = [chunks] if isinstance(chunks, bytes) else chunks
+        if pace:  # each event written ``pace`` seconds after the one before, as tokens come
+            loop = asyncio.get_running_loop()
+            head = (
+                b"HTTP/1.1 200 OK\r\ncontent-type: %s\r\ncache-control: no-cache\r\n"
+                b"transfer-encoding: chunked\r\n%s\r\n"
+                % (content_type, b"connection: close\r\n" if close else b"")
+            )
+            transport = self._transport
+            transport.write(head)
+            for n, piece in enumerate(pieces):
+                loop.call_later(pace * n, _write_if_open, transport, piece)
+            if close:
+                loop.call_later(pace * len(pieces), transport.close)
+                self._transport = None
+            return
         self._transport.write(
             b"HTTP/1.1 200 OK\r\ncontent-type: %s\r\ncache-control: no-cache\r\n"
             b"transfer-encoding: chunked\r\n%s\r\n%s"
@@ -394,6 +419,11 @@ class _Connection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._transport = None
+
+
+def _write_if_open(transport: asyncio.Transport, piece: bytes) -> None:
+    if not transport.is_closing():
+        transport.write(piece)
 
 
 def _dechunk(buffer: bytearray, start: int) -> tuple[bytes, int] | None:

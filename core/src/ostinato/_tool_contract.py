@@ -6,15 +6,19 @@ are public from :mod:`ostinato.tools`."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
+    "InDoubtRule",
+    "Reconcile",
     "ToolCallback",
     "ToolCallbackProvider",
     "ToolContext",
     "ToolDefinition",
+    "ToolEffect",
     "ToolMetadata",
 ]
 
@@ -47,6 +51,53 @@ class ToolDefinition:
         return " ".join(w.lower() for w in _CAMEL_BOUNDARY.split(name) if w) or name
 
 
+class ToolEffect(StrEnum):
+    """What calling a tool does to the world: its effect class.
+
+    The tool loop orders, approves, retries, starts early and recovers calls by it (see
+    the tools guide). A tool that declares none keeps the behaviour of a tool before
+    effect classes existed.
+    """
+
+    READ_ONLY = "read_only"
+    """Changes nothing: safe to run again, concurrently, early or after a crash."""
+    IDEMPOTENT = "idempotent"
+    """Changes something, but a second call with the same arguments changes nothing more."""
+    SIDE_EFFECTING = "side_effecting"
+    """Changes something each time it runs (sends, appends, charges)."""
+    DESTRUCTIVE = "destructive"
+    """Changes something that cannot be undone (deletes, pays, overwrites)."""
+
+    @property
+    def repeatable(self) -> bool:
+        """Whether a second call is harmless (read-only or idempotent)."""
+        return self is ToolEffect.READ_ONLY or self is ToolEffect.IDEMPOTENT
+
+
+class InDoubtRule(StrEnum):
+    """How a durable turn resolves a side-effecting or destructive call that was in
+    flight when its worker died (whether it took effect is unknown)."""
+
+    APPROVE = "approve"
+    """Ask for a decision: approved, the call runs again; denied, the model reads that
+    it did not run again."""
+    RECONCILE = "reconcile"
+    """Ask the tool's ``reconcile`` hook whether the effect happened for the call's
+    idempotency key."""
+    FAIL = "fail"
+    """Fail the turn with :class:`~ostinato.errors.ToolInDoubtError`."""
+
+
+class Reconcile(Protocol):
+    """``reconcile(arguments, key)``: did the call with these arguments (JSON text) and
+    this idempotency key take effect? Return the text the model reads for it when it
+    did, or ``None`` when it did not (the call then runs); raise when it cannot tell
+    (the turn fails). Sync or async."""
+
+    def __call__(self, arguments: str, key: str, /) -> str | Awaitable[str | None] | None:
+        """The result text of the call when it took effect, else ``None``."""
+
+
 @dataclass(frozen=True, slots=True)
 class ToolMetadata:
     """How a tool is run.
@@ -57,12 +108,33 @@ class ToolMetadata:
         sequential: run alone, never concurrently with other calls of the batch.
         timeout: seconds after which a call is abandoned and reported to the model.
         requires_approval: a person (or an approver) decides before each call runs.
+        effect: what a call does (:class:`ToolEffect`); ``None``: undeclared, run as
+            before effect classes existed.
+        reconcile: the hook a durable turn asks, after a crash, whether a call in
+            flight took effect (:data:`Reconcile`); ``None``: none.
+        in_doubt: how such a call is resolved (:class:`InDoubtRule`); ``None``: the
+            default (:meth:`in_doubt_rule`).
     """
 
     return_direct: bool = False
     sequential: bool = False
     timeout: float | None = None
     requires_approval: bool = False
+    effect: ToolEffect | None = None
+    reconcile: Reconcile | None = None
+    in_doubt: InDoubtRule | None = None
+
+    def in_doubt_rule(self) -> InDoubtRule | None:
+        """The rule resolving a call of this tool left in doubt by a crash: ``None`` for
+        a tool whose calls may simply run again (read-only, idempotent, undeclared);
+        else the declared rule, by default ``reconcile`` when the tool has a hook and
+        ``approve`` when it has none."""
+        effect = self.effect
+        if effect is None or effect.repeatable:
+            return None
+        if self.in_doubt is not None:
+            return self.in_doubt
+        return InDoubtRule.RECONCILE if self.reconcile is not None else InDoubtRule.APPROVE
 
 
 class ToolContext(Mapping[str, Any]):

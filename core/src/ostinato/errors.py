@@ -22,6 +22,9 @@
     ├── DurableTurnError            a durable turn failed, was cancelled or is unknown (turn_id)
     ├── UnitRebuildError            a unit's description cannot be rebuilt into a unit
     ├── UsageLimitExceeded          a turn reached a usage limit and was asked to raise
+    ├── ToolInDoubtError            a crash left a call with effects in doubt, and its rule
+    │                               (or its reconcile hook) fails the turn
+    ├── RetryableToolError          raised by a tool: this failure may pass on another try
     ├── ToolError                   something went wrong running a tool (tool_name)
     │   ├── ToolNotFoundError       the model asked for a tool that is not attached
     │   ├── ToolArgumentsError      the arguments were not JSON or failed the tool's schema
@@ -76,6 +79,7 @@ __all__ = [
     "PromptTemplateError",
     "RateLimitError",
     "ResumeError",
+    "RetryableToolError",
     "ServerError",
     "StreamInterruptedError",
     "StructuredOutputNotSupportedError",
@@ -84,6 +88,7 @@ __all__ = [
     "ToolCallLimitExceeded",
     "ToolError",
     "ToolExecutionError",
+    "ToolInDoubtError",
     "ToolNotFoundError",
     "ToolResolutionError",
     "ToolTimeoutError",
@@ -257,9 +262,24 @@ class ToolError(OstinatoError):
     #: is gone (a failure read back from a durable turn's record); see :attr:`error_type`.
     raised_type: str | None = None
 
-    def __init__(self, message: str, *, tool_name: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, tool_name: str | None = None, retryable: bool = False
+    ) -> None:
         super().__init__(message)
         self.tool_name = tool_name
+        self._retryable = retryable
+
+    @property
+    def retryable(self) -> bool:
+        """Whether the failure may pass on another try: said so when it was made, or the
+        tool raised a :class:`RetryableToolError`. Only calls of read-only and idempotent
+        tools are retried (see the tools guide)."""
+        if getattr(self, "_retryable", False):
+            return True
+        cause = self.__cause__
+        return isinstance(cause, RetryableToolError) or (
+            isinstance(cause, ToolError) and cause is not self and cause.retryable
+        )
 
     @property
     def error_type(self) -> str:
@@ -272,6 +292,30 @@ class ToolError(OstinatoError):
         if cause is not None:
             return type(cause).__qualname__
         return self.raised_type or type(self).__qualname__
+
+
+class RetryableToolError(OstinatoError):
+    """Raised by a tool for a failure that may pass on another try (a busy service, a
+    lock): the loop retries the call when the tool is read-only or idempotent, and
+    reports the failure to the model like any other otherwise."""
+
+
+class ToolInDoubtError(OstinatoError):
+    """A side-effecting or destructive call was in flight when a durable turn's worker
+    died, and whether it took effect cannot be settled: its rule is ``fail``, or its
+    reconcile hook raised. The turn fails rather than run the call a second time.
+
+    Attributes:
+        tool_name: the tool.
+        call_id: the model's id of the call.
+        key: the call's idempotency key (``"<turn id>/<unit sequence>"``).
+    """
+
+    def __init__(self, message: str, *, tool_name: str, call_id: str, key: str | None) -> None:
+        super().__init__(message)
+        self.tool_name = tool_name
+        self.call_id = call_id
+        self.key = key
 
 
 class ToolNotFoundError(ToolError):

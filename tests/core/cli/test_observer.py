@@ -19,8 +19,10 @@ class Recorder:
     def model_started(self, round_number: int) -> None:
         self.events.append(("model", round_number))
 
-    def tool_started(self, name: str, arguments: str) -> None:
-        self.events.append(("start", name, arguments))
+    def tool_started(self, name: str, arguments: str, effect: str | None = None) -> None:
+        self.events.append(
+            ("start", name, arguments) if effect is None else ("start", name, effect)
+        )
 
     def tool_finished(self, event: ToolCallEvent) -> None:
         self.events.append(event)
@@ -168,3 +170,16 @@ async def test_a_tools_own_cancelled_error_is_reported_as_its_error_not_as_cance
     ]
     said = model.prompts[1].messages[-1].responses[0].response_data
     assert said == "Error: tool 'double' failed: CancelledError: the tool's own"
+
+
+@tool(description="Delete a file", effect="destructive")
+def remove(path: str) -> str:
+    return f"removed {path}"
+
+
+@pytest.mark.parametrize("mode", ["call", "stream"])
+async def test_a_call_shows_its_effect_class(mode: str) -> None:
+    recorder = Recorder()
+    model = ScriptedChatModel([tool_call_response(("remove", {"path": "a"})), "ok"])
+    await run(model, recorder, mode, remove)
+    assert ("start", "remove", "destructive") in recorder.events

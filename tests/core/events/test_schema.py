@@ -23,6 +23,7 @@ from ostinato.events import (
     ToolCallRequested,
     ToolFailureKind,
     ToolFinished,
+    ToolInDoubt,
     ToolStarted,
     event_from_dict,
 )
@@ -56,7 +57,10 @@ EVERY_KIND: list[LoopEvent] = [
     ToolCallDelta(1, None, "", "", 'ty": "Paris"}'),
     ToolCallRequested(1, CALL),
     ToolStarted(1, CALL),
+    ToolStarted(1, CALL, "read_only"),
     ToolFinished(1, CALL, "sunny", 0.25),
+    ToolFinished(1, CALL, "sunny", 0.25, effect="idempotent"),
+    ToolInDoubt(1, CALL, "destructive", "approve", "turn-1/3"),
     ToolFinished(1, CALL, "Error: tool 'weather' failed", 0.5, "ToolExecutionError", True),
     ToolFinished(
         1,

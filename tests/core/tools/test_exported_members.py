@@ -18,6 +18,12 @@ TOOLS_PUBLIC = {
     "InputRequest",
     "ToolInputRequired",
     "input_answer",
+    # Effect classes and what the loop does with them.
+    "EffectPolicy",
+    "InDoubtRule",
+    "Reconcile",
+    "ToolEffect",
+    "approve_effects",
     "TOOL_SPEC_ATTRIBUTE",
     "DefaultToolCallingManager",
     "DefaultToolCallingManagerBuilder",

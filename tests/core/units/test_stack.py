@@ -77,6 +77,7 @@ def test_a_clients_stack_lists_cores_wrappers_and_its_own_in_order() -> None:
             "unit stack, outer to inner:",
             "  1000  tool-concurrency <tool_call>",
             "  2000  tool-events <tool_call>",
+            "  3500  tool-retry <tool_call>",
             "  4000  trace <tool_call>",
             "  5000  tool-timeout <tool_call>",
         ]
@@ -202,6 +203,7 @@ def test_auto_configuration_builds_the_registered_wrappers_into_the_stack() -> N
     assert [w.name for w in client.units.wrappers] == [
         "tool-concurrency",
         "tool-events",
+        "tool-retry",
         "audit",
         "tool-timeout",
     ]

@@ -17,6 +17,7 @@ from ostinato import ChatClient, ToolCallingAdvisor
 from ostinato.messages import ToolResponseMessage
 from ostinato.prompt import Prompt
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
+from ostinato.tools import ToolEffect
 from ostinato_mcp import McpServer, McpToolMetadata
 from tests.plugins.mcp.conftest import demo_stdio_config, time_server_config
 
@@ -65,6 +66,7 @@ async def test_the_time_server_answers_through_the_tool_loop(time_server, mode):
         "idempotentHint": True,
         "openWorldHint": False,
     }
+    assert metadata.effect is ToolEffect.READ_ONLY  # from the real server's annotations
     model = ScriptedChatModel(
         [tool_call_response(("get_current_time", {"timezone": "Asia/Tokyo"})), echo_tool_answer]
     )

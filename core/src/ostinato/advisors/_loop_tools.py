@@ -47,15 +47,23 @@ async def run_tools(
     rounds: int,
 ) -> ToolExecutionResult | PendingToolCalls:
     """Run the calls ``asked`` for; the calls waiting for a decision instead when the
-    request's approval settings (or a tool's ``requires_approval``) hold them back, or
-    when a call asks for input (a tool whose metadata says ``may_ask_input``)."""
+    request's approval settings (or a tool's ``requires_approval``, or the manager's
+    ``EffectPolicy.approve`` for the tool's effect) hold them back, or when a call asks
+    for input (a tool whose metadata says ``may_ask_input``)."""
     settings = context.get(APPROVAL_SETTINGS)
     options = prompt.options
-    if settings is None and not (
-        isinstance(options, ToolCallingChatOptions)
-        and any(
-            t.tool_metadata.requires_approval or getattr(t.tool_metadata, "may_ask_input", False)
-            for t in options.tool_callbacks
+    policy = getattr(manager, "_effects", None)  # the EffectPolicy given (None: defaults)
+    by_effect = None if policy is None else getattr(policy, "approve", None)
+    if (
+        settings is None
+        and not by_effect
+        and not (
+            isinstance(options, ToolCallingChatOptions)
+            and any(
+                t.tool_metadata.requires_approval
+                or getattr(t.tool_metadata, "may_ask_input", False)
+                for t in options.tool_callbacks
+            )
         )
     ):
         return await manager.execute_tool_calls(prompt, asked)
@@ -64,6 +72,10 @@ async def run_tools(
 
     if not isinstance(settings, ApprovalSettings):
         settings = None
+    if by_effect:
+        import dataclasses
+
+        settings = dataclasses.replace(settings or ApprovalSettings(), effects=by_effect)
     if not needs_approvals(settings, prompt):
         return await manager.execute_tool_calls(prompt, asked)
     conversation = context.get(CONVERSATION_ID)

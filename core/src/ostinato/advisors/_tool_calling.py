@@ -22,11 +22,10 @@ from ostinato._aio import closing_stream
 from ostinato.advisors._aggregation import ChatClientMessageAggregator
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor, ToolAdvisor
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
-from ostinato.advisors._loop_cancel import CANCELLED, RoundCancelled
+from ostinato.advisors._loop_cancel import RoundCancelled
 from ostinato.advisors._loop_steps import LoopExit
 from ostinato.advisors._no_progress import NoProgressAction
 from ostinato.advisors._no_progress import no_progress_action as _action
-from ostinato.advisors._round_marks import RoundMarker, with_previous_usage
 from ostinato.advisors._tool_calling_settings import (
     ToolCallingAdvisorSettings,
     ToolExecutionEligibilityChecker,
@@ -345,7 +344,7 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
         options: ToolCallingChatOptions,
     ) -> AsyncIterator[ChatClientResponse]:
         # Chunks of tool rounds are hidden; the others are shown as they arrive (see
-        # _stream_round). A round cancelled midway ends the turn with its own answer.
+        # TurnState.stream_round). A round cancelled midway ends the turn with its own answer.
         turn = await ToolLoopTurn.start(self, request, chain, options, stream=True)
         # A reader who stops early closes this generator (GeneratorExit): a cancellation too.
         async with turn.telling_cancellation():
@@ -354,46 +353,21 @@ class ToolCallingAdvisor(CallAdvisor, StreamAdvisor, ToolAdvisor):
                 round_request = await turn.begin_round()
                 aggregator = ChatClientMessageAggregator()
                 cancelled = False
-                round_chunks = self._stream_round(turn, round_request, aggregator)
-                async with closing_stream(round_chunks) as shown:
-                    async for chunk in shown:
-                        if isinstance(chunk, RoundCancelled):
-                            cancelled = True
-                        else:
-                            yield chunk
-                aggregate = aggregator.result()
-                if cancelled:
-                    step = await turn.cancelled(round_request)
-                elif aggregate is None:
-                    return
-                else:
-                    step = await turn.decide(round_request, aggregate)
+                async with turn.early_starting() as starts:
+                    round_chunks = turn.stream_round(round_request, aggregator, starts)
+                    async with closing_stream(round_chunks) as shown:
+                        async for chunk in shown:
+                            if isinstance(chunk, RoundCancelled):
+                                cancelled = True
+                            else:
+                                yield chunk
+                    aggregate = aggregator.result()
+                    if cancelled:
+                        step = await turn.cancelled(round_request)
+                    elif aggregate is None:
+                        return
+                    else:
+                        step = await turn.with_starts(starts, turn.decide(round_request, aggregate))
             tail = turn.stream_tail(step)
             if tail is not None:
                 yield tail
-
-    async def _stream_round(
-        self,
-        turn: ToolLoopTurn,
-        request: ChatClientRequest,
-        aggregator: ChatClientMessageAggregator,
-    ) -> AsyncIterator[ChatClientResponse | RoundCancelled]:
-        # One round's chunks into ``aggregator``; those shown are yielded with the usage
-        # of earlier rounds added and stamped with their round number; CANCELLED last if
-        # the turn's cancel scope was cancelled (the round's stream is closed first).
-        previous = turn.usage.total
-        marker = RoundMarker(turn.rounds + 1)
-        cancelled = False
-        async with closing_stream(turn.inner_chain().next_stream(request)) as chunks:
-            async for chunk in turn.guard_stream(chunks):
-                if isinstance(chunk, RoundCancelled):  # the last item: the guard ends here
-                    cancelled = True
-                    continue
-                aggregator.fold(chunk)
-                shown = not turn.is_tool_round(chunk.chat_response)
-                if turn.events is not None:
-                    await turn.events.chunk(turn.rounds + 1, chunk, shown)
-                if shown:
-                    yield with_previous_usage(marker.mark(chunk), previous)
-        if cancelled:
-            yield CANCELLED

@@ -10,15 +10,23 @@ is made by its subclass :class:`~ostinato.advisors._tool_loop.ToolLoopTurn`.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Sequence
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
+from ostinato._aio import closing_stream
 from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
-from ostinato.advisors._loop_cancel import RoundCancelled, cancel_scope_of, guarded, guarded_each
+from ostinato.advisors._loop_cancel import (
+    CANCELLED,
+    RoundCancelled,
+    cancel_scope_of,
+    guarded,
+    guarded_each,
+)
 from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit, notify_loop_exit
 from ostinato.advisors._loop_steps import LoopExit
 from ostinato.advisors._no_progress import NoProgressTracker
-from ostinato.advisors._round_marks import stream_tail
+from ostinato.advisors._round_marks import RoundMarker, stream_tail, with_previous_usage
 from ostinato.advisors._usage_limits import UsageLimits
 from ostinato.context_keys import EVENT_SINK, STEERING, USAGE_LIMITS
 from ostinato.events import EventSink
@@ -30,10 +38,12 @@ from ostinato.units._unit import _BOUND
 if TYPE_CHECKING:
     from contextvars import Token
 
+    from ostinato.advisors._aggregation import ChatClientMessageAggregator
     from ostinato.advisors._chain import AdvisorChain
     from ostinato.advisors._loop_events import TurnEvents
     from ostinato.advisors._tool_calling import ToolCallingAdvisor
     from ostinato.runtime._steering import Steering
+    from ostinato.tools._eager import EagerStarts
 
 __all__ = ["TurnState"]
 
@@ -164,6 +174,61 @@ class TurnState:
             await notify_loop_exit(self.inner_chain().advisors, ending)
         finally:
             _BOUND.reset(token)
+
+    @contextlib.asynccontextmanager
+    async def early_starting(self) -> AsyncIterator[EagerStarts | None]:
+        """The early starts of the next streamed round (``None`` unless its manager's
+        ``EffectPolicy.eager_start`` is on, and never in a durable turn); on the way out
+        those no call took are cancelled (all of them when the round ended in an error)."""
+        manager = self._advisor.tool_calling_manager
+        if getattr(getattr(manager, "_effects", None), "eager_start", False) is not True:
+            yield None
+            return
+        from ostinato.advisors._loop_eager import eager_starting, early_starts
+
+        starts = early_starts(self.options) if eager_starting(manager) else None
+        try:
+            yield starts
+        finally:
+            if starts is not None:
+                await starts.cancel()
+
+    async def with_starts(self, starts: EagerStarts | None, deciding: Awaitable[T]) -> T:
+        """Await ``deciding`` (a round's decision) with ``starts`` current, if any."""
+        if starts is None:
+            return await deciding
+        from ostinato.advisors._loop_eager import decide_with
+
+        return await decide_with(starts, deciding)
+
+    async def stream_round(
+        self,
+        request: ChatClientRequest,
+        aggregator: ChatClientMessageAggregator,
+        starts: EagerStarts | None = None,
+    ) -> AsyncIterator[ChatClientResponse | RoundCancelled]:
+        """One streamed round's chunks into ``aggregator`` (and ``starts``); those shown are
+        yielded with the usage of earlier rounds added and stamped with their round
+        number; ``CANCELLED`` last if the turn's cancel scope was cancelled (the round's
+        stream is closed first)."""
+        previous = self.usage.total
+        marker = RoundMarker(self.rounds + 1)
+        cancelled = False
+        async with closing_stream(self.inner_chain().next_stream(request)) as chunks:
+            async for chunk in self.guard_stream(chunks):
+                if isinstance(chunk, RoundCancelled):  # the last item: the guard ends here
+                    cancelled = True
+                    continue
+                aggregator.fold(chunk)
+                if starts is not None:
+                    starts.see(chunk.chat_response)
+                shown = not self.is_tool_round(chunk.chat_response)
+                if self.events is not None:
+                    await self.events.chunk(self.rounds + 1, chunk, shown)
+                if shown:
+                    yield with_previous_usage(marker.mark(chunk), previous)
+        if cancelled:
+            yield CANCELLED
 
     def inner_chain(self) -> AdvisorChain:
         """A fresh chain of the advisors inside the loop, for one round."""

@@ -58,8 +58,9 @@ class ChatEvents(Protocol):
     def model_started(self, round_number: int) -> None:
         """A model round (from 1) is about to be sent."""
 
-    def tool_started(self, name: str, arguments: str) -> None:
-        """A tool starts running with ``arguments`` (JSON text)."""
+    def tool_started(self, name: str, arguments: str, effect: str | None = None) -> None:
+        """A tool starts running with ``arguments`` (JSON text); ``effect``: its effect
+        class, when it declares one."""
 
     def tool_finished(self, event: ToolCallEvent) -> None:
         """A tool call ended (or was answered without running a tool)."""
@@ -111,7 +112,10 @@ class ToolCallListener:
         elif isinstance(event, ToolStarted):
             self.not_run.pop(event.call.id, None)
             self._running[event.call.id] = (event.call, time.perf_counter())
-            self._events.tool_started(event.call.name, event.call.arguments)
+            if event.effect is None:
+                self._events.tool_started(event.call.name, event.call.arguments)
+            else:
+                self._events.tool_started(event.call.name, event.call.arguments, event.effect)
         elif isinstance(event, ToolFinished):
             self.not_run.pop(event.call.id, None)  # answered without running (denied...)
             self._finished(event)

@@ -101,10 +101,11 @@ class TerminalRenderer:
         """A model round starts: show that the model is thinking."""
         self._start_progress("thinking")
 
-    def tool_started(self, name: str, arguments: str) -> None:
-        """Print the call as it starts."""
+    def tool_started(self, name: str, arguments: str, effect: str | None = None) -> None:
+        """Print the call as it starts (with its effect class, when it declares one)."""
         self._running_tools.append(name)
-        self._note(f"{self._glyphs['call']} {format_call(name, arguments)}")
+        shown = "" if effect is None else f" [{effect.replace('_', '-')}]"
+        self._note(f"{self._glyphs['call']} {format_call(name, arguments)}{shown}")
         self._start_progress(f"running {name}")
 
     def tool_finished(self, event: ToolCallEvent) -> None:

@@ -125,11 +125,28 @@ def create_tool_advisor(
 
 
 def create_tool_calling_manager(settings: Settings) -> DefaultToolCallingManager:
-    """A ``DefaultToolCallingManager`` with the limits of ``OSTINATO_TOOLS__*``."""
+    """A ``DefaultToolCallingManager`` with the limits and the effect policy of
+    ``OSTINATO_TOOLS__*``."""
     from ostinato.tools import DefaultToolCallingManager, ToolCallLimits
 
+    tools = settings.tools
     limits = ToolCallLimits(
-        max_calls_per_tool=settings.tools.max_calls_per_tool,
-        max_total_tool_calls=settings.tools.max_total_tool_calls,
+        max_calls_per_tool=tools.max_calls_per_tool,
+        max_total_tool_calls=tools.max_total_tool_calls,
     )
-    return DefaultToolCallingManager(limits=limits)
+    effects = None
+    if (
+        tools.approve_effects
+        or tools.eager_start
+        or not tools.order_effects
+        or (tools.tool_retries != 2)
+    ):
+        from ostinato.tools import EffectPolicy
+
+        effects = EffectPolicy(
+            order_effects=tools.order_effects,
+            retries=tools.tool_retries,
+            approve=frozenset(tools.approve_effects),  # type: ignore[arg-type]  # names
+            eager_start=tools.eager_start,
+        )
+    return DefaultToolCallingManager(limits=limits, effects=effects)

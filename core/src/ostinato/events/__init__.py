@@ -48,6 +48,7 @@ if TYPE_CHECKING:
         ToolCallDelta,
         ToolCallRequested,
         ToolFinished,
+        ToolInDoubt,
         ToolStarted,
     )
 
@@ -71,6 +72,7 @@ __all__ = [
     "ToolCallRequested",
     "ToolFailureKind",
     "ToolFinished",
+    "ToolInDoubt",
     "ToolStarted",
     "TurnLog",
     "current_event_sink",
@@ -102,6 +104,7 @@ _LAZY = {
             "ToolCallDelta",
             "ToolCallRequested",
             "ToolFinished",
+            "ToolInDoubt",
             "ToolStarted",
         ),
         "ostinato.events._types",

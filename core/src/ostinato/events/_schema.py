@@ -6,19 +6,20 @@ Every event becomes one JSON object::
      "round": 2, "call": {...}, ...}
 
 ``kind`` names the event class (``round_started``, ``text_delta``, ``tool_call_delta``,
-``tool_call_requested``, ``tool_started``, ``tool_finished``, ``round_finished``,
-``round_abandoned``, ``approval_required``, ``loop_ended``); ``turn_id`` and ``seq`` are
-the event's place in its turn (see :class:`~ostinato.events.LoopEvent`); the other keys
-are the event's fields. Messages,
+``tool_call_requested``, ``tool_started``, ``tool_finished``, ``in_doubt``,
+``round_finished``, ``round_abandoned``, ``approval_required``, ``loop_ended``);
+``turn_id`` and ``seq`` are the event's place in its turn (see
+:class:`~ostinato.events.LoopEvent`); the other keys are the event's fields. Messages,
 tool calls, responses and usage take their own JSON forms (``to_dict``); the reason of
 ``loop_ended`` and the failure of ``tool_finished`` are their string values. In-process
 objects (``RoundStarted.prompt``) are left out. A reader refuses another
 ``schema_version``: a new field with a default keeps the version, anything else raises
-it (``tool_finished``'s ``failure`` came that way, in version 1: a reader of older
-events gets ``None`` for it). ``turn_id`` and ``seq`` came the same way, additively:
-a reader of events written before them gets ``None`` and ``0``, and a reader older than
-them ignores the keys it does not know, so events go both ways between versions; the
-``round_abandoned`` kind is new, and only a durable turn's log holds one.
+it (``tool_finished``'s ``failure`` and the tool events' ``effect`` came that way, in
+version 1: a reader of older events gets ``None`` for it). ``turn_id`` and ``seq`` came
+the same way, additively: a reader of events written before them gets ``None`` and
+``0``, and a reader older than them ignores the keys it does not know, so events go both
+ways between versions; the ``round_abandoned`` kind is new, and only a durable turn's
+log holds one.
 
 This module must not emit events nor know the loop.
 """
@@ -43,6 +44,7 @@ from ostinato.events._types import (
     ToolCallRequested,
     ToolFailureKind,
     ToolFinished,
+    ToolInDoubt,
     ToolStarted,
 )
 from ostinato.messages import ToolCall, message_from_dict
@@ -62,6 +64,7 @@ EVENT_KINDS: Final[Mapping[str, type[LoopEvent]]] = {
         ToolCallRequested,
         ToolStarted,
         ToolFinished,
+        ToolInDoubt,
         RoundFinished,
         RoundAbandoned,
         ApprovalRequired,

@@ -167,11 +167,11 @@ class EventSink:
             except Exception as error:  # a listener must never break the turn
                 self._report(listener, event, error)
 
-    async def tool_started(self, call: ToolCall) -> None:
+    async def tool_started(self, call: ToolCall, effect: str | None = None) -> None:
         """Emit :class:`ToolStarted` for ``call`` in the current round."""
         from ostinato.events._types import ToolStarted
 
-        await self.emit(ToolStarted(self.round, call))
+        await self.emit(ToolStarted(self.round, call, effect))
 
     async def tool_finished(
         self,
@@ -181,12 +181,13 @@ class EventSink:
         error: str | None = None,
         return_direct: bool = False,
         failure: ToolFailureKind | None = None,
+        effect: str | None = None,
     ) -> None:
         """Emit :class:`ToolFinished` for ``call`` in the current round."""
         from ostinato.events._types import ToolFinished
 
         await self.emit(
-            ToolFinished(self.round, call, result, duration, error, return_direct, failure)
+            ToolFinished(self.round, call, result, duration, error, return_direct, failure, effect)
         )
 
     def _report(self, listener: EventListener, event: LoopEvent, error: Exception) -> None:

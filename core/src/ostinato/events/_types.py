@@ -5,7 +5,8 @@ A turn emits, in order: per model round a :class:`RoundStarted`, on the stream p
 :class:`RoundFinished` once the model's response is complete, then for a tool round one
 :class:`ToolCallRequested` per call, a :class:`ToolStarted` / :class:`ToolFinished`
 pair per call that runs and a lone ``ToolFinished`` per call answered without running;
-an :class:`ApprovalRequired` when calls wait for a decision; and last a
+an :class:`ApprovalRequired` when calls wait for a decision; in a durable turn replayed
+after a crash, a :class:`ToolInDoubt` for a call with effects that was in flight; and last a
 :class:`LoopEnded` (on the stream path, an answer the loop built itself — return-direct,
 a limit — comes as one :class:`TextDelta` just before it). A cancelled turn ends with a
 ``ToolFinished`` (failure ``cancelled``) for each call that had not finished, then its
@@ -43,6 +44,7 @@ __all__ = [
     "ToolCallRequested",
     "ToolFailureKind",
     "ToolFinished",
+    "ToolInDoubt",
     "ToolStarted",
 ]
 
@@ -162,11 +164,41 @@ class ToolCallRequested(LoopEvent):
 
 @dataclass(frozen=True, slots=True)
 class ToolStarted(LoopEvent):
-    """A tool starts running for ``call``."""
+    """A tool starts running for ``call``.
+
+    Attributes:
+        round: the round number.
+        call: the call.
+        effect: the tool's effect class (``read_only``, ``idempotent``,
+            ``side_effecting``, ``destructive``), ``None`` when it declares none.
+    """
 
     kind: ClassVar[str] = "tool_started"
     round: int
     call: ToolCall
+    effect: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolInDoubt(LoopEvent):
+    """A durable turn, replayed after a crash, found a call with effects that was in
+    flight when its worker died: whether it took effect is unknown, and it is not run
+    again unless its rule says so.
+
+    Attributes:
+        round: the round number.
+        call: the call.
+        effect: the tool's effect class (``side_effecting`` or ``destructive``).
+        rule: how it is resolved: ``approve``, ``reconcile`` or ``fail``.
+        key: the call's idempotency key (what a reconcile hook is asked about).
+    """
+
+    kind: ClassVar[str] = "in_doubt"
+    round: int
+    call: ToolCall
+    effect: str
+    rule: str
+    key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +222,7 @@ class ToolFinished(LoopEvent):
             ``ToolArgumentsError``, ``ToolCallLimitExceeded``, ``CancelledError``); the
             same name telemetry records as ``error.type``. ``None`` on success.
         return_direct: whether the tool's result is returned directly.
+        effect: the tool's effect class, as in :class:`ToolStarted`.
         failure: the kind of failure (:class:`~ostinato.events.ToolFailureKind`:
             ``raised``, ``timed_out``, ``bad_arguments``, ``unknown_tool``, ``limit``,
             ``cancelled``), ``None`` on success.
@@ -203,6 +236,7 @@ class ToolFinished(LoopEvent):
     error: str | None = None
     return_direct: bool = False
     failure: ToolFailureKind | None = None
+    effect: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,6 +81,15 @@ class ToolsSettings(BaseModel):
     """Model requests per turn (empty: unlimited); reaching it ends the turn (budget)."""
     max_total_tokens: Annotated[int | None, Field(ge=1)] = None
     """Tokens of all rounds per turn (empty: unlimited); reaching it ends the turn (budget)."""
+    approve_effects: CommaSeparated = []
+    """Effect classes whose calls wait for an approval decision (e.g. ``destructive``)."""
+    order_effects: bool = True
+    """Run side-effecting and destructive calls after the rest of their batch, one at a
+    time in the model's order (``false``: as undeclared calls)."""
+    tool_retries: Annotated[int, Field(ge=0)] = 2
+    """Retries of a retryable failure of a read-only or idempotent call."""
+    eager_start: bool = False
+    """Start read-only calls whose arguments are complete while their round streams."""
 
     def tool_loop_settings(self) -> dict[str, Any]:
         """The :class:`~ostinato.advisors.ToolCallingAdvisor` settings these give: the

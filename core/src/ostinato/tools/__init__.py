@@ -3,10 +3,13 @@
 from typing import TYPE_CHECKING
 
 from ostinato._lazy import lazy_package
+from ostinato._tool_contract import InDoubtRule as InDoubtRule
+from ostinato._tool_contract import Reconcile as Reconcile
 from ostinato._tool_contract import ToolCallback as ToolCallback
 from ostinato._tool_contract import ToolCallbackProvider as ToolCallbackProvider
 from ostinato._tool_contract import ToolContext as ToolContext
 from ostinato._tool_contract import ToolDefinition as ToolDefinition
+from ostinato._tool_contract import ToolEffect as ToolEffect
 from ostinato._tool_contract import ToolMetadata as ToolMetadata
 from ostinato.tools._collect import tool_callbacks as tool_callbacks
 from ostinato.tools._conversion import DONE_RESULT as DONE_RESULT
@@ -49,6 +52,8 @@ if TYPE_CHECKING:
     from ostinato.tools._approval import ApprovalRequest as ApprovalRequest
     from ostinato.tools._approval import ApprovalSettings as ApprovalSettings
     from ostinato.tools._approval import Approver as Approver
+    from ostinato.tools._effects import EffectPolicy as EffectPolicy
+    from ostinato.tools._effects import approve_effects as approve_effects
     from ostinato.tools._input import InputAnswer as InputAnswer
     from ostinato.tools._input import InputRequest as InputRequest
     from ostinato.tools._input import ToolInputRequired as ToolInputRequired
@@ -70,6 +75,8 @@ else:
             "ApprovalRequest": "ostinato.tools._approval",
             "ApprovalSettings": "ostinato.tools._approval",
             "Approver": "ostinato.tools._approval",
+            "EffectPolicy": "ostinato.tools._effects",
+            "approve_effects": "ostinato.tools._effects",
             "PendingToolCalls": "ostinato.tools._pending",
             "ResumedTurn": "ostinato.tools._pending",
         },

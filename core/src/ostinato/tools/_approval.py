@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from ostinato._tool_contract import ToolCallback, ToolDefinition
+from ostinato._tool_contract import ToolCallback, ToolDefinition, ToolEffect
 from ostinato.messages import ToolCall
 from ostinato.tools._input import InputRequest
 
@@ -189,14 +189,23 @@ class ApprovalSettings:
         policy: which calls need a decision (``None``: the tools' ``requires_approval``).
         approver: decides inline (``None``: the turn ends with pending calls).
         timeout: seconds an approver may take per call (``None``: no limit).
+        effects: the effect classes whose calls wait for a decision whatever the policy
+            says (the tool calling manager's ``EffectPolicy.approve``).
     """
 
     policy: ApprovalPolicy | None = None
     approver: Approver | None = None
     timeout: float | None = None
+    effects: frozenset[ToolEffect] = frozenset()
 
     def needs_decision(self, call: ToolCall, tool: ToolCallback | None) -> bool:
         """Whether ``call`` waits for a decision."""
+        if (
+            self.effects
+            and tool is not None
+            and getattr(tool.tool_metadata, "effect", None) in self.effects
+        ):
+            return True
         if self.policy is not None:
             return bool(self.policy(call, tool))
         return tool is not None and bool(getattr(tool.tool_metadata, "requires_approval", False))

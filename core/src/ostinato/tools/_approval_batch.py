@@ -52,9 +52,11 @@ def needs_approvals(settings: ApprovalSettings | None, prompt: Prompt) -> bool:
     a policy, a tool that requires approval, or one whose calls may ask for input."""
     if settings is not None and settings.policy is not None:
         return True
+    effects = settings.effects if settings is not None else frozenset()
     return any(
         getattr(t.tool_metadata, "requires_approval", False)
         or getattr(t.tool_metadata, ASKS_INPUT, False)
+        or (effects and getattr(t.tool_metadata, "effect", None) in effects)
         for t in _tools(prompt)
     )
 

@@ -15,9 +15,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar, overload
 
+from ostinato._tool_contract import InDoubtRule, Reconcile, ToolEffect
 from ostinato.errors import ConfigurationError
 
-__all__ = ["TOOL_SPEC_ATTRIBUTE", "ToolSpec", "check_timeout", "tool", "tool_spec_of"]
+__all__ = [
+    "TOOL_SPEC_ATTRIBUTE",
+    "ToolSpec",
+    "check_effect",
+    "check_timeout",
+    "tool",
+    "tool_spec_of",
+]
 
 #: The attribute ``@tool`` sets on the decorated function.
 TOOL_SPEC_ATTRIBUTE: Final = "__ostinato_tool__"
@@ -45,6 +53,32 @@ def check_timeout(value: object, where: str = "@tool(timeout=...)") -> None:
         )
 
 
+def check_effect(
+    effect: object, reconcile: object, in_doubt: object, where: str = "@tool"
+) -> tuple[ToolEffect | None, InDoubtRule | None]:
+    """``effect`` and ``in_doubt`` as their enums (names accepted), checked with
+    ``reconcile``; raise :class:`ConfigurationError` for a value that does not fit."""
+    try:
+        found = None if effect is None else ToolEffect(effect)  # type: ignore[arg-type]
+        rule = None if in_doubt is None else InDoubtRule(in_doubt)  # type: ignore[arg-type]
+    except ValueError as e:
+        raise ConfigurationError(
+            f"{where}: {e}\n  expected: effect one of {', '.join(ToolEffect)}, in_doubt one "
+            f"of {', '.join(InDoubtRule)}\nfix: pass a ToolEffect / InDoubtRule or its name"
+        ) from None
+    if reconcile is not None and not callable(reconcile):
+        raise ConfigurationError(
+            f"{where}(reconcile=...) must be callable as reconcile(arguments, key), "
+            f"got {reconcile!r}"
+        )
+    if rule is InDoubtRule.RECONCILE and reconcile is None:
+        raise ConfigurationError(
+            f"{where}(in_doubt='reconcile') needs a reconcile hook\n"
+            "fix: pass reconcile=fn (fn(arguments, key) -> result text or None)"
+        )
+    return found, rule
+
+
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
     """What ``@tool(...)`` said about a function.
@@ -57,6 +91,11 @@ class ToolSpec:
         sequential: never run concurrently with other calls of the same batch.
         timeout: seconds after which a call is abandoned (``None``: no limit).
         requires_approval: each call waits for an approval decision before it runs.
+        effect: what a call does (:class:`~ostinato.tools.ToolEffect`; ``None``:
+            undeclared).
+        reconcile: after a crash, whether a call in flight took effect
+            (:data:`~ostinato.tools.Reconcile`).
+        in_doubt: how a durable turn resolves a call a crash left in doubt.
         localns: the namespace the function was defined in, to resolve type hints that
             name local types (not part of equality).
     """
@@ -68,6 +107,9 @@ class ToolSpec:
     timeout: float | None = None
     localns: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
     requires_approval: bool = False
+    effect: ToolEffect | None = None
+    reconcile: Reconcile | None = field(default=None, compare=False)
+    in_doubt: InDoubtRule | None = None
 
     def __post_init__(self) -> None:
         _check_text("name", self.name)
@@ -78,6 +120,9 @@ class ToolSpec:
                     f"@tool({flag}=...) must be True or False, got {getattr(self, flag)!r}"
                 )
         check_timeout(self.timeout)
+        effect, rule = check_effect(self.effect, self.reconcile, self.in_doubt)
+        object.__setattr__(self, "effect", effect)
+        object.__setattr__(self, "in_doubt", rule)
 
 
 def tool_spec_of(obj: object) -> ToolSpec | None:
@@ -102,6 +147,9 @@ def tool(
     sequential: bool = False,
     timeout: float | None = None,
     requires_approval: bool = False,
+    effect: ToolEffect | str | None = None,
+    reconcile: Reconcile | None = None,
+    in_doubt: InDoubtRule | str | None = None,
 ) -> Callable[[_F], _F]: ...
 
 
@@ -115,6 +163,9 @@ def tool(
     sequential: bool = False,
     timeout: float | None = None,
     requires_approval: bool = False,
+    effect: ToolEffect | str | None = None,
+    reconcile: Reconcile | None = None,
+    in_doubt: InDoubtRule | str | None = None,
 ) -> Any:
     """Mark a function or method as a tool; use it bare (``@tool``) or with arguments.
 
@@ -133,6 +184,15 @@ def tool(
             timed out.
         requires_approval: each call waits for a decision (an approver on the request,
             or the turn ends with :class:`~ostinato.tools.PendingToolCalls`) before it runs.
+        effect: what a call does: ``"read_only"``, ``"idempotent"``,
+            ``"side_effecting"`` or ``"destructive"`` (:class:`~ostinato.tools.ToolEffect`);
+            it drives ordering, approvals by class, retries, early start and crash
+            recovery. Undeclared (``None``): as before effect classes existed.
+        reconcile: ``reconcile(arguments, key)``: after a crash, did the call with this
+            idempotency key take effect? The result text if it did, ``None`` if not.
+        in_doubt: how a durable turn resolves a side-effecting or destructive call a
+            crash left in doubt: ``"approve"``, ``"reconcile"`` or ``"fail"`` (default:
+            ``reconcile`` with a hook, else ``approve``).
     """
     if function is not None and not callable(function) and not _is_method_wrapper(function):
         raise ConfigurationError(
@@ -142,7 +202,16 @@ def tool(
     frame = sys._getframe(1)
     localns = None if frame.f_locals is frame.f_globals else frame.f_locals
     spec = ToolSpec(
-        name, description, return_direct, sequential, timeout, localns, requires_approval
+        name,
+        description,
+        return_direct,
+        sequential,
+        timeout,
+        localns,
+        requires_approval,
+        effect,  # type: ignore[arg-type]  # a name is checked and made the enum
+        reconcile,
+        in_doubt,  # type: ignore[arg-type]
     )
 
     def decorate(fn: _F) -> _F:

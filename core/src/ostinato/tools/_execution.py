@@ -21,24 +21,35 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any
 
 from ostinato.errors import ToolError
 from ostinato.units._stack import UnitStack
 from ostinato.units._tool_unit import ToolInvocation
 from ostinato.units._unit import _BOUND, UnitKind
 
-__all__ = ["BOUND_STACK", "ToolInvocation", "groups_of", "new_semaphore", "run_group"]
+if TYPE_CHECKING:
+    from ostinato.tools._eager import EagerStarts
+
+__all__ = ["BOUND_STACK", "EAGER", "ToolInvocation", "groups_of", "new_semaphore", "run_group"]
 
 #: The stack (and turn) the tool loop binds around tool execution (what
 #: ``ostinato.units.current_unit_stack()`` reads), for the manager to read in one import.
 BOUND_STACK = _BOUND
 
+#: The early starts of the streamed round whose tools run now (set by the tool loop
+#: around tool execution; see ``ostinato.tools._eager``).
+EAGER: ContextVar[EagerStarts | None] = ContextVar("ostinato_eager_starts", default=None)
+
 _NO_TIMEOUT = frozenset({"timeout"})
-_NO_CAP_NOR_EVENTS = frozenset({"semaphore", "events"})
-_NO_CAP = frozenset({"semaphore"})
-_NO_EVENTS = frozenset({"events"})
-_NOTHING: frozenset[str] = frozenset()
+_RETRY = frozenset({"retry"})
+_NO_CAP_NOR_EVENTS = frozenset({"semaphore", "events", "retry"})
+_NO_CAP = frozenset({"semaphore", "retry"})
+_NO_EVENTS = frozenset({"events", "retry"})
+_NOTHING = _RETRY
+# Each of those with the timeout left out too (made once, not per group).
+_LEAN = {s: s | _NO_TIMEOUT for s in (_NO_CAP_NOR_EVENTS, _NO_CAP, _NO_EVENTS, _NOTHING)}
 
 
 def groups_of(jobs: Sequence[ToolInvocation]) -> list[list[ToolInvocation]]:
@@ -58,9 +69,12 @@ def groups_of(jobs: Sequence[ToolInvocation]) -> list[list[ToolInvocation]]:
     return groups
 
 
-async def run_group(group: Sequence[ToolInvocation], stack: UnitStack) -> list[str | ToolError]:
+async def run_group(
+    group: Sequence[ToolInvocation], stack: UnitStack, retry: bool = False
+) -> list[str | ToolError]:
     """Run the calls of one group (sharing the batch's ``semaphore`` and ``events``)
-    together through ``stack``; outcomes in call order."""
+    together through ``stack``; outcomes in call order. ``retry``: a call of the batch
+    may be retried (else core's retry wrapper is left out)."""
     # A TaskGroup: cancelling the caller cancels every running call, and no task
     # outlives this function. _ending raises only BaseExceptions (cancellation...) and
     # _TurnEnding.
@@ -73,8 +87,12 @@ async def run_group(group: Sequence[ToolInvocation], stack: UnitStack) -> list[s
         skipped = _NO_CAP_NOR_EVENTS if first.events is None else _NO_CAP
     else:
         skipped = _NO_EVENTS if first.events is None else _NOTHING
+    if retry:
+        skipped = skipped - _RETRY
+        lean = stack.step(UnitKind.TOOL_CALL, skipped | _NO_TIMEOUT)
+    else:
+        lean = stack.step(UnitKind.TOOL_CALL, _LEAN[skipped])
     full = stack.step(UnitKind.TOOL_CALL, skipped)
-    lean = stack.step(UnitKind.TOOL_CALL, skipped | _NO_TIMEOUT)
     try:
         async with asyncio.TaskGroup() as tg:
             tasks = [

@@ -110,6 +110,9 @@ class FunctionToolCallback:
             sequential=spec.sequential if sequential is None else sequential,
             timeout=spec.timeout if timeout is None else timeout,
             requires_approval=spec.requires_approval,
+            effect=spec.effect,
+            reconcile=spec.reconcile,
+            in_doubt=spec.in_doubt,
         )
 
     @classmethod

@@ -17,6 +17,11 @@ concurrently):
 4. failures (bad arguments, a tool that raised or timed out) go to the exception
    processor; results keep the call order in one ``ToolResponseMessage``.
 
+Tools that declare an effect class are run by the manager's :class:`~ostinato.tools.
+EffectPolicy` (``ostinato.tools._effects``): calls with effects after the others, one at
+a time in call order, and retries of read-only and idempotent calls. A batch with no
+declared effect runs as described above.
+
 It holds no per-turn state: limit counts come from the prompt's messages. The limits
 are counted here, not in a unit wrapper: counting is in call order before any call runs,
 a breach with ``THROW`` stops the batch before the calls after it are even made units,
@@ -34,6 +39,7 @@ from ostinato.errors import (
     ConfigurationError,
     NoToolCallError,
     ToolCallLimitExceeded,
+    ToolExecutionError,
     ToolNotFoundError,
 )
 from ostinato.events import current_event_sink
@@ -54,7 +60,10 @@ from ostinato.tools._resolver import ToolCallbackResolver
 from ostinato.tools._result import ToolExecutionResult
 
 if TYPE_CHECKING:
+    from ostinato.tools._effects import EffectPolicy
     from ostinato.tools._manager_builder import DefaultToolCallingManagerBuilder
+    from ostinato.tools._tool_events import ToolEvents
+    from ostinato.units._tool_unit import ToolInvocation
 
 __all__ = ["DefaultToolCallingManager"]
 
@@ -77,12 +86,21 @@ class DefaultToolCallingManager:
         limits: per-tool and per-turn call limits (:class:`ToolCallLimits`).
         resolution_fallback_enabled: look unknown names up through the resolver.
         max_concurrency: at most this many calls of one batch run at once (``None``: no cap).
+        effects: what is done with the tools' effect classes (default:
+            :class:`~ostinato.tools.EffectPolicy`'s defaults).
 
     Raises:
         ConfigurationError: an argument has the wrong type or value.
     """
 
-    __slots__ = ("_exception_processor", "_fallback", "_limits", "_max_concurrency", "_resolver")
+    __slots__ = (
+        "_effects",
+        "_exception_processor",
+        "_fallback",
+        "_limits",
+        "_max_concurrency",
+        "_resolver",
+    )
 
     def __init__(
         self,
@@ -92,7 +110,13 @@ class DefaultToolCallingManager:
         limits: ToolCallLimits | None = None,
         resolution_fallback_enabled: bool = False,
         max_concurrency: int | None = None,
+        effects: EffectPolicy | None = None,
     ) -> None:
+        if effects is not None:
+            from ostinato.tools._effects import EffectPolicy
+
+            if not isinstance(effects, EffectPolicy):
+                raise ConfigurationError(f"effects must be an EffectPolicy, got {effects!r}")
         if limits is None:
             limits = ToolCallLimits()
         if not isinstance(limits, ToolCallLimits):
@@ -125,6 +149,7 @@ class DefaultToolCallingManager:
         self._limits = limits
         self._fallback = bool(resolution_fallback_enabled)
         self._max_concurrency = max_concurrency
+        self._effects = effects
 
     @staticmethod
     def builder() -> DefaultToolCallingManagerBuilder:
@@ -157,6 +182,16 @@ class DefaultToolCallingManager:
     def max_concurrency(self) -> int | None:
         """The cap on concurrent calls of one batch (``None``: no cap)."""
         return self._max_concurrency
+
+    @property
+    def effects(self) -> EffectPolicy:
+        """What is done with the tools' effect classes."""
+        effects = self._effects
+        if effects is None:
+            from ostinato.tools._effects import EffectPolicy
+
+            effects = self._effects = EffectPolicy()
+        return effects
 
     def resolve_tool_definitions(self, options: ChatOptions) -> list[ToolDefinition]:
         """The definitions of the tools attached to ``options``, in order (empty when the
@@ -205,6 +240,7 @@ class DefaultToolCallingManager:
         # must not pay for.
         from ostinato.tools._execution import (
             BOUND_STACK,
+            EAGER,
             ToolInvocation,
             groups_of,
             new_semaphore,
@@ -232,6 +268,8 @@ class DefaultToolCallingManager:
         # unit wrapper: a wrapper sees one call at a time, when it runs (the calls of a
         # group concurrently), while a breach must stop the batch before the calls after
         # it are even made units, and a call answered with the breach text never runs.
+        policy = None  # the effect policy, read once a call declares an effect
+        eager = EAGER.get()  # calls started while the round streamed
         counts = count_prior_tool_calls(prompt.messages)
         total = sum(counts.values())
         for index, call in enumerate(assistant.tool_calls):
@@ -257,33 +295,53 @@ class DefaultToolCallingManager:
                 continue
             metadata = callback.tool_metadata
             arguments = call.arguments if call.arguments and call.arguments.strip() else "{}"
-            jobs.append(
-                ToolInvocation(
-                    call,
-                    callback,
-                    arguments,
-                    context,
-                    metadata.timeout,
-                    metadata.return_direct,
-                    metadata.sequential,
-                    index,
-                    semaphore,
-                    events,
-                )
+            effect = metadata.effect
+            if effect is not None and policy is None:
+                policy = self.effects
+            invocation = ToolInvocation(
+                call,
+                callback,
+                arguments,
+                context,
+                metadata.timeout,
+                metadata.return_direct,
+                metadata.sequential,
+                index,
+                semaphore,
+                events,
+                None,
+                effect,
+                None if policy is None else policy.retries_for(effect),
             )
+            if eager is not None:
+                invocation.eager = eager.take(call.id, callback, arguments)
+            jobs.append(invocation)
 
+        if policy is None or not policy.order_effects:
+            groups = groups_of(jobs)
+            ordered = len(groups)
+        else:  # calls with effects after the others, one at a time
+            from ostinato.tools._effects import ordered_groups
+
+            groups, ordered = ordered_groups(jobs, groups_of)
         failed = False
-        for group in groups_of(jobs):
-            outcomes = await run_group(group, stack)
+        stopped: ToolInvocation | None = None  # the call with effects that failed
+        for number, group in enumerate(groups):
+            if stopped is not None:
+                await self._not_run(group[0], stopped, texts, events)
+                continue
+            outcomes = await run_group(group, stack, policy is not None and policy.retries > 0)
             for job, outcome in zip(group, outcomes):
                 if isinstance(outcome, str):
                     texts[job.index] = outcome
-                elif events is not None:
-                    failed = True
+                    continue
+                failed = True
+                if events is not None:
                     texts[job.index] = events.processed(job.index, outcome)
                 else:
-                    failed = True
                     texts[job.index] = self._exception_processor.process(outcome)
+                if number >= ordered and policy is not None and policy.stop_after_failure:
+                    stopped = job
 
         calls = assistant.tool_calls if breach is None else assistant.tool_calls[: breach[0] + 1]
         if breach is not None:
@@ -310,6 +368,23 @@ class DefaultToolCallingManager:
                 partial_result=result,
             )
         return result
+
+    async def _not_run(
+        self,
+        job: ToolInvocation,
+        failed: ToolInvocation,
+        texts: list[str | None],
+        events: ToolEvents | None,
+    ) -> None:
+        """Answer ``job`` (a call with effects) without running it: ``failed`` before it
+        failed."""
+        from ostinato.tools._effects import skipped_text
+
+        text = skipped_text(job.call, failed.call)
+        texts[job.index] = text
+        if events is not None:
+            error = ToolExecutionError(text, tool_name=job.call.name)
+            await events.answered(job.call, text, error)
 
     def _find(self, name: str, callbacks: Sequence[ToolCallback]) -> ToolCallback | None:
         for cb in callbacks:

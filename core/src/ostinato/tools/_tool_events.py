@@ -66,12 +66,16 @@ class ToolEvents:
 
     async def started(self, job: ToolInvocation) -> None:
         """The call ``job`` starts running (told by core's ``tool-events`` wrapper)."""
-        await self._sink.tool_started(job.call)
+        effect = job.effect
+        await self._sink.tool_started(job.call, None if effect is None else effect.value)
 
     async def finished(self, job: ToolInvocation, outcome: str | ToolError, seconds: float) -> None:
         """The call ``job`` ended with ``outcome`` after ``seconds``."""
+        effect = None if job.effect is None else job.effect.value
         if isinstance(outcome, str):
-            await self._sink.tool_finished(job.call, outcome, seconds, None, job.return_direct)
+            await self._sink.tool_finished(
+                job.call, outcome, seconds, None, job.return_direct, None, effect
+            )
             return
         try:
             text = self._processor.process(outcome)
@@ -81,7 +85,13 @@ class ToolEvents:
         else:
             self._processed[job.index] = text
         await self._sink.tool_finished(
-            job.call, text, seconds, outcome.error_type, job.return_direct, failure_kind(outcome)
+            job.call,
+            text,
+            seconds,
+            outcome.error_type,
+            job.return_direct,
+            failure_kind(outcome),
+            effect,
         )
 
 

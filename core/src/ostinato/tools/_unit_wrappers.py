@@ -4,11 +4,13 @@
   waits for the batch's concurrency cap (``max_concurrency``);
 * ``tool-events`` (:attr:`~ostinato.units.UnitOrder.TOOL_EVENTS`): ``ToolStarted`` once
   the call may run, ``ToolFinished`` as soon as it ended (when somebody listens);
+* ``tool-retry`` (:attr:`~ostinato.units.UnitOrder.TOOL_RETRY`): retries of a
+  read-only or idempotent call's retryable failures (``ostinato.tools._effects``);
 * ``tool-timeout`` (:attr:`~ostinato.units.UnitOrder.TOOL_TIMEOUT`): the tool's
   deadline, around the tool itself.
 
 Each reads what it needs from the :class:`~ostinato.units.ToolInvocation` (its
-``semaphore``, ``events``, ``timeout``) and passes the call on untouched when that is
+``semaphore``, ``events``, ``retry``, ``timeout``) and passes the call on untouched when that is
 ``None``: their fast path is one attribute test, and the manager leaves them out of the
 step of a call that needs none of them (``UnitWrapper.acts_on``). A durable engine's
 recorder sits between the events and the timeout, so a replayed call still tells its
@@ -110,7 +112,9 @@ TOOL_TIMEOUT: Final = UnitWrapper(
 
 def core_unit_wrappers() -> tuple[UnitWrapper, ...]:
     """Core's wrappers, part of every client's stack."""
-    return (TOOL_CONCURRENCY, TOOL_EVENTS, TOOL_TIMEOUT)
+    from ostinato.tools._effects import TOOL_RETRY
+
+    return (TOOL_CONCURRENCY, TOOL_EVENTS, TOOL_RETRY, TOOL_TIMEOUT)
 
 
 #: The stack of core's wrappers alone: what a tool calling manager runs its calls through

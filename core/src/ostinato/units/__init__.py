@@ -6,8 +6,10 @@ a chat memory read or write (:class:`MemoryRead`, :class:`MemoryWrite`). Each ha
 a sequence number in its turn, a JSON description of its input and a codec for its
 result. A client runs every unit through one :class:`UnitStack` of
 :class:`UnitWrapper` values, composed once: core's own (the tool concurrency cap, the
-tool events, the tool timeout), those plugins register (``register_unit_wrappers``) and
-those a builder adds (``ChatClientBuilder.unit_wrappers``). See the units guide.
+tool events, retries, the tool timeout), those plugins register
+(``register_unit_wrappers``) and those a builder adds (``ChatClientBuilder.unit_wrappers``).
+A durable engine's recorder runs a call with effects through :func:`run_guarded`, so a
+crash never runs it twice silently. See the units guide.
 Every name loads on first use.
 """
 
@@ -19,6 +21,12 @@ from ostinato._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ostinato.units._codecs import MESSAGES, NOTHING, RESPONSE, TOOL_OUTCOME
+    from ostinato.units._in_doubt import (
+        RecordedSteps,
+        in_doubt_rule,
+        resolve_in_doubt,
+        run_guarded,
+    )
     from ostinato.units._memory import read_memory, write_memory
     from ostinato.units._stack import (
         Around,
@@ -53,6 +61,7 @@ __all__ = [
     "MemoryWrite",
     "ModelCall",
     "ModelStream",
+    "RecordedSteps",
     "ToolInvocation",
     "TurnScope",
     "Unit",
@@ -67,8 +76,11 @@ __all__ = [
     "current_unit_stack",
     "durable_turn",
     "idempotency_key",
+    "in_doubt_rule",
     "read_memory",
     "recorded_stream",
+    "resolve_in_doubt",
+    "run_guarded",
     "write_memory",
 ]
 
@@ -87,6 +99,10 @@ __getattr__, __dir__ = lazy_exports(
         "MemoryWrite": "ostinato.units._values",
         "ModelCall": "ostinato.units._values",
         "ModelStream": "ostinato.units._values",
+        "RecordedSteps": "ostinato.units._in_doubt",
+        "in_doubt_rule": "ostinato.units._in_doubt",
+        "resolve_in_doubt": "ostinato.units._in_doubt",
+        "run_guarded": "ostinato.units._in_doubt",
         "ToolInvocation": "ostinato.units._tool_unit",
         "TurnScope": "ostinato.units._unit",
         "Unit": "ostinato.units._unit",

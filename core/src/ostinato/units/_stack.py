@@ -70,6 +70,10 @@ class UnitOrder:
     """Core's tool loop events (``ToolStarted`` / ``ToolFinished``), told after the wait."""
     DURABLE: Final = 3000
     """A durable engine's recorder (one per stack): a replayed unit stops here."""
+    TOOL_RETRY: Final = 3500
+    """Core's retries of a read-only or idempotent call's retryable failures: inside the
+    recorder (a call and its retries are one recorded unit), outside tracing (each try
+    has its span)."""
     TRACING: Final = 4000
     """Tracing: spans of the units that run."""
     TOOL_TIMEOUT: Final = 5000

@@ -30,10 +30,10 @@ from ostinato.units._unit import _BOUND, _TURN, TurnScope, Unit, UnitCodec, Unit
 if TYPE_CHECKING:
     import asyncio
 
-    from ostinato._tool_contract import ToolCallback, ToolContext
+    from ostinato._tool_contract import ToolCallback, ToolContext, ToolEffect
     from ostinato.messages import ToolCall
 
-__all__ = ["ToolInvocation"]
+__all__ = ["ToolInvocation", "call_tool"]
 
 # Failures a callback reports on purpose; anything else it raises is wrapped first.
 _REPORTED = (ToolNotFoundError, ToolArgumentsError, ToolExecutionError, ToolTimeoutError)
@@ -57,6 +57,15 @@ class ToolInvocation(Unit["str | ToolError"]):
         events: what tells the batch's listeners of the call (the tool loop events),
             used by core's event wrapper (``None``: nobody listens).
         scope: the caller's turn, used when no turn scope is current.
+        effect: the tool's effect class (``None``: undeclared), read by the wrappers
+            that act on it (a durable recorder's in-doubt guard, tracing).
+        retry: the policy retrying the call's retryable failures (an
+            :class:`~ostinato.tools.EffectPolicy`), read by core's retry wrapper
+            (``None``: no retry; only read-only and idempotent calls get one).
+
+    Attributes:
+        eager: the task of the call started early while its round still streamed
+            (``None``: none); :meth:`run` takes its outcome once instead of calling.
     """
 
     __slots__ = (
@@ -64,8 +73,11 @@ class ToolInvocation(Unit["str | ToolError"]):
         "call",
         "callback",
         "context",
+        "eager",
+        "effect",
         "events",
         "index",
+        "retry",
         "return_direct",
         "semaphore",
         "sequential",
@@ -88,6 +100,8 @@ class ToolInvocation(Unit["str | ToolError"]):
         semaphore: asyncio.Semaphore | None = None,
         events: Any = None,
         scope: TurnScope | None = None,
+        effect: ToolEffect | None = None,
+        retry: Any = None,
     ) -> None:
         self.call = call
         self.callback = callback
@@ -99,6 +113,9 @@ class ToolInvocation(Unit["str | ToolError"]):
         self.index = index
         self.semaphore = semaphore
         self.events = events
+        self.effect = effect
+        self.retry = retry
+        self.eager: asyncio.Task[str | ToolError] | None = None
         # _numbered(call.name, scope), inlined: a batch makes one per call.
         self.name = call.name
         turn = _TURN.get()
@@ -120,7 +137,14 @@ class ToolInvocation(Unit["str | ToolError"]):
         return {"call": self.call.to_dict()}
 
     async def run(self) -> str | ToolError:
-        """Call the tool once: its text, or the ``ToolError`` describing its failure."""
+        """Call the tool once: its text, or the ``ToolError`` describing its failure (the
+        outcome of the early start, the first time, when the call was started early)."""
+        eager = self.eager
+        if eager is not None:
+            self.eager = None
+            outcome: str | ToolError = await eager
+            return outcome
+        # call_tool(), inlined: one coroutine less per call on the hot path.
         name = self.call.name
         task = current_task()
         try:
@@ -140,3 +164,28 @@ class ToolInvocation(Unit["str | ToolError"]):
         if result is None:
             return ""
         return result if isinstance(result, str) else str(result)
+
+
+async def call_tool(
+    callback: ToolCallback, arguments: str, context: ToolContext, name: str
+) -> str | ToolError:
+    """Call ``callback`` once: its text, or the ``ToolError`` describing its failure
+    (only a cancellation of the turn, ``KeyboardInterrupt`` and ``SystemExit`` escape)."""
+    task = current_task()
+    try:
+        result: object = await callback.call(arguments, context)
+    except _REPORTED as error:
+        if error.tool_name is None:
+            error.tool_name = name
+        return error
+    except BaseException as e:
+        failure = tool_failure(e, task)
+        if failure is None:
+            raise  # the turn is cancelled (or the timeout stops the call), or exiting
+        wrapped = ToolExecutionError(describe_exception(failure), tool_name=name)
+        wrapped.__cause__ = failure
+        wrapped.__suppress_context__ = True
+        return wrapped
+    if result is None:
+        return ""
+    return result if isinstance(result, str) else str(result)

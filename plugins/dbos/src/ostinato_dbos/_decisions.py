@@ -2,7 +2,9 @@
 
 Every decision first claims its pending round in the table ``ostinato_turn_decisions``
 (in the DBOS system database, SQLite or Postgres): one row per ``(turn_id, round)``,
-inserted by the first decider. A second decision for the same round — from another
+inserted by the first decider; ``round`` holds the number of the wait (its pending value,
+hashed: a turn may wait more than once in a round, for an approval and for a call a
+crash left in doubt). A second decision for the same round — from another
 server process, the CLI or the API, at the same moment or later — finds the row and is
 refused with a clear error, instead of being dropped without a word. A claim whose
 message could not be sent is given back.

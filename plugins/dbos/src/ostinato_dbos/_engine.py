@@ -9,6 +9,7 @@ run them.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import time
 import uuid
@@ -286,14 +287,18 @@ class DbosTurnHandle:
         pending.check_resumable(checked, None)
         message = json.dumps({k: d.to_dict() for k, d in checked.items()})
         claims = self._engine.claims
-        if not claims.claim(self._id, pending.rounds):
+        # What is waited for, as a number: a turn may wait more than once in a round (an
+        # approval, then a call a crash left in doubt, or the same call in doubt again),
+        # and each wait is decided once.
+        wait = int(hashlib.sha256(pending.to_json().encode()).hexdigest()[:12], 16)
+        if not claims.claim(self._id, wait):
             raise self._decided_already()
-        # One idempotency key per pending round: a retried send is one message.
-        key = f"{self._id}/{pending.rounds}/decisions"
+        # One idempotency key per wait: a retried send is one message.
+        key = f"{self._id}/{wait}/decisions"
         try:
             self._engine.client.send(self._id, message, DECISIONS_TOPIC, idempotency_key=key)
         except BaseException:
-            claims.release(self._id, pending.rounds)
+            claims.release(self._id, wait)
             raise
 
     def _decided_already(self) -> DurableTurnError:

@@ -6,6 +6,9 @@ plugin is installed. It acts only in a process running turns (a started
 :class:`~ostinato_dbos.Worker`), on a unit of a durable turn itself (not of code running
 inside another unit): the unit runs as a step recording its JSON result, or, replayed,
 returns the recorded result without running (a streamed round records its aggregate).
+A side-effecting or destructive tool call is guarded (``ostinato.units.run_guarded``):
+marked in doubt in a step of its own before it runs, so a crash never runs it twice
+silently.
 Everywhere else it passes the unit on. Import-light: DBOS loads only when a step runs.
 """
 
@@ -38,6 +41,14 @@ def activate(active: bool) -> None:
 async def _around(unit: Unit[Any], next: Callable[[Unit[Any]], Awaitable[Any]]) -> Any:
     if not _State.active or not unit.durable:
         return await next(unit)
+    if getattr(unit, "effect", None) is not None:  # a tool call that declares its effect
+        from ostinato.units import in_doubt_rule
+
+        rule = in_doubt_rule(unit)  # type: ignore[arg-type]  # a ToolInvocation
+        if rule is not None:
+            from ostinato_dbos._workflow import guarded_unit
+
+            return await guarded_unit(unit, next, rule)  # type: ignore[arg-type]
     from ostinato_dbos._workflow import dbos_unit
 
     return await dbos_unit(unit, next)

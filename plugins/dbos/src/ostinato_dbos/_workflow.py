@@ -21,10 +21,11 @@ from typing import Any, Final
 from dbos import DBOS
 
 from ostinato.durable import TurnRequest, TurnRunner, Unit, durable_turn
-from ostinato.errors import ApprovalError
-from ostinato.messages import UserMessage
+from ostinato.errors import ApprovalError, ToolError
+from ostinato.messages import AssistantMessage, UserMessage
 from ostinato.runtime import Steering
-from ostinato.tools import ApprovalDecision, PendingToolCalls
+from ostinato.tools import ApprovalDecision, ApprovalKind, InDoubtRule, PendingToolCalls
+from ostinato.units import ToolInvocation, run_guarded
 from ostinato_dbos._turn_log import DbosTurnLog, EventWriter
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "TurnFailure",
     "configure_worker",
     "dbos_unit",
+    "guarded_unit",
     "run_turn_workflow",
 ]
 
@@ -96,6 +98,54 @@ async def dbos_unit(unit: Unit[Any], next: Callable[[Unit[Any]], Awaitable[Any]]
 
     text = await DBOS.run_step_async({"name": f"{unit.kind.value} {unit.name}"}, step)
     return result if ran else unit.decode(json.loads(text))
+
+
+class _Steps:
+    """DBOS steps for the in-doubt guard of one tool call (``RecordedSteps``)."""
+
+    def __init__(self) -> None:
+        self._asked = 0
+
+    async def step(self, name: str, body: Callable[[], Awaitable[Any]]) -> tuple[Any, bool]:
+        ran = False
+        result: Any = None
+
+        async def run() -> str:
+            nonlocal ran, result
+            await asyncio.to_thread(_Worker.check_lease)  # fenced: not another unit here
+            result = await body()
+            ran = True
+            return json.dumps(result, ensure_ascii=False)
+
+        text = await DBOS.run_step_async({"name": name}, run)
+        return (result, True) if ran else (json.loads(text), False)
+
+    async def ask(self, unit: ToolInvocation, key: str | None) -> bool | str:
+        call = unit.call
+        self._asked += 1  # each wait of this call its own pending value
+        note = (
+            f"In doubt: the call to '{call.name}' (idempotency key {key}) was in flight when "
+            "its worker stopped; whether it took effect is unknown. Approve to run it again, "
+            f"deny to tell the model it was not run again. (decision {self._asked})"
+        )
+        asking = AssistantMessage(note, (call,))
+        pending = PendingToolCalls((), asking, (), (call.id,), (call.name,))
+        decision = (await _wait_for_decisions(pending)).get(call.id)
+        if decision is None or decision.kind is ApprovalKind.DENY:
+            return "denied" if decision is None else (decision.reason or "denied")
+        if decision.kind is ApprovalKind.EDIT and decision.arguments is not None:
+            unit.arguments = decision.arguments
+        return True
+
+
+async def guarded_unit(
+    unit: ToolInvocation,
+    next: Callable[[ToolInvocation], Awaitable[str | ToolError]],
+    rule: InDoubtRule,
+) -> str | ToolError:
+    """A side-effecting or destructive call as guarded DBOS steps: marked in doubt before
+    it runs, resolved by ``rule`` when a crash left it so (``ostinato.units.run_guarded``)."""
+    return await run_guarded(unit, next, _Steps(), rule)
 
 
 async def _wait_for_decisions(pending: PendingToolCalls) -> Mapping[str, ApprovalDecision]:

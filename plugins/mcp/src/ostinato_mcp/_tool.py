@@ -8,12 +8,36 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ostinato.errors import ToolArgumentsError
-from ostinato.tools import ToolContext, ToolDefinition, ToolMetadata, input_answer
+from ostinato.tools import ToolContext, ToolDefinition, ToolEffect, ToolMetadata, input_answer
 
 if TYPE_CHECKING:
     from ostinato_mcp._server import McpServer
 
-__all__ = ["McpTool", "McpToolMetadata", "build_tool"]
+__all__ = ["McpTool", "McpToolMetadata", "build_tool", "effect_of"]
+
+_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint")
+
+
+def effect_of(annotations: Mapping[str, Any] | None) -> ToolEffect | None:
+    """The effect class a tool's MCP annotations give it.
+
+    ``readOnlyHint: true`` is read-only. Otherwise, with the protocol's defaults for a
+    hint left out (``destructiveHint`` true, ``idempotentHint`` false): destructive
+    when ``destructiveHint`` holds (idempotent or not: a destructive call is never run
+    again unasked), else idempotent when ``idempotentHint`` holds, else side-effecting.
+    A server that sends none of the three hints says nothing: the tool stays undeclared
+    (run as before effect classes existed), rather than every such tool being taken for
+    destructive.
+    """
+    if not annotations or not any(h in annotations for h in _HINTS):
+        return None
+    if annotations.get("readOnlyHint") is True:
+        return ToolEffect.READ_ONLY
+    if annotations.get("destructiveHint", True) is not False:
+        return ToolEffect.DESTRUCTIVE
+    if annotations.get("idempotentHint") is True:
+        return ToolEffect.IDEMPOTENT
+    return ToolEffect.SIDE_EFFECTING
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +51,8 @@ class McpToolMetadata(ToolMetadata):
         annotations: its hints (``readOnlyHint``, ``destructiveHint``...), as sent.
 
     ``requires_approval`` (of :class:`~ostinato.tools.ToolMetadata`) is set when the
-    server's ``requireApproval`` covers the tool, so each call waits for a decision.
+    server's ``requireApproval`` covers the tool, so each call waits for a decision;
+    ``effect`` comes from the annotations (:func:`effect_of`).
     ``may_ask_input`` says a call may ask the user for input (an MCP elicitation), which
     the turn then waits for like an approval.
     """
@@ -106,6 +131,7 @@ def build_tool(server: McpServer, tool: Any, prefix: str) -> McpTool:
         tool_name=tool.name,
         output_schema=tool.output_schema,
         annotations=annotations,
+        effect=effect_of(annotations),
         requires_approval=approval == "always"
         or (not isinstance(approval, str) and tool.name in approval),
     )

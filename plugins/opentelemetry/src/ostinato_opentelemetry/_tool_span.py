@@ -36,6 +36,9 @@ def _attributes(telemetry: Telemetry, unit: ToolInvocation) -> dict[str, Any]:
         "gen_ai.tool.call.id": call.id,
         "gen_ai.tool.type": "function",
     }
+    effect = unit.effect
+    if effect is not None:
+        attributes["ostinato.tool.effect"] = effect.value
     description = unit.callback.tool_definition.description
     if description:
         attributes["gen_ai.tool.description"] = description

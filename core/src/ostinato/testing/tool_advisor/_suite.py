@@ -1,14 +1,11 @@
 """``ToolAdvisorConformance``: the tests every tool advisor passes.
 
-Each test runs a scripted turn on the ways it concerns (call and stream, sync and
-async) and checks the events contract (:func:`check_turn`), call/stream parity, text
-deltas against ``content()``, and every ending: answered, return-direct, tool-call
-limit, iteration cap, one last round without tools at the cap and at a usage limit,
-every repeated call run by default, no progress (told and ended) when asked for, usage
-limits (requests, tokens, tool calls, raising; ``LoopEnded.limit`` naming each), a
-failing tool and a raising listener. Its bases check approvals and resume
-(:class:`~ostinato.testing.tool_advisor._approvals.ApprovalConformance`) and what a failed
-or cancelled call reports, every way of cancelling included (``CancellationConformance``).
+Each test runs a scripted turn on the ways it concerns (call and stream, sync and async)
+and checks the events contract (:func:`check_turn`), call/stream parity, text deltas, and
+every ending: answered, return-direct, tool-call limit, iteration cap, a last round
+without tools, repeated calls and no progress, usage limits, a failing tool, a raising
+listener. Its bases check approvals and resume (``ApprovalConformance``), failed or
+cancelled calls (``CancellationConformance``), effects (``EffectConformance``).
 """
 
 from __future__ import annotations
@@ -41,6 +38,7 @@ from ostinato.testing._scripted import (
 from ostinato.testing.tool_advisor._approvals import ApprovalConformance
 from ostinato.testing.tool_advisor._cancellation import CancellationConformance
 from ostinato.testing.tool_advisor._checks import check_turn
+from ostinato.testing.tool_advisor._effects import EffectConformance
 from ostinato.testing.tool_advisor._harness import PATHS, WAYS, Run, comparable, run_way
 from ostinato.tools import DefaultToolCallingManager, ToolCallLimits, tool
 
@@ -80,7 +78,7 @@ def _weather(city: str, n: int, usage: tuple[int, int, int] | None = (1, 2, 3)) 
     return tool_call_response(tool_call("weather", {"city": city}, id=f"w{n}"), usage=usage)
 
 
-class ToolAdvisorConformance(ApprovalConformance, CancellationConformance):
+class ToolAdvisorConformance(ApprovalConformance, CancellationConformance, EffectConformance):
     """Subclass it in a tool advisor's tests and implement :meth:`make_advisor` (and
     :meth:`discovery` when the model must find tools before it can call them)::
 
