@@ -143,6 +143,11 @@ class Worker:
             max_concurrent_workflow_tasks=settings.worker_concurrency,
             max_concurrent_local_activities=settings.worker_concurrency,
             graceful_shutdown_timeout=timedelta(seconds=settings.shutdown_grace_seconds),
+            # The SDK sends a unit's heartbeats at most every 80% of its heartbeat
+            # timeout: one late beat on a busy machine and the server gives the live unit
+            # to another worker (a third run of a call in flight at a crash). Beats reach
+            # the server every quarter of the timeout instead.
+            max_heartbeat_throttle_interval=timedelta(seconds=settings.heartbeat_seconds / 4),
         )
         loop = asyncio.get_running_loop()
         self._running = asyncio.run_coroutine_threadsafe(self._worker.run(), loop)
