@@ -71,8 +71,10 @@ STDLIB_ALLOWED = frozenset(
 # How many of ostinato's own modules ``import ostinato`` may load. Raise it deliberately,
 # when every import of ostinato needs a new module; a module needed only by some uses
 # loads on first use (a lazy export, or an import inside the function). 64: the advisor
-# chain carries the unit stack (``ostinato.units._stack``).
-OSTINATO_MODULES_MAX = 64
+# chain carries the unit stack (``ostinato.units._stack``). 66: the exceptions are a
+# package of three modules (``ostinato.errors``, ``._base``, ``._model``) so that no module
+# passes 400 lines.
+OSTINATO_MODULES_MAX = 66
 
 _PROBE = f"""
 import json, sys

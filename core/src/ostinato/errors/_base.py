@@ -1,54 +1,4 @@
-"""The exceptions ostinato raises, in one tree.
-
-::
-
-    OstinatoError
-    ├── ConfigurationError          a setting, builder argument or environment variable is wrong
-    │   └── ToolResolutionError     a durable turn names a tool a worker cannot resolve
-    ├── PluginError                 a plugin failed to load or registered something twice
-    ├── AdvisorChainError           the advisor chain was misused (empty chain, unknown advisor,
-    │                               two tool advisors)
-    ├── SyncFromLoopError           a sync face was called on ostinato's private event loop
-    ├── OutputParsingError          the model's answer could not be converted to the asked type
-    ├── PromptTemplateError         a prompt template is malformed, or a parameter is missing
-    │                               or unused
-    ├── StructuredOutputNotSupportedError
-    │                               native structured output was asked of a model without it
-    ├── ApprovalError               an approver raised, timed out or returned no decision
-    ├── ResumeError                 a pending value or its decisions cannot resume a turn
-    ├── EventSchemaError            a loop event's JSON form could not be read
-    ├── TurnLogError                a turn's log cannot be read from there: unknown turn,
-    │                               position past its end, or older than its retention
-    ├── DurableTurnError            a durable turn failed, was cancelled or is unknown (turn_id)
-    ├── UnitRebuildError            a unit's description cannot be rebuilt into a unit
-    ├── UsageLimitExceeded          a turn reached a usage limit and was asked to raise
-    ├── ToolInDoubtError            a crash left a call with effects in doubt, and its rule
-    │                               (or its reconcile hook) fails the turn
-    ├── RetryableToolError          raised by a tool: this failure may pass on another try
-    ├── ToolError                   something went wrong running a tool (tool_name)
-    │   ├── ToolNotFoundError       the model asked for a tool that is not attached
-    │   ├── ToolArgumentsError      the arguments were not JSON or failed the tool's schema
-    │   ├── ToolExecutionError      the tool raised (the original exception is __cause__)
-    │   ├── ToolTimeoutError        the tool ran past its timeout
-    │   ├── NoToolCallError         tools were to be executed but the response asked for none
-    │   └── ToolCallLimitExceeded   a per-tool or per-turn call limit was breached
-    └── ModelError                  a model provider failed (adapters raise these)
-        ├── AuthenticationError     401: the key is missing or wrong
-        ├── PermissionDeniedError   403
-        ├── NotFoundError           404: unknown model or endpoint
-        ├── BadRequestError         400/422: the request was rejected
-        ├── RateLimitError          429
-        ├── ServerError             5xx
-        ├── ModelTimeoutError       no answer within the timeout
-        ├── ModelConnectionError    the server could not be reached
-        ├── StreamInterruptedError  a stream broke after it had started delivering
-        └── MalformedResponseError  the provider's reply could not be understood
-
-Every `ModelError` carries what is known about the failure (provider, HTTP status, the
-provider's error type and code, request id, retry-after) and never a secret. This module
-is the bottom of the import graph: it imports nothing from the rest of ostinato, not even
-for type checkers (a breach's partial result is a type parameter the tools fill in).
-"""
+"""The exceptions of ostinato but a model provider's (see :mod:`ostinato.errors`)."""
 
 from __future__ import annotations
 
@@ -58,30 +8,20 @@ from typing import Final, Generic, TypeVar
 #: ``ToolExecutionResult``).
 _PartialResultT = TypeVar("_PartialResultT")
 
+
 __all__ = [
     "AdvisorChainError",
     "ApprovalError",
-    "AuthenticationError",
-    "BadRequestError",
     "ConfigurationError",
     "DurableTurnError",
     "EventSchemaError",
-    "MalformedResponseError",
-    "ModelConnectionError",
-    "ModelError",
-    "ModelTimeoutError",
     "NoToolCallError",
-    "NotFoundError",
     "OstinatoError",
     "OutputParsingError",
-    "PermissionDeniedError",
     "PluginError",
     "PromptTemplateError",
-    "RateLimitError",
     "ResumeError",
     "RetryableToolError",
-    "ServerError",
-    "StreamInterruptedError",
     "StructuredOutputNotSupportedError",
     "SyncFromLoopError",
     "ToolArgumentsError",
@@ -382,83 +322,3 @@ class ToolCallLimitExceeded(ToolError, Generic[_PartialResultT]):
         super().__init__(message, tool_name=tool_name)
         self.limit = limit
         self.partial_result = partial_result
-
-
-class ModelError(OstinatoError):
-    """A model provider failed.
-
-    Attributes:
-        provider: the adapter's provider name (``"openai"``...), if known.
-        status: the HTTP status code, if there was a response.
-        error_type: the provider's error type (e.g. ``"rate_limit_error"``).
-        code: the provider's error code.
-        request_id: the provider's request id, for support tickets.
-        retry_after: seconds the provider asked us to wait, if it said.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        provider: str | None = None,
-        status: int | None = None,
-        error_type: str | None = None,
-        code: str | None = None,
-        request_id: str | None = None,
-        retry_after: float | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.provider = provider
-        self.status = status
-        self.error_type = error_type
-        self.code = code
-        self.request_id = request_id
-        self.retry_after = retry_after
-
-    def __repr__(self) -> str:
-        fields = ", ".join(
-            f"{name}={value!r}"
-            for name in ("provider", "status", "error_type", "code", "request_id", "retry_after")
-            if (value := getattr(self, name)) is not None
-        )
-        return f"{type(self).__name__}({str(self)!r}{', ' if fields else ''}{fields})"
-
-
-class AuthenticationError(ModelError):
-    """The provider rejected the credentials (HTTP 401)."""
-
-
-class PermissionDeniedError(ModelError):
-    """The credentials may not use this resource (HTTP 403)."""
-
-
-class NotFoundError(ModelError):
-    """The model or endpoint does not exist (HTTP 404)."""
-
-
-class BadRequestError(ModelError):
-    """The provider rejected the request as malformed (HTTP 400 or 422)."""
-
-
-class RateLimitError(ModelError):
-    """Too many requests (HTTP 429); ``retry_after`` says how long to wait, when known."""
-
-
-class ServerError(ModelError):
-    """The provider failed on its side (HTTP 5xx)."""
-
-
-class ModelTimeoutError(ModelError):
-    """The provider did not answer within the configured timeout."""
-
-
-class ModelConnectionError(ModelError):
-    """The provider could not be reached (refused, reset, DNS...)."""
-
-
-class StreamInterruptedError(ModelError):
-    """A stream broke after it had started delivering data; it is never retried silently."""
-
-
-class MalformedResponseError(ModelError):
-    """The provider answered, but not in a shape the adapter understands."""
