@@ -143,6 +143,9 @@ def test_a_reload_while_a_turn_runs_reads_the_turn_again_and_shows_it_once(
         page = open_page(serve(build_app(memory=True))).page
         _ask(page, "something slow")
         expect(page.get_by_test_id("status")).to_have_text("Running…")
+        # The page shows "Running…" as it sends; it keeps the turn once the server's first
+        # message (the turn's id) arrives.
+        page.wait_for_function("sessionStorage.getItem('ostinato.turn') !== null")
         stored = page.evaluate("sessionStorage.getItem('ostinato.turn')")
         assert stored is not None and '"turnId":"turn-' in stored
 
