@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ostinato._tool_contract import ToolCallback, ToolContext, ToolEffect
     from ostinato.messages import ToolCall
 
-__all__ = ["ToolInvocation", "call_tool"]
+__all__ = ["ToolInvocation", "call_tool", "failed"]
 
 # Failures a callback reports on purpose; anything else it raises is wrapped first.
 _REPORTED = (ToolNotFoundError, ToolArgumentsError, ToolExecutionError, ToolTimeoutError)
@@ -149,18 +149,8 @@ class ToolInvocation(Unit["str | ToolError"]):
         task = current_task()
         try:
             result: object = await self.callback.call(self.arguments, self.context)
-        except _REPORTED as error:
-            if error.tool_name is None:
-                error.tool_name = name
-            return error
-        except BaseException as e:
-            failure = tool_failure(e, task)
-            if failure is None:
-                raise  # the turn is cancelled (or the timeout stops the call), or exiting
-            wrapped = ToolExecutionError(describe_exception(failure), tool_name=name)
-            wrapped.__cause__ = failure
-            wrapped.__suppress_context__ = True
-            return wrapped
+        except BaseException as error:
+            return failed(error, task, name)
         if result is None:
             return ""
         return result if isinstance(result, str) else str(result)
@@ -174,18 +164,27 @@ async def call_tool(
     task = current_task()
     try:
         result: object = await callback.call(arguments, context)
-    except _REPORTED as error:
-        if error.tool_name is None:
-            error.tool_name = name
-        return error
-    except BaseException as e:
-        failure = tool_failure(e, task)
-        if failure is None:
-            raise  # the turn is cancelled (or the timeout stops the call), or exiting
-        wrapped = ToolExecutionError(describe_exception(failure), tool_name=name)
-        wrapped.__cause__ = failure
-        wrapped.__suppress_context__ = True
-        return wrapped
+    except BaseException as error:
+        return failed(error, task, name)
     if result is None:
         return ""
     return result if isinstance(result, str) else str(result)
+
+
+def failed(error: BaseException, task: asyncio.Task[Any] | None, name: str) -> ToolError:
+    """What the call of tool ``name`` that raised ``error`` in ``task`` failed with: a
+    failure the tool reports on purpose as it is (named), anything else wrapped in a
+    ``ToolExecutionError``; a cancellation of the turn, ``KeyboardInterrupt`` and
+    ``SystemExit`` are raised again (only on the failure path: no cost to a call that
+    returns)."""
+    if isinstance(error, _REPORTED):
+        if error.tool_name is None:
+            error.tool_name = name
+        return error
+    failure = tool_failure(error, task)
+    if failure is None:
+        raise error  # the turn is cancelled (or the timeout stops the call), or exiting
+    wrapped = ToolExecutionError(describe_exception(failure), tool_name=name)
+    wrapped.__cause__ = failure
+    wrapped.__suppress_context__ = True
+    return wrapped
