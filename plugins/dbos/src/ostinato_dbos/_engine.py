@@ -156,12 +156,14 @@ class DbosEngine:
         one queues the turn and the others get :class:`~ostinato.errors.DurableTurnError`
         (status ``"exists"``). ``after``: the id of a turn this one waits for, inside
         its workflow, before it runs (it runs once that one has ended, however), so the
-        wait outlives any process.
+        wait outlives any process (an unknown ``after`` raises ``DurableTurnError``).
         """
         from dbos._error import DBOSWorkflowIDInUseError
 
         from ostinato_dbos._workflow import WORKFLOW_NAME
 
+        if after is not None:
+            DbosTurnHandle(self, after)._raw_status()  # an unknown turn: DurableTurnError
         turn_id = turn_id or str(uuid.uuid4())
         options: Any = {
             "workflow_name": WORKFLOW_NAME,

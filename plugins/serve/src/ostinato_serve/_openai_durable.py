@@ -118,34 +118,28 @@ async def _call(
 async def _stream(
     state: ServeState,
     handle: TurnHandle,
+    seen: _Ended,
     include_usage: bool,
     not_approvable: Callable[[tuple[Any, ...]], str],
-    cancel_on_close: bool,
 ) -> AsyncIterator[bytes]:
     model = state.model_name
-    seen = _Ended()
-    try:
-        yield sse(chunk(handle.id, model, {"role": "assistant", "content": ""}))
-        async for event in handle.aevents(0):
-            if isinstance(event, TextDelta) and event.text:
-                yield sse(chunk(handle.id, model, {"content": event.text}))
-            if seen.see(event):
-                break
-        if seen.waiting:
-            await asyncio.to_thread(_cancel, handle)
-            yield sse(chunk(handle.id, model, {"content": not_approvable(seen.waiting)}))
-        elif not seen.ended:
-            yield sse({"error": {"type": "turn_failed", "message": await _failure(handle)}})
-            return
-        yield sse(chunk(handle.id, model, {}, "stop"))
-        if include_usage:
-            yield sse(chunk(handle.id, model, None, usage=seen.usage))
-        yield sse("[DONE]")
-    finally:
-        if cancel_on_close and not seen.ended and not seen.waiting:
-            # The client went away (or the read failed) before the turn ended. Not
-            # awaited: the response's task is being cancelled.
-            asyncio.get_running_loop().run_in_executor(None, _cancel, handle)
+    yield sse(chunk(handle.id, model, {"role": "assistant", "content": ""}))
+    async for event in handle.aevents(0):
+        if isinstance(event, TextDelta) and event.text:
+            yield sse(chunk(handle.id, model, {"content": event.text}))
+        if seen.see(event):
+            break
+    if seen.waiting:
+        await asyncio.to_thread(_cancel, handle)
+        yield sse(chunk(handle.id, model, {"content": not_approvable(seen.waiting)}))
+    elif not seen.ended:
+        seen.ended = True  # it ended without an answer: nothing left to cancel
+        yield sse({"error": {"type": "turn_failed", "message": await _failure(handle)}})
+        return
+    yield sse(chunk(handle.id, model, {}, "stop"))
+    if include_usage:
+        yield sse(chunk(handle.id, model, None, usage=seen.usage))
+    yield sse("[DONE]")
 
 
 async def durable_completion(
@@ -159,5 +153,15 @@ async def durable_completion(
     handle = await _submit(state, messages)
     if not stream:
         return await _call(state, handle, not_approvable)
+    seen = _Ended()
     cancel = state.settings.openai_on_disconnect == "cancel"
-    return event_stream_response(_stream(state, handle, include_usage, not_approvable, cancel))
+
+    def closed() -> None:
+        # However the response ended — the client gone mid-stream, or before its body
+        # started — a turn that has not ended is cancelled (not awaited: the response
+        # is over).
+        if cancel and not seen.ended and not seen.waiting:
+            asyncio.get_running_loop().run_in_executor(None, _cancel, handle)
+
+    body = _stream(state, handle, seen, include_usage, not_approvable)
+    return event_stream_response(body, on_close=closed)
