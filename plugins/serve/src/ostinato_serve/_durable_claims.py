@@ -92,7 +92,7 @@ async def _turns(engine: DurableEngine, conversation_id: str) -> tuple[int, list
     return (_number(ids[-1]) if ids else 0), unfinished
 
 
-def busy_error(turn_id: str, conversation_id: str) -> ApiError:
+def _busy_error(turn_id: str, conversation_id: str) -> ApiError:
     """``409 conversation_busy`` naming the running turn."""
     from ostinato_serve._turns import busy_error as error
 
@@ -129,7 +129,7 @@ async def claim_turn(
         if unfinished:
             running = unfinished[-1]
             if policy is BusyPolicy.REJECT:
-                raise busy_error(running, conversation_id)
+                raise _busy_error(running, conversation_id)
             if policy is BusyPolicy.STEER:
                 if await _steer(engine, running, request.user):
                     return Claimed(running, True)
