@@ -42,3 +42,33 @@ async def test_a_turn_waits_for_decisions_resumes_and_emits_its_events(monkeypat
     # The rounds stream (their text reaches readers piece by piece); denied: no tool.
     assert [kind for kind, _ in journal.ran] == ["model_stream", "model_stream"]
     assert model.call_count == 2
+
+
+async def test_a_turn_with_history_and_no_memory_sends_the_callers_conversation():
+    from ostinato import ChatClient
+    from ostinato.messages import AssistantMessage, UserMessage
+    from ostinato_memory import MessageChatMemoryAdvisor, MessageWindowChatMemory
+
+    model = ScriptedChatModel(["Fine.", "Again."])
+    memory = MessageWindowChatMemory()
+    client = ChatClient.builder(model).default_advisors(MessageChatMemoryAdvisor(memory)).build()
+    runner = TurnRunner(build_container(plugins=[], chat_client=client))
+    history = (UserMessage("Hi"), AssistantMessage("Hello."))
+
+    async def decide(pending: PendingToolCalls) -> dict[str, ApprovalDecision]:
+        raise AssertionError("nothing waits")
+
+    request = TurnRequest("How are you?", conversation_id="c", history=history, remember=False)
+    with durable_turn("t-2"):
+        answer = await runner.run(request, decide)
+    assert answer.text == "Fine."
+    sent = [(type(m).__name__, m.text) for m in model.prompts[0].messages]
+    assert sent == [
+        ("UserMessage", "Hi"),
+        ("AssistantMessage", "Hello."),
+        ("UserMessage", "How are you?"),
+    ]
+    assert await memory.get("c") == []  # the caller's conversation: nothing remembered
+    with durable_turn("t-3"):
+        await runner.run(TurnRequest("Hi", conversation_id="c"), decide)
+    assert [m.text for m in await memory.get("c")] == ["Hi", "Again."]  # remembered

@@ -9,12 +9,24 @@ from ostinato.config import build_container
 from ostinato.config._factories import factory_context
 from ostinato.durable import DurableEngine, TurnHandle, TurnRequest, durable_engine, resolve_tools
 from ostinato.errors import ConfigurationError, ToolResolutionError
+from ostinato.messages import AssistantMessage, UserMessage
 from ostinato.plugins import hookimpl
 
 
 def test_a_turn_request_round_trips_as_json():
     request = TurnRequest("Hi", system="Be brief", conversation_id="c", tools=("a", "m:b"))
     assert TurnRequest.from_json(request.to_json()) == request
+    assert set(request.to_dict()) == {
+        "schema",
+        "version",
+        "user",
+        "system",
+        "conversation_id",
+        "tools",
+    }
+    history = (UserMessage("Hi"), AssistantMessage("Hello."))
+    told = TurnRequest("And?", history=history, remember=False)
+    assert TurnRequest.from_json(told.to_json()) == told
     with pytest.raises(ValueError, match="not a turn request of version 1"):
         TurnRequest.from_dict({"schema": "ostinato.turn_request", "version": 2, "user": ""})
 

@@ -41,6 +41,20 @@ def test_unknown_and_undecidable_turns_are_clear_errors(
         run_approve(["t-1"])
 
 
+def test_an_exclusive_id_is_claimed_once_and_after_names_a_known_turn(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'dbos.sqlite3'}"
+    with DbosEngine(DbosSettings(database_url=url)) as engine:  # type: ignore[arg-type]
+        first = engine.submit(TurnRequest("hi"), turn_id="c:1", exclusive=True)
+        with pytest.raises(DurableTurnError, match="has the id 'c:1' already") as taken:
+            engine.submit(TurnRequest("hi again"), turn_id="c:1", exclusive=True)
+        assert taken.value.status == "exists"
+        after = engine.submit(TurnRequest("then"), turn_id="c:2", after=first.id, exclusive=True)
+        assert after.status is TurnStatus.QUEUED
+        with pytest.raises(DurableTurnError, match="no durable turn has the id 'c:0'"):
+            engine.submit(TurnRequest("never"), turn_id="c:3", after="c:0")
+        assert engine.turn_ids("c:") == ["c:1", "c:2"]
+
+
 def approve(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     """``ostinato approve *argv`` through the ostinato command, as a user runs it."""
     code = main(["approve", *argv])

@@ -225,3 +225,11 @@ async def test_a_model_failure_is_502_and_shows_no_credential() -> None:
     assert event == "error"
     assert json.loads(data)["error"]["type"] == "model_error"
     assert SECRET not in streamed.text
+
+
+def test_a_detached_completion_needs_durable_turns() -> None:
+    from ostinato.errors import ConfigurationError
+    from ostinato_serve import ServeSettings
+
+    with pytest.raises(ConfigurationError, match="OSTINATO_SERVE_TURNS=durable"):
+        create_app(agent(), settings=ServeSettings(openai_on_disconnect="detach"))

@@ -73,7 +73,7 @@ class TurnRunner:
             in the worker as in process; a replayed turn emits its events again.
     """
 
-    __slots__ = ("_client", "_container", "_context", "_listeners", "_tools")
+    __slots__ = ("_client", "_container", "_context", "_listeners", "_stateless_client", "_tools")
 
     def __init__(
         self,
@@ -87,6 +87,7 @@ class TurnRunner:
             container = AutoConfiguration()
         self._container = container
         self._client: ChatClient | None = None
+        self._stateless_client: ChatClient | None = None
         self._context: FactoryContext | None = None
         self._tools: dict[tuple[str, ...], list[ToolCallback]] = {}
         self._listeners = tuple(listeners)
@@ -97,6 +98,15 @@ class TurnRunner:
         if self._client is None:
             self._client = self._container.chat_client()
         return self._client
+
+    def _stateless(self) -> ChatClient:
+        """The worker's client without its memory advisors (built on first use)."""
+        if self._stateless_client is None:
+            from ostinato.advisors import MemoryAdvisor
+
+            mutated = self.client.mutate().remove_default_advisors(MemoryAdvisor)
+            self._stateless_client = mutated.build()
+        return self._stateless_client
 
     def tools(self, names: Sequence[str]) -> list[ToolCallback]:
         """The resolved tools of ``names`` (cached per tuple of names).
@@ -140,9 +150,12 @@ class TurnRunner:
         params: list[Any] = []
         if request.conversation_id is not None:
             params.append(AdvisorParams.conversation_id(request.conversation_id))
-        spec = self.client.prompt()
+        client = self.client if request.remember else self._stateless()
+        spec = client.prompt()
         if request.system is not None:
             spec = spec.system(request.system)
+        if request.history:
+            spec = spec.messages(list(request.history))
         spec = spec.user(request.user).tools(*tools).advisors(*params)
         if steering is not None:
             spec = spec.steering(steering)
@@ -154,7 +167,7 @@ class TurnRunner:
         response = await _streamed(spec)
         while (pending := PendingToolCalls.of(response)) is not None:
             decisions = await wait_for_decisions(pending)
-            spec = self.client.prompt().tools(*tools).advisors(*params).resume(pending, decisions)
+            spec = client.prompt().tools(*tools).advisors(*params).resume(pending, decisions)
             if steering is not None:
                 spec = spec.steering(steering)
             for listener in listeners:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from ostinato.events import LoopEvent
+    from ostinato.messages import Message
     from ostinato.model import ChatResponse
     from ostinato.tools import ApprovalDecision, PendingToolCalls
 
@@ -44,21 +45,30 @@ class TurnRequest:
         tools: each a tool set a plugin registered (``register_tools``), or an importable
             source: ``module:attribute``, a module, or a ``.py`` path (as ``ostinato chat
             --tools`` reads them). Every worker must resolve every name the same way.
+        history: messages that come before the user's message (a caller that holds its
+            conversation itself, as an OpenAI client does), in order.
+        remember: whether the worker's memory advisors take part (``False``: the
+            conversation is the caller's; nothing is read from or written to memory).
     """
 
     user: str
     system: str | None = None
     conversation_id: str | None = None
     tools: tuple[str, ...] = field(default=())
+    history: tuple[Message, ...] = field(default=())
+    remember: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.user, str):
             raise TypeError(f"TurnRequest.user must be a str, got {type(self.user).__name__}")
         object.__setattr__(self, "tools", tuple(self.tools))
+        object.__setattr__(self, "history", tuple(self.history))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (``"schema": "ostinato.turn_request"``, version 1)."""
-        return {
+        """The JSON form (``"schema": "ostinato.turn_request"``, version 1; ``history``
+        and ``remember`` only when set, so that a request without them reads the same
+        everywhere)."""
+        data: dict[str, Any] = {
             "schema": _SCHEMA,
             "version": 1,
             "user": self.user,
@@ -66,6 +76,11 @@ class TurnRequest:
             "conversation_id": self.conversation_id,
             "tools": list(self.tools),
         }
+        if self.history:
+            data["history"] = [message.to_dict() for message in self.history]
+        if not self.remember:
+            data["remember"] = False
+        return data
 
     def to_json(self) -> str:
         """The JSON form as text."""
@@ -83,11 +98,18 @@ class TurnRequest:
                 f"not a turn request of version 1 (schema {data.get('schema')!r}, "
                 f"version {data.get('version')!r}); expected schema {_SCHEMA!r}, version 1"
             )
+        history: tuple[Message, ...] = ()
+        if data.get("history"):
+            from ostinato.messages import message_from_dict
+
+            history = tuple(message_from_dict(m) for m in data["history"])
         return cls(
             str(data["user"]),
             data.get("system"),
             data.get("conversation_id"),
             tuple(str(t) for t in data.get("tools", ())),
+            history,
+            bool(data.get("remember", True)),
         )
 
     @classmethod

@@ -17,10 +17,10 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from ostinato.durable import TurnRequest, TurnStatus
-from ostinato.errors import DurableTurnError, ResumeError
+from ostinato.errors import DurableTurnError
 from ostinato.model import ChatResponse
 from ostinato.tools import ApprovalDecision, PendingToolCalls
-from ostinato_dbos._decisions import DecisionClaims
+from ostinato_dbos._decisions import DecisionClaims, decision_of
 from ostinato_dbos._settings import DbosSettings
 from ostinato_dbos._worker import APP_NAME, Worker
 
@@ -142,20 +142,43 @@ class DbosEngine:
         )
         return [t.workflow_id for t in found]
 
-    def submit(self, request: TurnRequest, *, turn_id: str | None = None) -> DbosTurnHandle:
-        """Queue ``request`` for a worker; the same ``turn_id`` twice is one turn."""
+    def submit(
+        self,
+        request: TurnRequest,
+        *,
+        turn_id: str | None = None,
+        after: str | None = None,
+        exclusive: bool = False,
+    ) -> DbosTurnHandle:
+        """Queue ``request`` for a worker; the same ``turn_id`` twice is one turn.
+
+        ``exclusive``: the id must be new — of processes submitting the same id at once,
+        one queues the turn and the others get :class:`~ostinato.errors.DurableTurnError`
+        (status ``"exists"``). ``after``: the id of a turn this one waits for, inside
+        its workflow, before it runs (it runs once that one has ended, however), so the
+        wait outlives any process (an unknown ``after`` raises ``DurableTurnError``).
+        """
+        from dbos._error import DBOSWorkflowIDInUseError
+
         from ostinato_dbos._workflow import WORKFLOW_NAME
 
+        if after is not None:
+            DbosTurnHandle(self, after)._raw_status()  # an unknown turn: DurableTurnError
         turn_id = turn_id or str(uuid.uuid4())
-        self.client.enqueue(
-            {
-                "workflow_name": WORKFLOW_NAME,
-                "queue_name": self.settings.queue,
-                "workflow_id": turn_id,
-                "app_version": self.settings.app_version,
-            },
-            request.to_json(),
-        )
+        options: Any = {
+            "workflow_name": WORKFLOW_NAME,
+            "queue_name": self.settings.queue,
+            "workflow_id": turn_id,
+            "app_version": self.settings.app_version,
+        }
+        if exclusive:
+            options["workflow_id_reuse_policy"] = "reject"
+        args = (request.to_json(),) if after is None else (request.to_json(), after)
+        try:
+            self.client.enqueue(options, *args)
+        except DBOSWorkflowIDInUseError:
+            message = f"a durable turn has the id {turn_id!r} already"
+            raise DurableTurnError(message, turn_id=turn_id, status="exists") from None
         return DbosTurnHandle(self, turn_id)
 
     def turn(self, turn_id: str) -> DbosTurnHandle:
@@ -282,7 +305,7 @@ class DbosTurnHandle:
                 status=self.status.value,
             )
         checked = {
-            str(call_id): _decision(call_id, decision) for call_id, decision in decisions.items()
+            str(call_id): decision_of(call_id, decision) for call_id, decision in decisions.items()
         }
         pending.check_resumable(checked, None)
         message = json.dumps({k: d.to_dict() for k, d in checked.items()})
@@ -372,18 +395,3 @@ class DbosTurnHandle:
 
 
 _TERMINAL: Final = frozenset(k for k, v in _STATUSES.items() if v in _DONE)
-
-
-def _decision(
-    call_id: Any, decision: ApprovalDecision | bool | Mapping[str, Any]
-) -> ApprovalDecision:
-    if isinstance(decision, bool):
-        return ApprovalDecision.approve() if decision else ApprovalDecision.deny()
-    if isinstance(decision, ApprovalDecision):
-        return decision
-    if isinstance(decision, Mapping):
-        return ApprovalDecision.from_dict(dict(decision))
-    raise ResumeError(
-        f"the decision for call {call_id!r} must be an ApprovalDecision, True/False or a "
-        f"decision's to_dict(), got {type(decision).__name__}"
-    )

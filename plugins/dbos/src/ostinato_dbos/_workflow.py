@@ -14,6 +14,7 @@ Imported only in worker processes (it imports DBOS).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
@@ -181,9 +182,19 @@ class DbosSteering(Steering):
         return taken
 
 
+async def _wait_for_turn(turn_id: str) -> None:
+    """Return once the turn ``turn_id`` has ended, however it ended (a turn submitted
+    ``after`` it: an enqueued message). The wait is the workflow's own: a replay after a
+    crash waits again, or not at all once that turn has ended."""
+    handle: Any = await DBOS.retrieve_workflow_async(turn_id, existing_workflow=False)
+    with contextlib.suppress(Exception):  # failed or cancelled: it has ended all the same
+        await handle.get_result(polling_interval_sec=0.1)
+
+
 @DBOS.workflow(name=WORKFLOW_NAME)
-async def run_turn_workflow(request_json: str) -> str:
-    """Run one durable turn (its units are steps) and return its answer's JSON."""
+async def run_turn_workflow(request_json: str, after: str | None = None) -> str:
+    """Run one durable turn (its units are steps) and return its answer's JSON; ``after``:
+    the id of a turn to wait for first (the turn runs once that one has ended)."""
     runner = _Worker.runner
     if runner is None:
         raise RuntimeError(
@@ -193,6 +204,8 @@ async def run_turn_workflow(request_json: str) -> str:
     workflow_id = DBOS.workflow_id
     assert workflow_id is not None
     request = TurnRequest.from_json(request_json)
+    if after is not None:
+        await _wait_for_turn(after)
     writer = _Worker.writer
     log = None
     if writer is not None:  # what earlier runs of the turn stored (read, not recorded)

@@ -20,6 +20,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ostinato.client import ChatClient
+from ostinato.errors import ConfigurationError
 from ostinato.memory import ChatMemoryRepository
 from ostinato.tools import tool_callbacks
 from ostinato_serve._agui import run_agent
@@ -111,6 +112,13 @@ def _durable(settings: ServeSettings, engine: Any) -> DurableTurns | None:
 
         engine = durable_engine(settings.durable_engine or None)
     if engine is None:
+        if settings.openai_on_disconnect == "detach":
+            raise ConfigurationError(
+                "OSTINATO_SERVE_OPENAI_ON_DISCONNECT=detach needs durable turns: an "
+                "in-process completion has nowhere to run once its stream is closed\n"
+                "fix: set OSTINATO_SERVE_TURNS=durable (with a durable engine installed), "
+                "or leave OSTINATO_SERVE_OPENAI_ON_DISCONNECT at cancel"
+            )
         return None
     names = tuple(n.strip() for n in settings.durable_tools.split(",") if n.strip())
     return DurableTurns(engine, names)

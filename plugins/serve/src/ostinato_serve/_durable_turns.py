@@ -2,22 +2,21 @@
 submitted to the engine and read from its turn log, so any server process serves any
 turn, and a server keeps no turn state a restart would lose.
 
-A turn's id is ``turn:<conversation_id>:<hex>`` (the engine's workflow id): any process
-finds a conversation's turns by that prefix (the busy policies) and its conversation by
-the id. Its messages are those of an in-process turn: ``event: turn``, then each loop
-event with ``id: <seq>`` from :meth:`~ostinato.durable.TurnHandle.aevents`; a turn that
-stops for approval adds ``event: pending`` (``pending_id`` ``<turn_id>@<seq>``) and the
-stream ends after its ``loop_ended``, as an in-process turn's does; ``POST
+A turn's id is ``turn:<conversation_id>:<n>`` (the engine's workflow id; ``n`` counts the
+conversation's turns): any process finds a conversation's turns by that prefix and its
+conversation by the id, and the next number is claimed once across processes (see
+:mod:`ostinato_serve._durable_claims`, which also applies the busy policies). Its
+messages are those of an in-process turn: ``event: turn``, then each loop event with
+``id: <seq>`` from :meth:`~ostinato.durable.TurnHandle.aevents`; a turn that stops for
+approval adds ``event: pending`` (``pending_id`` ``<turn_id>@<seq>``) and the stream ends
+after its ``loop_ended``, as an in-process turn's does; ``POST
 /api/approvals/<pending_id>`` decides it through the handle (each round decided once,
 across processes: ``409 already_decided``) and streams the turn on from there.
-``reject`` and ``steer`` work across processes; ``enqueue`` and ``interrupt`` are
-refused (``422``): the engine runs turns on workers that do not wait for each other.
 """
 
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +26,7 @@ from ostinato.errors import DurableTurnError, ResumeError, TurnLogError
 from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent, LoopExitReason
 from ostinato.tools import PendingToolCalls
 from ostinato_serve._decisions import parse_decisions
+from ostinato_serve._durable_claims import DONE, claim_turn, conversation_of
 from ostinato_serve._problems import ApiError
 from ostinato_serve._running import BusyPolicy
 from ostinato_serve._sse import error_event, event_stream_response, sse
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DurableTurns", "cancel", "events", "resume", "show", "start"]
 
-_DONE = ("succeeded", "failed", "cancelled")
+_DONE = DONE
 _LOG_ERRORS = {"unknown_turn": 404, "past_end": 416, "expired": 410}
 
 
@@ -60,10 +60,7 @@ class DurableTurns:
         return self.engine.turn(turn_id)
 
 
-def _conversation_of(turn_id: str) -> str | None:
-    head, _, rest = turn_id.partition(":")
-    conversation, sep, _ = rest.rpartition(":")
-    return conversation if head == "turn" and sep and conversation else None
+_conversation_of = conversation_of
 
 
 def _unknown(turn_id: str) -> ApiError:
@@ -79,20 +76,6 @@ async def _status(handle: TurnHandle) -> str:
         return (await asyncio.to_thread(lambda: handle.status)).value
     except DurableTurnError:
         raise _unknown(handle.id) from None
-
-
-async def _busy(durable: DurableTurns, conversation_id: str) -> str | None:
-    """The id of the conversation's turn that has not ended, if any."""
-    find: Callable[[str], Any] | None = getattr(durable.engine, "turn_ids", None)
-    if find is None:
-        return None
-    ids = await asyncio.to_thread(find, f"turn:{conversation_id}:")
-    for turn_id in reversed(list(ids)):
-        if _conversation_of(turn_id) != conversation_id:
-            continue
-        status = await _status(durable.engine.turn(turn_id))
-        return turn_id if status not in _DONE else None
-    return None
 
 
 def _opening(turn_id: str) -> bytes:
@@ -167,33 +150,16 @@ async def start(
     state: ServeState, question: str, conversation_id: str, stream: bool, policy: BusyPolicy
 ) -> Response:
     """``POST /api/turns`` on the engine."""
-    from ostinato.durable import TurnRequest, steer_turn
-    from ostinato_serve._turns import busy_error
+    from ostinato.durable import TurnRequest
 
     durable = state.durable
     assert durable is not None
-    running = await _busy(durable, conversation_id)
-    if running is not None:
-        if policy is BusyPolicy.REJECT:
-            raise busy_error(running, conversation_id)
-        if policy is BusyPolicy.STEER:
-            try:
-                await asyncio.to_thread(steer_turn, durable.engine.turn(running), question)
-            except DurableTurnError as exc:
-                raise ApiError(409, "not_steerable", str(exc)) from None
-            body = {"turn_id": running, "conversation_id": conversation_id, "steered": True}
-            return JSONResponse(body, status_code=202)
-        raise ApiError(
-            422,
-            "unsupported_policy",
-            f"the busy policy {policy.value!r} is not available for durable turns (the "
-            f"conversation {conversation_id!r} has the turn {running} running); expected "
-            '"reject" or "steer", or stop the running turn first',
-        )
     request = TurnRequest(question, conversation_id=conversation_id, tools=durable.tools)
-    turn_id = f"turn:{conversation_id}:{uuid.uuid4().hex}"
-    handle = await asyncio.to_thread(durable.engine.submit, request, turn_id=turn_id)
-    return await _respond(handle, 0, stream, False)
+    claimed = await claim_turn(durable.engine, request, conversation_id, policy)
+    if claimed.steered:
+        body = {"turn_id": claimed.turn_id, "conversation_id": conversation_id, "steered": True}
+        return JSONResponse(body, status_code=202)
+    return await _respond(durable.engine.turn(claimed.turn_id), 0, stream, False)
 
 
 async def resume(

@@ -8,7 +8,8 @@ declares ``tools`` of its own is passed through instead: the server runs no tool
 model's tool calls go back to the caller (``finish_reason: "tool_calls"``), as OpenAI
 does. A server tool that needs approval is not run: no OpenAI client can approve, so the
 answer says so and where approval is possible (the page, ``/api/turns``). Closing a
-stream cancels the turn.
+stream cancels the turn. Under ``turns=durable`` the turn runs on the engine
+(:mod:`ostinato_serve._openai_durable`).
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from ostinato.advisors import ChatClientMessageAggregator
 from ostinato.client import AdvisorParams, ChatClientRequestSpec
 from ostinato.errors import OstinatoError
 from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent
-from ostinato.messages import ToolCall
+from ostinato.messages import Message, ToolCall
 from ostinato.model import ChatResponse, Usage
+from ostinato_serve._openai_durable import durable_completion, on_engine
 from ostinato_serve._openai_wire import (
     caller_tools,
     calls_json,
@@ -84,8 +86,9 @@ async def list_models(request: Request) -> Response:
     return JSONResponse({"object": "list", "data": [{**model, "owned_by": "ostinato"}]})
 
 
-def _spec(state: ServeState, body: dict[str, Any], usage: _Usage) -> ChatClientRequestSpec:
-    messages = request_messages(body.get("messages"))
+def _spec(
+    state: ServeState, body: dict[str, Any], messages: list[Message], usage: _Usage
+) -> ChatClientRequestSpec:
     options = request_options(body)
     declared = caller_tools(body.get("tools"))
     spec = state.stateless_client.prompt().messages(messages).listener(usage)
@@ -170,12 +173,18 @@ async def chat_completions(request: Request) -> Response:
     stream = body.get("stream", False)
     if not isinstance(stream, bool):
         raise ApiError(400, "invalid_request_error", f"'stream' must be a boolean, got {stream!r}")
+    options = body.get("stream_options")
+    include_usage = isinstance(options, dict) and options.get("include_usage") is True
+    messages = request_messages(body.get("messages"))
+    if on_engine(state, body, messages):
+        base = str(request.base_url)
+        return await durable_completion(
+            state, messages, stream, include_usage, lambda calls: _not_approvable(calls, base)
+        )
     usage = _Usage()
-    spec = _spec(state, body, usage)
+    spec = _spec(state, body, messages, usage)
     state.slots.acquire()
     if not stream:
         return await _call(state, spec, usage, str(request.base_url))
-    options = body.get("stream_options")
-    include_usage = isinstance(options, dict) and options.get("include_usage") is True
     events = _stream(state, spec, usage, include_usage, str(request.base_url))
     return event_stream_response(events, on_close=state.slots.release)

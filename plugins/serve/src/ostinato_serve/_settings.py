@@ -52,8 +52,12 @@ class ServeSettings(PluginSettings):
         on_disconnect: what a ``/api/turns`` turn does when its last reader goes away
             (``OSTINATO_SERVE_ON_DISCONNECT``): ``detach`` (default: it goes on, and can
             be read again by position) or ``cancel`` (cancelled unless a reader comes
-            back within ``reattach_seconds``). ``/v1/chat/completions`` always cancels:
-            OpenAI clients expect a closed stream to stop the completion.
+            back within ``reattach_seconds``).
+        openai_on_disconnect: what a ``/v1/chat/completions`` turn does when its stream
+            is closed before it ended (``OSTINATO_SERVE_OPENAI_ON_DISCONNECT``):
+            ``cancel`` (default: OpenAI clients expect a closed stream to stop the
+            completion) or, under ``turns=durable`` only, ``detach`` (it runs on to its
+            end on a worker, unread).
         keep_turns: turn logs kept readable at most (``OSTINATO_SERVE_KEEP_TURNS``; 1000).
         turns: where ``/api/turns`` runs its turns (``OSTINATO_SERVE_TURNS``):
             ``process`` (default: in this process) or ``durable`` (submitted to the
@@ -78,6 +82,7 @@ class ServeSettings(PluginSettings):
     cors_origins: str = ""
     busy_policy: Literal["reject", "enqueue", "interrupt", "steer"] = "reject"
     on_disconnect: Literal["detach", "cancel"] = "detach"
+    openai_on_disconnect: Literal["cancel", "detach"] = "cancel"
     keep_turns: int = Field(default=1000, ge=1)
     turns: Literal["process", "durable"] = "process"
     durable_tools: str = ""
