@@ -6,7 +6,8 @@ result, ``tasks/cancel`` stops it.
 
 A task completes at the ``polls``-th ``tasks/get`` (its argument, default 2), or, when
 the test holds its turn (:meth:`Board.hold`), once released. A client that does not
-offer the extension (a handshake connection) gets the report at once. :class:`Board` counts what
+offer the extension (a handshake connection) gets the report at once. ``reserve`` asks
+the user who the seats are for (an elicitation), then counts a start. :class:`Board` counts what
 the tests check: the starts of the work (its side effect) and the polls, per turn.
 """
 
@@ -17,12 +18,16 @@ import threading
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Annotated, Any
 
+from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
 from mcp.server.extension import Extension, MethodBinding
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.resolve import Resolve
 from mcp.types import RequestParams
 from pydantic import Field
+
+from tests.plugins.mcp.demo_server import Seats, ask_seats
 
 __all__ = ["Board", "serve_tasks"]
 
@@ -126,6 +131,13 @@ def build(board: Board) -> MCPServer:
     @server.tool(description="Add two integers")
     def add(a: int, b: int) -> int:
         return a + b
+
+    @server.tool(description="Reserve seats for a turn; asks the user who for")
+    def reserve(turn: str, seats: Annotated[ElicitationResult[Seats], Resolve(ask_seats)]) -> str:
+        if not isinstance(seats, AcceptedElicitation):
+            return f"reservation for {turn} {seats.action}d"
+        board.starts[turn] += 1
+        return f"reserved {seats.data.count} seat(s) for {seats.data.name} ({turn})"
 
     return server
 
