@@ -4,7 +4,8 @@ Each request is a turn's round; the turn and what it does come from its first us
 message, ``"<turn> <plan>"``: ``plain`` answers at once; ``tool`` asks for ``count``
 then answers; ``approval`` asks for ``pay`` (which needs an approval) then answers;
 ``reconcile``, ``approve`` and ``fail`` ask for the destructive tool of that in-doubt
-rule (``effect_tools``) then answer; ``long`` answers with :func:`long_answer`, streamed
+rule (``effect_tools``) then answer; ``call:NAME`` asks for the tool ``NAME`` (arguments
+``{"turn": turn}``) then answers; ``long`` answers with :func:`long_answer`, streamed
 a word at a time, ``word_delay`` seconds apart. A streamed request (``"stream": true``)
 gets its answer as server-sent chunks (the words of the answer; a tool call as one
 piece). The server also serves the tools (``/tool``), so it counts every model round and
@@ -145,8 +146,9 @@ class FakeModelServer:
         key = ("model", turn, round_)
         self._enter(key)
         message: dict[str, Any]
-        if plan in ("tool", "approval", *EFFECT_PLANS) and round_ == 1:
-            name = EFFECT_PLANS.get(plan) or ("count" if plan == "tool" else "pay")
+        called = plan.removeprefix("call:") if plan.startswith("call:") else None
+        if (called or plan in ("tool", "approval", *EFFECT_PLANS)) and round_ == 1:
+            name = called or EFFECT_PLANS.get(plan) or ("count" if plan == "tool" else "pay")
             message = {
                 "role": "assistant",
                 "content": None,

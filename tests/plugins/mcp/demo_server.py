@@ -1,10 +1,12 @@
 """An MCP server written with the SDK for the tests: served over stdio
-(``python demo_server.py``) or streamable HTTP (:func:`serve_http`, in a thread).
+(``python demo_server.py``), streamable HTTP (:func:`serve_http`, in a thread) or the
+legacy SSE transport (:func:`serve_sse`).
 
 Its tools: ``add``, ``fail`` (answers ``isError``), ``wait`` (answers only when
 released), ``pid`` (the server's process id), ``sprout`` (adds a tool silently), ``book`` (elicits who the seats are for), ``picture`` (an image), ``grow`` (adds a tool
 and announces the new tool list: a notification on a handshake connection, a
-``subscriptions/listen`` event on a 2026-07-28 one) and ``many_N`` tools when started with
+``subscriptions/listen`` event on a 2026-07-28 one), ``meta`` (the ``_meta`` of its
+request, as JSON) and ``many_N`` tools when started with
 ``--many N``. Its resources: ``demo://readme`` (text), ``demo://dot`` (a PNG) and the
 template ``demo://notes/{topic}``. Its prompts: ``review`` (arguments ``language`` and
 ``code``) and ``greet``.
@@ -60,6 +62,13 @@ def build(many: int = 0, ttl_ms: int = 0) -> MCPServer:
     @server.tool(description="The server's process id")
     def pid() -> int:
         return os.getpid()
+
+    @server.tool(description="The _meta of this request, as JSON")
+    def meta(ctx: Context) -> str:
+        import json
+
+        received = ctx.request_context.meta
+        return json.dumps(received if isinstance(received, dict) else dict(received or {}))
 
     @server.tool(description="A one-pixel picture")
     def picture() -> object:
@@ -135,6 +144,16 @@ def serve_http(many: int = 0, ttl_ms: int = 0) -> Iterator[str]:
     app = build(many, ttl_ms).streamable_http_app()
     with serve_on_loopback(app, lifespan="on") as url:
         yield f"{url}/mcp"
+
+
+@contextmanager
+def serve_sse() -> Iterator[str]:
+    """Serve a fresh demo server over the legacy SSE transport on a loopback port; yields
+    the URL of its event stream."""
+    from tests.uvicorn_loopback import serve_on_loopback
+
+    with serve_on_loopback(build().sse_app()) as url:
+        yield f"{url}/sse"
 
 
 if __name__ == "__main__":

@@ -256,7 +256,7 @@ async def test_hundreds_of_server_tools_behind_tool_search(mode):
                 answer = await spec.call().acontent()
             else:
                 answer = "".join([t async for t in spec.stream().acontent()])
-            assert len(toolset.get_tool_callbacks()) == 308  # 300 + the demo tools
+            assert len(toolset.get_tool_callbacks()) == 309  # 300 + the demo tools
     assert answer == "tool 217: Lisbon"
     counts = [len(p.options.tool_callbacks) for p in model.prompts]  # type: ignore[union-attr]
     assert counts[0] == 1 and max(counts) <= 11, f"the model saw {counts} tool definitions, not 306"

@@ -33,6 +33,7 @@ __all__ = [
     "ToolInputRequired",
     "collecting_input",
     "input_answer",
+    "recorded_input_request",
 ]
 
 #: The tool metadata attribute saying a tool's calls may ask for input.
@@ -193,6 +194,16 @@ def input_answer() -> InputAnswer | None:
         return None
     call_id = _running_call_id()
     return None if call_id is None else answers.get(call_id)
+
+
+def recorded_input_request(call_id: str, request: Any) -> None:
+    """Gather ``request`` (an :class:`InputRequest`'s JSON) for the call ``call_id``, as
+    if the call had raised :class:`ToolInputRequired` again: a durable turn's replay of
+    a call whose recorded outcome is that it asked for input stops the batch the same
+    way."""
+    asked = _ASKED.get()
+    if asked is not None:
+        asked[call_id] = InputRequest.from_dict(request)
 
 
 @contextlib.contextmanager

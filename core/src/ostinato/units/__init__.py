@@ -9,7 +9,8 @@ result. A client runs every unit through one :class:`UnitStack` of
 tool events, retries, the tool timeout), those plugins register
 (``register_unit_wrappers``) and those a builder adds (``ChatClientBuilder.unit_wrappers``).
 A durable engine's recorder runs a call with effects through :func:`run_guarded`, so a
-crash never runs it twice silently. See the units guide.
+crash never runs it twice silently, and keeps the notes a unit leaves for a later run of
+itself (:func:`unit_notes`). See the units guide.
 Every name loads on first use.
 """
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
         run_guarded,
     )
     from ostinato.units._memory import read_memory, write_memory
+    from ostinato.units._notes import UnitNotes, keeping_unit_notes, unit_notes
     from ostinato.units._stack import (
         Around,
         AroundStream,
@@ -67,6 +69,7 @@ __all__ = [
     "Unit",
     "UnitCodec",
     "UnitKind",
+    "UnitNotes",
     "UnitOrder",
     "UnitStack",
     "UnitWrapper",
@@ -77,10 +80,12 @@ __all__ = [
     "durable_turn",
     "idempotency_key",
     "in_doubt_rule",
+    "keeping_unit_notes",
     "read_memory",
     "recorded_stream",
     "resolve_in_doubt",
     "run_guarded",
+    "unit_notes",
     "write_memory",
 ]
 
@@ -108,6 +113,7 @@ __getattr__, __dir__ = lazy_exports(
         "Unit": "ostinato.units._unit",
         "UnitCodec": "ostinato.units._unit",
         "UnitKind": "ostinato.units._unit",
+        "UnitNotes": "ostinato.units._notes",
         "UnitOrder": "ostinato.units._stack",
         "UnitStack": "ostinato.units._stack",
         "UnitWrapper": "ostinato.units._stack",
@@ -117,6 +123,8 @@ __getattr__, __dir__ = lazy_exports(
         "current_unit_stack": "ostinato.units._stack",
         "durable_turn": "ostinato.units._unit",
         "idempotency_key": "ostinato.units._unit",
+        "keeping_unit_notes": "ostinato.units._notes",
+        "unit_notes": "ostinato.units._notes",
         "read_memory": "ostinato.units._memory",
         "recorded_stream": "ostinato.units._streams",
         "write_memory": "ostinato.units._memory",

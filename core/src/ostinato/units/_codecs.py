@@ -84,8 +84,8 @@ def decode_response(data: Any) -> ChatResponse:
 
 def encode_tool_outcome(outcome: str | ToolError) -> dict[str, Any]:
     """``{"text": ...}``, or ``{"error": class name, "message": ..., "tool_name": ...}``
-    (plus ``raised``, the class the tool raised, and ``timeout`` or ``available`` for the
-    failures carrying them)."""
+    (plus ``raised``, the class the tool raised, ``timeout`` or ``available`` for the
+    failures carrying them, and ``input``, the request of a call that asked for input)."""
     if isinstance(outcome, str):
         return {"text": outcome}
     data: dict[str, Any] = {
@@ -99,6 +99,12 @@ def encode_tool_outcome(outcome: str | ToolError) -> dict[str, Any]:
         data["timeout"] = outcome.timeout
     if isinstance(outcome, ToolNotFoundError):
         data["available"] = list(outcome.available)
+    cause = outcome.__cause__
+    if cause is not None:
+        from ostinato.tools._input import ToolInputRequired
+
+        if isinstance(cause, ToolInputRequired):  # the call asked for input
+            data["input"] = cause.request.to_dict()
     return data
 
 

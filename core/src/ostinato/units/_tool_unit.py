@@ -136,6 +136,16 @@ class ToolInvocation(Unit["str | ToolError"]):
         """``{"call": call.to_dict()}``."""
         return {"call": self.call.to_dict()}
 
+    def decode(self, data: Any) -> str | ToolError:
+        """A recorded outcome; a call recorded as asking for input asks again, so the
+        replayed batch stops for it as the first run did."""
+        outcome: str | ToolError = TOOL_OUTCOME.decode(data)
+        if "input" in data:
+            from ostinato.tools._input import recorded_input_request
+
+            recorded_input_request(self.call.id, data["input"])
+        return outcome
+
     async def run(self) -> str | ToolError:
         """Call the tool once: its text, or the ``ToolError`` describing its failure (the
         outcome of the early start, the first time, when the call was started early)."""

@@ -26,14 +26,16 @@ from ostinato.errors import ApprovalError, ToolError
 from ostinato.messages import AssistantMessage, UserMessage
 from ostinato.runtime import Steering
 from ostinato.tools import ApprovalDecision, ApprovalKind, InDoubtRule, PendingToolCalls
-from ostinato.units import ToolInvocation, run_guarded
+from ostinato.units import ToolInvocation, keeping_unit_notes, run_guarded
 from ostinato_dbos._turn_log import DbosTurnLog, EventWriter
 
 __all__ = [
     "DECISIONS_TOPIC",
+    "NOTE_EVENT",
     "PENDING_EVENT",
     "STEER_TOPIC",
     "WORKFLOW_NAME",
+    "DbosNotes",
     "DbosSteering",
     "TurnFailure",
     "configure_worker",
@@ -50,6 +52,8 @@ PENDING_EVENT: Final = "ostinato.pending"
 DECISIONS_TOPIC: Final = "ostinato.decisions"
 #: The message topic steered user messages are sent on (``{"text": ...}``).
 STEER_TOPIC: Final = "ostinato.steer"
+#: What the event keeping a unit's note is named after (``"ostinato.note <key>"``).
+NOTE_EVENT: Final = "ostinato.note"
 
 
 class TurnFailure(RuntimeError):
@@ -191,6 +195,27 @@ async def _wait_for_turn(turn_id: str) -> None:
         await handle.get_result(polling_interval_sec=0.1)
 
 
+class DbosNotes:
+    """A durable turn's unit notes (``ostinato.units.UnitNotes``): events of its workflow
+    (``NOTE_EVENT``), written from inside the unit's step and read back, unrecorded, by
+    a later run of it."""
+
+    __slots__ = ("_workflow_id",)
+
+    def __init__(self, workflow_id: str) -> None:
+        self._workflow_id = workflow_id
+
+    async def write(self, key: str, value: Any) -> None:
+        """Keep ``value`` under ``key``."""
+        await DBOS.set_event_async(f"{NOTE_EVENT} {key}", json.dumps(value))
+
+    async def read(self, key: str) -> Any:
+        """The value kept under ``key``, or ``None``."""
+        # Read inside the unit's step, where DBOS records nothing (a plain read).
+        text = await DBOS.get_event_async(self._workflow_id, f"{NOTE_EVENT} {key}", 0)
+        return None if text is None else json.loads(text)
+
+
 @DBOS.workflow(name=WORKFLOW_NAME)
 async def run_turn_workflow(request_json: str, after: str | None = None) -> str:
     """Run one durable turn (its units are steps) and return its answer's JSON; ``after``:
@@ -212,7 +237,7 @@ async def run_turn_workflow(request_json: str, after: str | None = None) -> str:
         stored = await asyncio.to_thread(writer.store.load, workflow_id)
         log = DbosTurnLog(workflow_id, stored, writer)
     try:
-        with durable_turn(workflow_id):
+        with durable_turn(workflow_id), keeping_unit_notes(DbosNotes(workflow_id)):
             try:
                 answer = await runner.run(request, _wait_for_decisions, DbosSteering(), log=log)
             finally:

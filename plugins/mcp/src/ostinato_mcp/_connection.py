@@ -32,6 +32,8 @@ from ostinato_mcp._lifetime import guarded_command
 
 __all__ = ["Change", "Connection", "ServerGoneError", "describe", "innermost"]
 
+_CLEANUP_SECONDS = 3.0
+
 #: What changed on a server: its tools, prompts or resources.
 Change = Literal["tools", "prompts", "resources"]
 
@@ -153,12 +155,15 @@ class Connection:
     def _client_for(self) -> Client:
         from mcp.client.caching import CacheConfig
 
+        from ostinato_mcp._tasks import TasksExtension
+
         return Client(
             _transport(self.config),
             mode=self.config.protocol,
             message_handler=self._message,
             elicitation_callback=self._elicitation,
             cache=CacheConfig(),
+            extensions=[TasksExtension()],
         )
 
     async def _hold(self, ready: asyncio.Future[None]) -> None:
@@ -239,7 +244,8 @@ class Connection:
         try:
             await asyncio.wait({call, holder}, return_when=asyncio.FIRST_COMPLETED)
         except BaseException:
-            call.cancel()
+            call.cancel()  # given a moment to clean up (a task it polls is cancelled)
+            await asyncio.wait({call}, timeout=_CLEANUP_SECONDS)
             raise
         if call.done():
             return call.result()

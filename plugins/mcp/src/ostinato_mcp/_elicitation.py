@@ -100,10 +100,11 @@ async def call_answering_input(
     arguments: dict[str, Any],
     answer: InputAnswer | None,
     meta: dict[str, Any] | None = None,
-) -> types.CallToolResult:
+) -> Any:
     """``tools/call`` on ``client`` (a connected ``mcp.Client``), carrying ``answer`` when
     the call runs again with one; raises :class:`~ostinato.tools.ToolInputRequired` when
-    the server asks for input.
+    the server asks for input. The result is a ``CallToolResult``, or the handle of a
+    task (see ``_tasks``).
 
     Raises:
         ToolInputRequired: the server asks the user (the call waits for the answer).
@@ -118,9 +119,9 @@ async def call_answering_input(
             request_state=request_state,
             meta=meta,
             allow_input_required=True,
+            allow_claimed=True,
         )
         if not isinstance(result, types.InputRequiredResult):
-            assert isinstance(result, types.CallToolResult)
             return result
         request = _input_request(server, tool, result)
         if request is not None:

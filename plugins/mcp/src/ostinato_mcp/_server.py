@@ -6,10 +6,9 @@ set listing the tools) serves every other loop too, while that loop runs: a prog
 lists the tools there and runs its turns on a loop of its own (``ostinato chat``) starts
 each server once, not once per loop.
 
-Every failure of a call — the server cannot start, dies during the call, does not answer
-in time, or answers ``isError`` — is a :class:`~ostinato.errors.ToolExecutionError`, which
-the tool loop hands to the model as text; the turn goes on, and the next call starts the
-server again.
+Every failure of a call (the server cannot start, dies, does not answer in time, answers
+``isError``) is a :class:`~ostinato.errors.ToolExecutionError` the model reads; the turn
+goes on, and the next call starts the server again.
 """
 
 from __future__ import annotations
@@ -32,6 +31,7 @@ from ostinato_mcp._connection import Change, Connection, ServerGoneError, descri
 from ostinato_mcp._elicitation import call_answering_input, decline_elicitation
 from ostinato_mcp._listing import Listing
 from ostinato_mcp._results import DEFAULT_MAX_RESULT_CHARS, result_text
+from ostinato_mcp._tasks import TaskNote, run_call
 from ostinato_mcp._tool import McpTool, build_tool
 from ostinato_mcp._trace import trace_meta
 
@@ -41,8 +41,7 @@ T = TypeVar("T")
 
 
 async def _list_page(client: Any, *, cursor: str | None) -> types.ListToolsResult:
-    # "refresh": a listing is asked for when the last one is stale; the SDK's cache keeps
-    # the answer for its own use (the re-list after a 2026-07-28 header mismatch).
+    # "refresh": asked for when stale; the SDK's cache keeps it (2026-07-28 header mismatch).
     result: types.ListToolsResult = await client.list_tools(cursor=cursor, cache_mode="refresh")
     return result
 
@@ -284,33 +283,44 @@ class McpServer(Catalog):
         *,
         model_name: str | None = None,
         answer: InputAnswer | None = None,
+        note: TaskNote | None = None,
     ) -> str:
         """Call the server's tool ``name``; the result as text (see the module). The
-        current span's trace context travels in the request's ``_meta``.
+        current span's trace context travels in the request's ``_meta``. A task the
+        server answers is polled to its end, its handle kept in a durable turn (``_tasks``).
 
         Args:
             name: the tool's name on the server.
             arguments: its arguments.
             model_name: the name the model knows it by (for errors).
             answer: the user's answer to the input this call asked for before.
+            note: where a task handle is kept (default: the current unit's note).
 
         Raises:
             ToolInputRequired: the server asks the user for input (see ``_elicitation``).
             ToolExecutionError: the call failed; the message says how.
         """
         meta = trace_meta()
+        if note is None:
+            note = await TaskNote.current()
         shared = await self._on_private_loop(
-            self.call_tool(name, arguments, model_name=model_name, answer=answer)
+            self.call_tool(name, arguments, model_name=model_name, answer=answer, note=note)
         )
         if shared is not None:
             return shared
         label = model_name or name
         connection = await self._start(label)
         try:
-            async with asyncio.timeout(self.config.timeout):
+            async with asyncio.timeout(self.config.timeout) as scope:
                 result: types.CallToolResult = await connection.run(
-                    lambda client: call_answering_input(
-                        client, self.name, name, arguments, answer, meta
+                    lambda client: run_call(
+                        client,
+                        (self.name, name),
+                        lambda: call_answering_input(
+                            client, self.name, name, arguments, answer, meta
+                        ),
+                        note,
+                        lambda: scope.reschedule(None),  # a task runs as long as it takes
                     )
                 )
         except (ToolInputRequired, ToolExecutionError):
