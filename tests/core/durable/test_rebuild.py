@@ -142,7 +142,8 @@ _ROUND = {"messages": [], "options": {}, "tools": []}
             {},
             [
                 "cannot rebuild a unit of kind 'turn'",
-                "  expected one of: model_call, model_stream, tool_call, memory_read, memory_write",
+                "  expected one of: model_call, model_stream, tool_call, memory_read, memory_write, "
+                "retrieval",
             ],
         ),
         (

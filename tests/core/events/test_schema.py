@@ -12,6 +12,7 @@ from ostinato.events import (
     EVENT_KINDS,
     EVENT_SCHEMA_VERSION,
     ApprovalRequired,
+    GuardActed,
     LoopEnded,
     LoopEvent,
     LoopExitReason,
@@ -79,6 +80,7 @@ EVERY_KIND: list[LoopEvent] = [
     ApprovalRequired(1, (CALL,), {"schema_version": 1, "calls": [CALL.to_dict()]}),
     LoopEnded(LoopExitReason.ANSWERED, RESPONSE, Usage(6, 8), 2),
     LoopEnded(LoopExitReason.CANCELLED, None, Usage(), 1),
+    GuardActed(0, "Masking", "input", "rewrite", "an e-mail address"),
 ]
 
 

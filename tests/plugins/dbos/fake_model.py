@@ -61,6 +61,8 @@ class FakeModelServer:
         self.started: Counter[Key] = Counter()
         self.finished: Counter[Key] = Counter()
         self.keys: list[str] = []
+        #: The text of the last user message of each model round, by key, in order.
+        self.user_texts: dict[Key, list[str]] = {}
         #: When each piece of text was sent, by (completion id, text): ``time.time()``.
         self.sent: dict[tuple[str, str], float] = {}
         self.gates: dict[Key, Gate] = {}
@@ -141,9 +143,13 @@ class FakeModelServer:
 
     def complete(self, body: dict[str, Any]) -> dict[str, Any]:
         messages = body["messages"]
-        turn, plan = next(m["content"] for m in messages if m["role"] == "user").split()
+        # The first two words: an advisor may have added text (retrieved documents).
+        turn, plan = next(m["content"] for m in messages if m["role"] == "user").split()[:2]
         round_ = 1 + sum(1 for m in messages if m["role"] == "assistant")
         key = ("model", turn, round_)
+        last_user = [m["content"] for m in messages if m["role"] == "user"][-1]
+        with self._lock:
+            self.user_texts.setdefault(key, []).append(last_user)
         self._enter(key)
         message: dict[str, Any]
         called = plan.removeprefix("call:") if plan.startswith("call:") else None

@@ -18,7 +18,7 @@ _STACK = """\
 unit stack, outer to inner:
   1000  tool-concurrency <tool_call>
   2000  tool-events <tool_call>
-  3000  dbos <model_call/model_stream/tool_call/memory_read/memory_write>
+  3000  dbos <model_call/model_stream/tool_call/memory_read/memory_write/retrieval>
   3500  tool-retry <tool_call>
   4000  opentelemetry-model-call <model_call/model_stream>
   4000  opentelemetry-tool-call <tool_call>

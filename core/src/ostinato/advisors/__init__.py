@@ -52,10 +52,16 @@ from ostinato.context_keys import TOOL_LOOP_ROUND as TOOL_LOOP_ROUND
 # PEP 562: imported on first use (``__all__`` and ``__getattr__`` only, ``[:2]``: dir()
 # stays the default).
 if TYPE_CHECKING:
+    from ostinato.advisors._guard import Guard as Guard
+    from ostinato.advisors._guard import GuardAction as GuardAction
+    from ostinato.advisors._guard import GuardDecision as GuardDecision
+    from ostinato.advisors._guard_advisor import DEFAULT_GUARD_RESPONSE as DEFAULT_GUARD_RESPONSE
+    from ostinato.advisors._guard_advisor import GuardAdvisor as GuardAdvisor
     from ostinato.advisors._json_schema import validate_json_schema as validate_json_schema
     from ostinato.advisors._logger import SimpleLoggerAdvisor as SimpleLoggerAdvisor
     from ostinato.advisors._safeguard import DEFAULT_FAILURE_RESPONSE as DEFAULT_FAILURE_RESPONSE
     from ostinato.advisors._safeguard import SafeGuardAdvisor as SafeGuardAdvisor
+    from ostinato.advisors._safeguard import SensitiveWordsGuard as SensitiveWordsGuard
     from ostinato.advisors._structured_output import (
         StructuredOutputValidationAdvisor as StructuredOutputValidationAdvisor,
     )
@@ -68,7 +74,13 @@ else:
         globals(),
         {
             "DEFAULT_FAILURE_RESPONSE": "ostinato.advisors._safeguard",
+            "DEFAULT_GUARD_RESPONSE": "ostinato.advisors._guard_advisor",
+            "Guard": "ostinato.advisors._guard",
+            "GuardAction": "ostinato.advisors._guard",
+            "GuardAdvisor": "ostinato.advisors._guard_advisor",
+            "GuardDecision": "ostinato.advisors._guard",
             "SafeGuardAdvisor": "ostinato.advisors._safeguard",
+            "SensitiveWordsGuard": "ostinato.advisors._safeguard",
             "SimpleLoggerAdvisor": "ostinato.advisors._logger",
             "StructuredOutputValidationAdvisor": "ostinato.advisors._structured_output",
             "StructuredOutputValidationAdvisorBuilder": "ostinato.advisors._structured_output",

@@ -4,51 +4,47 @@ and the model is never called (Spring AI's advisor of the same name).
 The check is Spring's: each configured word is looked for in the text of every message
 of the prompt joined (:attr:`~ostinato.prompt.Prompt.contents`), as written (case
 matters). A match short-circuits the chain with one assistant message, the failure
-response; the context of the request goes back with it. The default order is 0.
+response; the context of the request goes back with it. The default order is 0 (as
+in Spring AI: inside the tool loop, so every round is checked).
+
+It is a :class:`~ostinato.advisors.GuardAdvisor` of one input guard,
+:class:`SensitiveWordsGuard`, so a refusal is told as a
+:class:`~ostinato.events.GuardActed` event like any guard's.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar, Final
 
-from ostinato.advisors._api import CallAdvisor, StreamAdvisor
-from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
-from ostinato.messages import AssistantMessage
-from ostinato.model import ChatGenerationMetadata, ChatResponse, Generation
+from ostinato.advisors._guard import ALLOWED, Guard, GuardDecision
+from ostinato.advisors._guard_advisor import DEFAULT_GUARD_RESPONSE, GuardAdvisor
 
 if TYPE_CHECKING:
-    from ostinato.advisors._chain import AdvisorChain
+    from ostinato.advisors._exchange import ChatClientRequest
 
-__all__ = ["DEFAULT_FAILURE_RESPONSE", "SafeGuardAdvisor"]
+__all__ = ["DEFAULT_FAILURE_RESPONSE", "SafeGuardAdvisor", "SensitiveWordsGuard"]
 
 #: Spring AI's refusal, word for word.
-DEFAULT_FAILURE_RESPONSE: Final = (
-    "I'm unable to respond to that due to sensitive content. "
-    "Could you rephrase or provide more context?"
-)
+DEFAULT_FAILURE_RESPONSE: Final = DEFAULT_GUARD_RESPONSE
 
 
-class SafeGuardAdvisor(CallAdvisor, StreamAdvisor):
-    """Refuses requests containing any of ``sensitive_words``.
+class SensitiveWordsGuard(Guard):
+    """Refuses a request whose messages hold any of ``sensitive_words`` (substrings, case
+    sensitive, looked for in every message of the prompt).
 
     Args:
-        sensitive_words: the words (substrings) that make a request refused.
-        failure_response: the assistant's answer to a refused request.
-        order: the advisor's place in the chain (default 0).
+        sensitive_words: the words.
+        failure_response: the answer to a refused request (``None``: the advisor's).
+
+    Raises:
+        TypeError: a single string instead of a list of words.
+        ValueError: an empty or non-string word.
     """
 
-    __slots__ = ("_failure", "_order", "_words")
+    __slots__ = ("_failure", "_words")
 
-    DEFAULT_ORDER: ClassVar[int] = 0
-
-    def __init__(
-        self,
-        sensitive_words: Iterable[str],
-        *,
-        failure_response: str = DEFAULT_FAILURE_RESPONSE,
-        order: int = DEFAULT_ORDER,
-    ) -> None:
+    def __init__(self, sensitive_words: Iterable[str], failure_response: str | None = None) -> None:
         if isinstance(sensitive_words, str):
             raise TypeError("sensitive_words is a list of words; wrap a single word in a list")
         words = tuple(sensitive_words)
@@ -56,12 +52,6 @@ class SafeGuardAdvisor(CallAdvisor, StreamAdvisor):
             raise ValueError(f"every sensitive word must be a non-empty str, got {words!r}")
         self._words = words
         self._failure = failure_response
-        self._order = order
-
-    @property
-    def order(self) -> int:
-        """The advisor's place in the chain."""
-        return self._order
 
     @property
     def sensitive_words(self) -> tuple[str, ...]:
@@ -73,26 +63,42 @@ class SafeGuardAdvisor(CallAdvisor, StreamAdvisor):
         contents = request.prompt.contents
         return any(word in contents for word in self._words)
 
-    def _refusal(self, request: ChatClientRequest) -> ChatClientResponse:
-        generation = Generation(
-            AssistantMessage(self._failure), ChatGenerationMetadata(finish_reason="STOP")
-        )
-        return ChatClientResponse(ChatResponse([generation]), request.context)
-
-    async def advise_call(
-        self, request: ChatClientRequest, chain: AdvisorChain
-    ) -> ChatClientResponse:
-        """The refusal, or the rest of the chain's answer."""
+    def check_input(self, text: str, request: ChatClientRequest) -> GuardDecision:
+        """Refuse a request holding a sensitive word (the reason says none of it: the
+        event must not repeat what was refused)."""
         if self.refuses(request):
-            return self._refusal(request)
-        return await chain.next_call(request)
+            return GuardDecision.refuse("a sensitive word", self._failure)
+        return ALLOWED
 
-    async def advise_stream(
-        self, request: ChatClientRequest, chain: AdvisorChain
-    ) -> AsyncIterator[ChatClientResponse]:
-        """The refusal as one chunk, or the rest of the chain's stream."""
-        if self.refuses(request):
-            yield self._refusal(request)
-            return
-        async for response in chain.next_stream(request):
-            yield response
+
+class SafeGuardAdvisor(GuardAdvisor):
+    """Refuses requests containing any of ``sensitive_words``.
+
+    Args:
+        sensitive_words: the words (substrings) that make a request refused.
+        failure_response: the assistant's answer to a refused request.
+        order: the advisor's place in the chain (default 0).
+    """
+
+    __slots__ = ("_words_guard",)
+
+    DEFAULT_ORDER: ClassVar[int] = 0
+
+    def __init__(
+        self,
+        sensitive_words: Iterable[str],
+        *,
+        failure_response: str = DEFAULT_FAILURE_RESPONSE,
+        order: int = DEFAULT_ORDER,
+    ) -> None:
+        self._words_guard = SensitiveWordsGuard(sensitive_words)
+        super().__init__([self._words_guard], failure_response=failure_response, order=order)
+
+    @property
+    def sensitive_words(self) -> tuple[str, ...]:
+        """The words that make a request refused."""
+        return self._words_guard.sensitive_words
+
+    def refuses(self, request: ChatClientRequest) -> bool:
+        """Whether ``request`` holds a sensitive word."""
+        return self._words_guard.refuses(request)

@@ -61,6 +61,13 @@ def add_chat_command(subparsers: Any) -> None:
         "--json", action="store_true", help="print the final ChatResponse as JSON on stdout"
     )
     parser.add_argument(
+        "--rag",
+        action="store_true",
+        help="answer from the documents ostinato index stored: each question is searched "
+        "in the index and what is found is added to it (needs ostinato-retrieval; "
+        "OSTINATO_RETRIEVAL_*)",
+    )
+    parser.add_argument(
         "--approve",
         action="store_true",
         help="ask before each tool call runs: y runs it, n denies it (with a reason), e edits "
@@ -145,6 +152,7 @@ def _open(args: argparse.Namespace, context: CliContext, choice: ModelChoice) ->
         conversation_id=args.conversation,
         stream=not args.no_stream,
         approve=args.approve,
+        rag=args.rag,
     )
 
 

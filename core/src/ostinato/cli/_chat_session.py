@@ -39,7 +39,14 @@ if TYPE_CHECKING:
     from ostinato.cli._terminal import TerminalRenderer
     from ostinato.settings import Settings
 
-__all__ = ["MCP_TOOL_SET", "MEMORY_ADVISOR", "ChatSession", "TurnResult", "open_session"]
+__all__ = [
+    "MCP_TOOL_SET",
+    "MEMORY_ADVISOR",
+    "RETRIEVAL_ADVISOR",
+    "ChatSession",
+    "TurnResult",
+    "open_session",
+]
 
 #: The advisor the memory plugin registers (``ostinato-memory``).
 MEMORY_ADVISOR: Final = "memory"
@@ -47,6 +54,9 @@ _MEMORY_PREFIX: Final = "OSTINATO_MEMORY_"
 #: The tool set the MCP plugin registers (``ostinato-mcp``), which ``--mcp`` enables.
 MCP_TOOL_SET: Final = "mcp"
 _MCP_PREFIX: Final = "OSTINATO_MCP_"
+#: The advisor ``--rag`` turns on (the retrieval plugin's), and its settings' prefix.
+RETRIEVAL_ADVISOR: Final = "retrieval"
+_RETRIEVAL_PREFIX: Final = "OSTINATO_RETRIEVAL_"
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +182,32 @@ def _with_memory(registry: Registry, loaded: dict[str, Any]) -> dict[str, Any]:
     return {**loaded, _MEMORY_PREFIX: memory.model_copy(update={"enabled": True})}
 
 
+def _with_rag(registry: Registry, loaded: dict[str, Any]) -> dict[str, Any]:
+    """``loaded`` plugin settings with retrieval turned on for ``--rag``: the advisor
+    ``OSTINATO_RETRIEVAL_ADVISOR`` names, else the question-answer advisor, on the store
+    ``ostinato index`` fills (``OSTINATO_RETRIEVAL_STORE``/``PATH``/``EMBEDDING``)."""
+    if RETRIEVAL_ADVISOR not in registry.advisors:
+        raise ConfigurationError(
+            "--rag needs retrieval, and no plugin registers it\n"
+            "fix: pip install ostinato-retrieval, then index your files with "
+            "ostinato index PATH... (or leave out --rag)"
+        )
+    retrieval = loaded.get(_RETRIEVAL_PREFIX)
+    if retrieval is None:
+        return loaded
+    path = Path(getattr(retrieval, "path", ""))
+    if getattr(retrieval, "store", None) == "sqlite" and not path.is_file():
+        raise ConfigurationError(
+            f"--rag searches the index {str(path)!r}, which does not exist\n"
+            "fix: build it first with ostinato index PATH... (the same "
+            "OSTINATO_RETRIEVAL_PATH and OSTINATO_RETRIEVAL_EMBEDDING), or set "
+            "OSTINATO_RETRIEVAL_PATH to the index you built"
+        )
+    if getattr(retrieval, "advisor", None) == "none":
+        retrieval = retrieval.model_copy(update={"advisor": "question-answer"})
+    return {**loaded, _RETRIEVAL_PREFIX: retrieval}
+
+
 def _with_mcp(
     registry: Registry, settings: Settings, loaded: dict[str, Any], path: str
 ) -> tuple[Settings, dict[str, Any]]:
@@ -212,13 +248,15 @@ def open_session(
     stream: bool = True,
     approve: bool = False,
     mcp_config: str | None = None,
+    rag: bool = False,
 ) -> ChatSession:
     """Build the client for ``choice`` through auto-configuration (see the module).
 
     Raises:
         ConfigurationError: a setting is wrong, the model cannot be built,
-            ``conversation_id`` is given and no memory plugin is installed, or
-            ``mcp_config`` is given and no MCP plugin is installed.
+            ``conversation_id`` is given and no memory plugin is installed,
+            ``mcp_config`` is given and no MCP plugin is installed, or ``rag`` is set and
+            no retrieval plugin is installed or its index does not exist.
         PluginError: a plugin is broken.
     """
     from ostinato.cli._command_settings import command_plugin_settings
@@ -230,6 +268,8 @@ def open_session(
         loaded = _with_memory(registry, loaded)
     if mcp_config is not None:
         settings, loaded = _with_mcp(registry, settings, loaded, mcp_config)
+    if rag:
+        loaded = _with_rag(registry, loaded)
     container = build_container(plugin_manager=manager, settings=settings, plugin_settings=loaded)
     client: ChatClient = container.chat_client()
     model: ChatModel = container.chat_model()

@@ -102,12 +102,14 @@ def open_configured_session(
     conversation_id: str | None = None,
     stream: bool = True,
     approve: bool = False,
+    rag: bool = False,
     err: TextIO | None = None,
     stdin: TextIO | None = None,
 ) -> ChatSession:
     """The session of the client options in ``args`` for ``choice``: tools loaded, the
     local model set up if needed (asking on ``stdin``/``err`` unless ``--yes``), the client
-    auto-configured, the model options checked.
+    auto-configured (with retrieval on the ``ostinato index`` store for ``rag``), the
+    model options checked.
 
     Raises:
         ConfigurationError: an option or setting is wrong, or a plugin an option needs
@@ -134,6 +136,7 @@ def open_configured_session(
         stream=stream,
         approve=approve,
         mcp_config=args.mcp,
+        rag=rag,
     )
     defaults = getattr(session.model, "default_options", None)
     session.options = model_options(

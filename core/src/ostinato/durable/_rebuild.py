@@ -14,7 +14,9 @@ client with :func:`rebuild_unit` and runs it (``await client.units.run(unit)``, 
   client's tool of that name (its default tools, tool sets and providers resolved), with
   the client's default tool context;
 * a memory read or write (``memory_read``, ``memory_write``): the conversation id (and
-  the messages written), on the chat memory of the client's memory advisor.
+  the messages written), on the chat memory of the client's memory advisor;
+* a retrieval (``retrieval``): the search request, on the vector store of that name of
+  the client's retrieval advisor (see ``ostinato.durable._rebuild_retrieval``).
 
 This module sits next to configuration: it needs a client.
 """
@@ -55,6 +57,7 @@ _KEYS: Final[Mapping[str, tuple[str, ...]]] = {
     "tool_call": ("call",),
     "memory_read": ("conversation_id",),
     "memory_write": ("conversation_id", "messages"),
+    "retrieval": ("store", "query", "top_k", "similarity_threshold", "filter"),
 }
 
 
@@ -110,7 +113,8 @@ def rebuild_unit(
             message says which field, what it held and what was expected).
         ToolResolutionError: the call names a tool the client does not have (the
             message lists the tools it has).
-        ConfigurationError: a memory unit on a client without chat memory.
+        ConfigurationError: a memory unit on a client without chat memory, a retrieval
+            on a client without a vector store of its name.
     """
     return _rebuild(kind, name, description, client, client.prompt().build_request(), sequence)
 
@@ -152,6 +156,10 @@ def _rebuild(
         unit = _model_round(value, description, client, request)
     elif value == "tool_call":
         unit = _tool_call(name, description, request)
+    elif value == "retrieval":
+        from ostinato.durable._rebuild_retrieval import retrieval_unit
+
+        unit = retrieval_unit(name, description, client)
     else:
         unit = _memory_unit(value, name, description, client)
     if sequence is not None:

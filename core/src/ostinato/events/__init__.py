@@ -29,6 +29,7 @@ from ostinato.events._sink import (
 
 if TYPE_CHECKING:
     from ostinato.events._failure import ToolFailureKind
+    from ostinato.events._guard import GuardActed
     from ostinato.events._log import withdrawn
     from ostinato.events._memory_log import MemoryTurnLog, MemoryTurnLogs
     from ostinato.events._schema import (
@@ -58,6 +59,7 @@ __all__ = [
     "ApprovalRequired",
     "EventListener",
     "EventSink",
+    "GuardActed",
     "LoopEnded",
     "LoopEvent",
     "LoopExitReason",
@@ -89,6 +91,7 @@ _LAZY = {
     "event_from_dict": "ostinato.events._schema",
     "event_to_dict": "ostinato.events._schema",
     "ToolFailureKind": "ostinato.events._failure",
+    "GuardActed": "ostinato.events._guard",
     "withdrawn": "ostinato.events._log",
     "MemoryTurnLog": "ostinato.events._memory_log",
     "MemoryTurnLogs": "ostinato.events._memory_log",

@@ -7,7 +7,8 @@ Every event becomes one JSON object::
 
 ``kind`` names the event class (``round_started``, ``text_delta``, ``tool_call_delta``,
 ``tool_call_requested``, ``tool_started``, ``tool_finished``, ``in_doubt``,
-``round_finished``, ``round_abandoned``, ``approval_required``, ``loop_ended``);
+``round_finished``, ``round_abandoned``, ``approval_required``, ``loop_ended``,
+``guard_acted``);
 ``turn_id`` and ``seq`` are the event's place in its turn (see
 :class:`~ostinato.events.LoopEvent`); the other keys are the event's fields. Messages,
 tool calls, responses and usage take their own JSON forms (``to_dict``); the reason of
@@ -31,6 +32,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from ostinato.errors import EventSchemaError
+from ostinato.events._guard import GuardActed
 from ostinato.events._types import (
     ApprovalRequired,
     LoopEnded,
@@ -69,6 +71,7 @@ EVENT_KINDS: Final[Mapping[str, type[LoopEvent]]] = {
         RoundAbandoned,
         ApprovalRequired,
         LoopEnded,
+        GuardActed,
     )
 }
 """Every event class by its ``kind``."""

@@ -164,9 +164,22 @@ class ChatResponseMetadata:
             "model": self.model,
             "usage": self.usage.to_dict(),
             "rate_limit": dict(self.rate_limit),
-            "prompt_metadata": dict(self.prompt_metadata),
-            "metadata": dict(self.metadata),
+            "prompt_metadata": _json_form(self.prompt_metadata),
+            "metadata": _json_form(self.metadata),
         }
+
+
+def _json_form(value: Any) -> Any:
+    """``value`` as JSON: a value with a ``to_dict()`` (an advisor's documents in the
+    free metadata) as its JSON form, mappings and sequences item by item."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, Mapping):
+        return {k: _json_form(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_form(v) for v in value]
+    to_dict = getattr(value, "to_dict", None)
+    return to_dict() if callable(to_dict) else value
 
 
 EMPTY_RESPONSE_METADATA = ChatResponseMetadata()

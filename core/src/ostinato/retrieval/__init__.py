@@ -8,7 +8,8 @@
   :class:`VectorStoreBase` is what a store builds on and :class:`InMemoryVectorStore` the
   store in process memory. The SQLite store is a plugin (``ostinato-retrieval``).
 * Filters: :class:`Key` builds them in Python, :func:`parse_filter` reads Spring AI's
-  filter language, :func:`matches` applies one to metadata.
+  filter language, :func:`matches` applies one to metadata, :func:`filter_to_sql` writes
+  one as a SQL condition in a store's :class:`SqlFilterDialect`.
 * :class:`TextSplitter`: documents cut into overlapping chunks of characters or tokens.
 
 Every contract is async, with blocking ``*_sync`` faces. :class:`HttpxEmbeddingModel` is
@@ -55,6 +56,7 @@ from ostinato.retrieval._splitter import (
     TextSplitter,
     count_word_tokens,
 )
+from ostinato.retrieval._sql_filter import SqlFilterDialect, filter_to_sql
 from ostinato.retrieval._store import (
     DEFAULT_TOP_K,
     SIMILARITY_THRESHOLD_ACCEPT_ALL,
@@ -92,6 +94,7 @@ __all__ = [
     "RetrievalError",
     "Scalar",
     "SearchRequest",
+    "SqlFilterDialect",
     "TextSplitter",
     "VectorStore",
     "VectorStoreBase",
@@ -101,6 +104,7 @@ __all__ = [
     "check_dimensions",
     "cosine_similarity",
     "count_word_tokens",
+    "filter_to_sql",
     "matches",
     "parse_filter",
     "value_kind",

@@ -2,7 +2,8 @@
 
 A *unit* is one step of a turn a wrapper may observe, steer, record or replay: a model
 round (:class:`ModelCall`, :class:`ModelStream`), a tool call (:class:`ToolInvocation`),
-a chat memory read or write (:class:`MemoryRead`, :class:`MemoryWrite`). Each has a kind,
+a chat memory read or write (:class:`MemoryRead`, :class:`MemoryWrite`), a vector store
+search (:class:`Retrieval`, made by :func:`search_documents`). Each has a kind,
 a sequence number in its turn, a JSON description of its input and a codec for its
 result. A client runs every unit through one :class:`UnitStack` of
 :class:`UnitWrapper` values, composed once: core's own (the tool concurrency cap, the
@@ -30,6 +31,12 @@ if TYPE_CHECKING:
     )
     from ostinato.units._memory import read_memory, write_memory
     from ostinato.units._notes import UnitNotes, keeping_unit_notes, unit_notes
+    from ostinato.units._retrieval import (
+        DOCUMENTS,
+        Retrieval,
+        search_documents,
+        using_unit_stack,
+    )
     from ostinato.units._stack import (
         Around,
         AroundStream,
@@ -53,6 +60,7 @@ if TYPE_CHECKING:
     from ostinato.units._values import MemoryRead, MemoryWrite, ModelCall, ModelStream
 
 __all__ = [
+    "DOCUMENTS",
     "MESSAGES",
     "NOTHING",
     "RESPONSE",
@@ -64,6 +72,7 @@ __all__ = [
     "ModelCall",
     "ModelStream",
     "RecordedSteps",
+    "Retrieval",
     "ToolInvocation",
     "TurnScope",
     "Unit",
@@ -85,7 +94,9 @@ __all__ = [
     "recorded_stream",
     "resolve_in_doubt",
     "run_guarded",
+    "search_documents",
     "unit_notes",
+    "using_unit_stack",
     "write_memory",
 ]
 
@@ -94,6 +105,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "DOCUMENTS": "ostinato.units._retrieval",
         "MESSAGES": "ostinato.units._codecs",
         "NOTHING": "ostinato.units._codecs",
         "RESPONSE": "ostinato.units._codecs",
@@ -105,6 +117,9 @@ __getattr__, __dir__ = lazy_exports(
         "ModelCall": "ostinato.units._values",
         "ModelStream": "ostinato.units._values",
         "RecordedSteps": "ostinato.units._in_doubt",
+        "Retrieval": "ostinato.units._retrieval",
+        "search_documents": "ostinato.units._retrieval",
+        "using_unit_stack": "ostinato.units._retrieval",
         "in_doubt_rule": "ostinato.units._in_doubt",
         "resolve_in_doubt": "ostinato.units._in_doubt",
         "run_guarded": "ostinato.units._in_doubt",

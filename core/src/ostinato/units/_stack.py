@@ -56,6 +56,7 @@ _CALL_KINDS: Final = (
     UnitKind.TOOL_CALL,
     UnitKind.MEMORY_READ,
     UnitKind.MEMORY_WRITE,
+    UnitKind.RETRIEVAL,
 )
 _ALL_KINDS: Final = frozenset(UnitKind) - {UnitKind.TURN}
 
@@ -187,7 +188,7 @@ class UnitStack:
         wrappers: every wrapper, outer to inner.
         model_call: the wrappers of :attr:`UnitKind.MODEL_CALL`, outer to inner (empty:
             the call site runs the round itself, without making a unit); likewise
-            ``model_stream``, ``tool_call``, ``memory_read`` and ``memory_write``.
+            ``model_stream``, ``tool_call``, ``memory_read``, ``memory_write`` and ``retrieval``.
 
     Raises:
         ConfigurationError: two wrappers share a name, or two sit at
@@ -202,6 +203,7 @@ class UnitStack:
         "memory_write",
         "model_call",
         "model_stream",
+        "retrieval",
         "tool_call",
         "wrappers",
     )
@@ -222,6 +224,7 @@ class UnitStack:
         self.tool_call = of[UnitKind.TOOL_CALL]
         self.memory_read = of[UnitKind.MEMORY_READ]
         self.memory_write = of[UnitKind.MEMORY_WRITE]
+        self.retrieval = of[UnitKind.RETRIEVAL]
         steps: dict[UnitKind, Next] = {}
         for kind in _CALL_KINDS:
             step: Next = _innermost

@@ -1,7 +1,8 @@
 """What a unit is, and the turn scope its sequence number is drawn from.
 
 A *unit* is one step of a turn that a wrapper may observe, steer, record or replay: a
-model round (call or stream), a tool call, a chat memory read or write. It is a value:
+model round (call or stream), a tool call, a chat memory read or write, a retrieval. It
+is a value:
 its kind, its name, its place in the turn (``sequence``), a JSON description of its input
 (:meth:`Unit.describe`), a codec for its result (:attr:`Unit.codec`) and :meth:`Unit.run`,
 which runs the unit itself, without any wrapper.
@@ -56,6 +57,8 @@ class UnitKind(StrEnum):
     """A chat memory read (the conversation's messages)."""
     MEMORY_WRITE = "memory_write"
     """A chat memory write."""
+    RETRIEVAL = "retrieval"
+    """A vector store similarity search (the documents found)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,9 @@ message from :data:`DEFAULT_PROMPT_TEMPLATE` (``{query}``: the user's text,
 ``{question_answer_context}``: the documents). With no match the context is empty and
 the template's last sentence asks the model to say it cannot answer. The documents are
 put under :data:`RETRIEVED_DOCUMENTS` in the advisor context and in the response's
-metadata. The default order is 0, as in Spring AI.
+metadata. The default order is 0, as in Spring AI. The search is a
+:class:`~ostinato.units.Retrieval` unit of the chain's stack when a wrapper wraps
+retrievals: a durable turn records it, and its replay sees the same documents.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Final
 from ostinato.advisors import BaseAdvisor, ChatClientRequest, ChatClientResponse
 from ostinato.model import ChatResponse
 from ostinato.retrieval import Document, SearchRequest, VectorStore, as_filter
+from ostinato.units import search_documents
 from ostinato_retrieval._templates import check_template, render
 
 if TYPE_CHECKING:
@@ -101,6 +104,11 @@ class QuestionAnswerAdvisor(BaseAdvisor):
         return self._order
 
     @property
+    def vector_store(self) -> VectorStore:
+        """Where it searches."""
+        return self._store
+
+    @property
     def search_request(self) -> SearchRequest:
         """The request every search starts from."""
         return self._request
@@ -112,7 +120,9 @@ class QuestionAnswerAdvisor(BaseAdvisor):
         override = request.context.get(FILTER_EXPRESSION)
         if isinstance(override, str) and override.strip():
             search = search.copy(filter_expression=as_filter(override))
-        documents: list[Document] = await self._store.similarity_search(search)
+        documents: list[Document] = await search_documents(
+            self._store, search, units=chain.units, turn=chain.turn
+        )
         context = "\n".join(d.text for d in documents)
         text = render(self._template, {"query": user_text, "question_answer_context": context})
         prompt = request.prompt.augment_user_message(text)

@@ -15,7 +15,10 @@ Before the model is called:
 After the model, the documents are put in the response's metadata under
 :data:`DOCUMENT_CONTEXT`. On the stream path the pipeline runs once, before the first
 chunk, and the documents are on the chunk ending the answer. The default order is 0, as
-in Spring AI.
+in Spring AI. While the pipeline runs, the chain's unit stack is current
+(:func:`~ostinato.units.using_unit_stack`): a retriever that searches with
+:func:`~ostinato.units.search_documents` (the built-in one does) makes each search a
+unit, recorded in a durable turn.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
 from ostinato.advisors import BaseAdvisor, ChatClientRequest, ChatClientResponse
-from ostinato.retrieval import Document
+from ostinato.retrieval import Document, VectorStore
+from ostinato.units import using_unit_stack
 from ostinato_retrieval._question_answer import with_documents
 from ostinato_retrieval._rag_modules import ConcatenationDocumentJoiner, ContextualQueryAugmenter
 from ostinato_retrieval._rag_query import (
@@ -120,6 +124,17 @@ class RetrievalAugmentationAdvisor(BaseAdvisor):
         """The advisor's place in the chain."""
         return self._order
 
+    @property
+    def document_retriever(self) -> DocumentRetriever:
+        """What finds the documents."""
+        return self._retriever
+
+    @property
+    def vector_store(self) -> VectorStore | None:
+        """The store its retriever searches, if it says (``vector_store``), else ``None``."""
+        store = getattr(self._retriever, "vector_store", None)
+        return store if isinstance(store, VectorStore) else None
+
     async def retrieve(self, query: Query) -> list[Document]:
         """Steps 1 to 5 for ``query``: the documents the pipeline finds for it."""
         transformed = query
@@ -146,7 +161,8 @@ class RetrievalAugmentationAdvisor(BaseAdvisor):
             request.prompt.messages,
             dict(request.context),
         )
-        documents = await self.retrieve(original)
+        with using_unit_stack(chain.units, chain.turn):  # the retrievals are its units
+            documents = await self.retrieve(original)
         augmented = await self._augmenter.augment(original, documents)
         prompt = request.prompt.augment_user_message(augmented.text)
         return request.copy(prompt=prompt).with_context({DOCUMENT_CONTEXT: tuple(documents)})

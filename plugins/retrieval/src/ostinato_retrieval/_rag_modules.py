@@ -19,6 +19,7 @@ from ostinato.retrieval import (
     as_filter,
 )
 from ostinato.runtime import run_sync
+from ostinato.units import search_documents
 from ostinato_retrieval._rag_query import Query
 from ostinato_retrieval._templates import check_template, render
 
@@ -126,9 +127,16 @@ class VectorStoreDocumentRetriever:
             return self._filter()
         return self._filter
 
+    @property
+    def vector_store(self) -> VectorStore:
+        """Where it searches."""
+        return self._store
+
     async def retrieve(self, query: Query) -> list[Document]:
-        """The store's documents closest to the query's text."""
-        return list(await self._store.similarity_search(self.search_request(query)))
+        """The store's documents closest to the query's text (a
+        :class:`~ostinato.units.Retrieval` unit of the advisor chain's stack, when it
+        wraps retrievals: recorded in a durable turn)."""
+        return await search_documents(self._store, self.search_request(query))
 
     def retrieve_sync(self, query: Query) -> list[Document]:
         """Blocking :meth:`retrieve`."""

@@ -7,7 +7,7 @@ the turn itself: the unit's kind, name, sequence and description go to the activ
 ``ostinato.unit``, which rebuilds the unit on its worker's client and runs it there
 (:mod:`ostinato_temporal._activities`); the workflow gets the unit's JSON result back,
 decoded (a replay reads it from the turn's history). A model round, a tool call and a
-memory write are activities; a memory read is a *local* activity (see
+memory write are activities; a memory read and a retrieval are *local* activities (see
 :func:`_schedule`). Everywhere else, an activity included, it passes the unit on.
 
 It sits just inside :attr:`~ostinato.units.UnitOrder.DURABLE` (``DURABLE + 1``): a stack
@@ -34,6 +34,8 @@ __all__ = ["ORDER", "WRAPPER_NAME", "UnitFailure", "temporal_unit_wrapper"]
 WRAPPER_NAME: Final = "temporal"
 #: Its place: just inside the durable engine's (see the module's docstring).
 ORDER: Final = UnitOrder.DURABLE + 1
+#: The kinds run as local activities: they change nothing (see :func:`_schedule`).
+_LOCAL: Final = (UnitKind.MEMORY_READ, UnitKind.RETRIEVAL)
 
 
 class UnitFailure(RuntimeError):
@@ -55,10 +57,13 @@ async def _schedule(unit: Unit[Any], job: Any) -> Any:
     A memory read runs as a local activity, in this worker, its result recorded in the
     turn's history with the workflow task: it changes nothing, so running it again after
     a crash is harmless, and it saves two round trips through the task queue at the start
-    of every turn. A memory write is a normal activity like a model round or a tool
-    call: its result is recorded the moment it ends, so a worker killed after the write
-    never repeats it (a local activity's result is recorded only when the workflow task
-    that ran it completes, which widens the window in which a crash repeats the write).
+    of every turn. A retrieval (a vector store search) is read-only too, and runs so
+    for the same reasons; the worker rebuilds it on the store of its own client's
+    retrieval advisor (``arebuild_unit``), so workers need the same retrieval settings.
+    A memory write is a normal activity like a model round or a tool call: its result
+    is recorded the moment it ends, so a worker killed after the write never repeats it
+    (a local activity's result is recorded only when the workflow task that ran it
+    completes, which widens the window in which a crash repeats the write).
     """
     from temporalio import workflow
     from temporalio.common import RetryPolicy
@@ -79,7 +84,7 @@ async def _schedule(unit: Unit[Any], job: Any) -> Any:
         "tools": list(job.tools),
     }
     try:
-        if unit.kind is UnitKind.MEMORY_READ:
+        if unit.kind in _LOCAL:
             data = await workflow.execute_local_activity(
                 UNIT_ACTIVITY, payload, start_to_close_timeout=timeout, retry_policy=retry
             )

@@ -1,7 +1,8 @@
 """A fake OpenAI-compatible model server on loopback for the durable engine kit.
 
 Each request is a turn's round; the turn and what it does come from its first user
-message, ``"<turn> <plan>"``: ``plain`` answers at once; ``tool`` asks for ``count``
+message, ``"<turn> <plan>"`` (its first two words; :attr:`FakeModelServer.user_texts`
+keeps each round's last user message): ``plain`` answers at once; ``tool`` asks for ``count``
 then answers; ``approval`` asks for ``pay`` (which needs an approval) then answers. The
 server also serves the tools (``/tool``), so it counts every model round and tool call,
 started and finished. A *gate* holds one round or one tool call until the test releases
@@ -47,6 +48,8 @@ class FakeModelServer:
         self.started: Counter[Key] = Counter()
         self.finished: Counter[Key] = Counter()
         self.keys: list[str] = []
+        #: The text of the last user message of each model round, by key, in order.
+        self.user_texts: dict[Key, list[str]] = {}
         #: When the last answer of each key was sent in full (``time.time()``).
         self.answered: dict[Key, float] = {}
         #: The process id of each tool call's worker, by key, in arrival order.
@@ -136,9 +139,13 @@ class FakeModelServer:
     def complete(self, body: dict[str, Any]) -> dict[str, Any]:
         """A chat completion for ``body`` (see the module's docstring)."""
         messages = body["messages"]
-        turn, plan = next(m["content"] for m in messages if m["role"] == "user").split()
+        # The first two words: an advisor may have added text (retrieved documents).
+        turn, plan = next(m["content"] for m in messages if m["role"] == "user").split()[:2]
         round_ = 1 + sum(1 for m in messages if m["role"] == "assistant")
         key = ("model", turn, round_)
+        last_user = [m["content"] for m in messages if m["role"] == "user"][-1]
+        with self._lock:
+            self.user_texts.setdefault(key, []).append(last_user)
         self._enter(key)
         message: dict[str, Any]
         if plan in ("tool", "approval") and round_ == 1:
