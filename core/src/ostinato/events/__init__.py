@@ -49,6 +49,7 @@ if TYPE_CHECKING:
         ToolCallRequested,
         ToolFinished,
         ToolInDoubt,
+        ToolProgress,
         ToolStarted,
     )
 
@@ -73,6 +74,7 @@ __all__ = [
     "ToolFailureKind",
     "ToolFinished",
     "ToolInDoubt",
+    "ToolProgress",
     "ToolStarted",
     "TurnLog",
     "current_event_sink",
@@ -105,6 +107,7 @@ _LAZY = {
             "ToolCallRequested",
             "ToolFinished",
             "ToolInDoubt",
+            "ToolProgress",
             "ToolStarted",
         ),
         "ostinato.events._types",
