@@ -172,7 +172,9 @@ async def test_a_durable_turn_logs_progress_and_a_replayed_call_tells_none_again
     replayed = await _durable(journal, second, mode)
     assert not [e for e in replayed if e.kind == "tool_progress"]
     assert all(e.kind != "tool_progress" for e in second.written)
-    assert [e.seq for e in stored + second.written] == list(range(1, len(stored + second.written) + 1))
+    assert [e.seq for e in stored + second.written] == list(
+        range(1, len(stored + second.written) + 1)
+    )
 
 
 async def test_a_durable_call_run_again_reports_in_the_stored_positions_first() -> None:

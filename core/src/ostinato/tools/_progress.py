@@ -16,6 +16,7 @@ listeners.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from contextvars import ContextVar, Token
 from typing import TYPE_CHECKING, Any
@@ -81,10 +82,9 @@ class ProgressReporter:
         if running is self.loop:
             self._enqueue(event)
         else:
-            try:
+            # A closed loop (the turn is over): nobody is left to tell.
+            with contextlib.suppress(RuntimeError):
                 self.loop.call_soon_threadsafe(self._enqueue, event)
-            except RuntimeError:  # the turn's loop is closed: nobody is left to tell
-                pass
 
     def _enqueue(self, event: Any) -> None:
         if not self._open:
@@ -97,7 +97,9 @@ class ProgressReporter:
         while self._queue:
             await self.sink.emit(self._queue.pop(0))
 
-    async def areport(self, text: str, data: Mapping[str, Any] | None, fraction: float | None) -> None:
+    async def areport(
+        self, text: str, data: Mapping[str, Any] | None, fraction: float | None
+    ) -> None:
         """Deliver one report now, after those queued before it (on the turn's loop)."""
         if not self._open:
             return
