@@ -4,7 +4,9 @@ request handler runs.
 A message that opens a task starts a turn on the served client (the task's
 ``contextId`` is the conversation); the turn's events stream as task updates: its answer
 text as chunks of the ``answer`` artifact, its tool events as ``working`` status updates
-carrying the loop event's JSON form in their metadata (under :data:`EVENT_METADATA_KEY`).
+carrying the loop event's JSON form in their metadata (under :data:`EVENT_METADATA_KEY`;
+a tool's progress reports too); the completed status carries the turn's usage (under
+:data:`USAGE_METADATA_KEY`).
 A turn that stops for approval leaves the task ``input-required``, its status message
 describing the waiting calls (a text part for people, a data part for programs); the next
 message on the task brings the decisions and resumes the turn. Cancelling the task
@@ -35,19 +37,34 @@ from ostinato.tools import PendingToolCalls
 from ostinato_a2a._decisions import DecisionError, describe_calls, read_decisions
 from ostinato_serve.extending import PendingTurn, ServeState, failure_body
 
-__all__ = ["ANSWER_ARTIFACT", "EVENT_METADATA_KEY", "PENDING_METADATA_KEY", "TurnExecutor"]
+__all__ = [
+    "ANSWER_ARTIFACT",
+    "EVENT_METADATA_KEY",
+    "PENDING_METADATA_KEY",
+    "USAGE_METADATA_KEY",
+    "TurnExecutor",
+]
 
 #: The metadata key of a status update that carries a loop event's JSON form.
 EVENT_METADATA_KEY: Final = "ostinato/event"
 #: The metadata key of an ``input-required`` status naming the calls that wait.
 PENDING_METADATA_KEY: Final = "ostinato/pending"
+#: The metadata key of the completed status carrying the turn's usage (its JSON form).
+USAGE_METADATA_KEY: Final = "ostinato/usage"
 #: The name of the artifact holding the turn's answer.
 ANSWER_ARTIFACT: Final = "answer"
 
 # The loop events a caller sees. round_started is left out: it carries the whole prompt,
 # system text included, which is the served agent's own.
 _FORWARDED: Final = frozenset(
-    {"tool_call_requested", "tool_started", "tool_finished", "round_finished", "loop_ended"}
+    {
+        "tool_call_requested",
+        "tool_started",
+        "tool_progress",
+        "tool_finished",
+        "round_finished",
+        "loop_ended",
+    }
 )
 
 
@@ -197,7 +214,10 @@ class TurnExecutor(AgentExecutor):
         await updater.add_artifact(
             parts, artifact_id=answer_id, name=ANSWER_ARTIFACT, append=False, last_chunk=True
         )
-        metadata = {EVENT_METADATA_KEY: _public_form(ended)}
+        metadata = {
+            EVENT_METADATA_KEY: _public_form(ended),
+            USAGE_METADATA_KEY: ended.usage.to_dict(),
+        }
         if not self.state.has_memory:
             self.state.histories.extend(
                 updater.context_id, [UserMessage(question), AssistantMessage(text)]
