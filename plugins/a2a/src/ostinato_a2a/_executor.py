@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Final
 
 from a2a.helpers import new_data_part
@@ -127,8 +127,8 @@ class TurnExecutor(AgentExecutor):
         spec.user(question).tools(*state.tools)
         return spec, question
 
-    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        """Start the task's turn, or resume it with the decisions the message brings."""
+    async def opened(self, context: RequestContext, event_queue: EventQueue) -> TaskUpdater:
+        """The updater of the message's task; a new task is enqueued first (``submitted``)."""
         task_id = context.task_id or ""
         known = context.current_task
         # A follow-up message may leave out the context id: the task's own is kept.
@@ -140,12 +140,18 @@ class TurnExecutor(AgentExecutor):
             if context.message is not None:
                 task.history.append(context.message)
             await event_queue.enqueue_event(task)
+        return updater
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        """Start the task's turn, or resume it with the decisions the message brings."""
+        updater = await self.opened(context, event_queue)
+        task_id, context_id = updater.task_id, updater.context_id
         waiting = self._waiting.get(task_id)
         if waiting is not None:
             try:
                 decisions = read_decisions(context.message, waiting.pending)
             except DecisionError as problem:
-                await self._ask(updater, waiting.pending, f"{problem} ")
+                await self.ask(updater, waiting.pending, f"{problem} ")
                 return
             del self._waiting[task_id]
             spec = self.state.client.prompt().tools(*self.state.tools)
@@ -164,11 +170,25 @@ class TurnExecutor(AgentExecutor):
     async def _run(
         self, spec: ChatClientRequestSpec, updater: TaskUpdater, question: str, conversation: str
     ) -> None:
+        def keep(pending: PendingToolCalls) -> None:
+            self._keep(updater.task_id, PendingTurn(pending, conversation, question))
+
+        await self.translate(spec.stream().aevents(), updater, question, keep)
+
+    async def translate(
+        self,
+        events: AsyncIterator[LoopEvent],
+        updater: TaskUpdater,
+        question: str,
+        keep: Callable[[PendingToolCalls], None] | None,
+    ) -> None:
+        """Tell the task what the turn's ``events`` say, until the turn ends or stops for
+        approval (``keep``: called with the calls that wait, when the server keeps them)."""
         streamed: list[str] = []
         answer_id = f"{updater.task_id}-answer"
         stopped = False
         try:
-            async for event in spec.stream().aevents():
+            async for event in events:
                 if isinstance(event, TextDelta):
                     # A turn stopping for approval says so in words: the status says it.
                     if event.text and not stopped:
@@ -182,14 +202,14 @@ class TurnExecutor(AgentExecutor):
                     continue
                 if isinstance(event, ApprovalRequired) and event.pending is not None:
                     pending = PendingToolCalls.from_dict(event.pending)
-                    self._keep(updater.task_id, PendingTurn(pending, conversation, question))
-                    await self._ask(updater, pending, "")
+                    if keep is not None:
+                        keep(pending)
+                    await self.ask(updater, pending, "")
                     stopped = True
                     continue
                 if isinstance(event, LoopEnded):
-                    if event.reason is LoopExitReason.APPROVAL_REQUIRED:
-                        continue
-                    await self._finish(updater, event, "".join(streamed), answer_id, question)
+                    if event.reason is not LoopExitReason.APPROVAL_REQUIRED:
+                        await self._finish(updater, event, "".join(streamed), answer_id, question)
                     return
                 if event.kind in _FORWARDED:
                     await updater.update_status(
@@ -218,7 +238,7 @@ class TurnExecutor(AgentExecutor):
             EVENT_METADATA_KEY: _public_form(ended),
             USAGE_METADATA_KEY: ended.usage.to_dict(),
         }
-        if not self.state.has_memory:
+        if not self.state.has_memory and self.state.durable is None:
             self.state.histories.extend(
                 updater.context_id, [UserMessage(question), AssistantMessage(text)]
             )
@@ -226,7 +246,9 @@ class TurnExecutor(AgentExecutor):
             TaskState.TASK_STATE_COMPLETED, message=_agent_message(updater, text), metadata=metadata
         )
 
-    async def _ask(self, updater: TaskUpdater, pending: PendingToolCalls, preface: str) -> None:
+    async def ask(self, updater: TaskUpdater, pending: PendingToolCalls, preface: str) -> None:
+        """Leave the task ``input-required``, describing the calls that wait (``preface``:
+        what to say first, e.g. why a message decided nothing)."""
         calls = describe_calls(pending)
         listing = "; ".join(f"{c['name']}({c['arguments']})" for c in calls)
         text = (

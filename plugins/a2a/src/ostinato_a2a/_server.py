@@ -5,7 +5,9 @@ Two routes: ``GET /.well-known/agent-card.json`` (the Agent Card, open to anyone
 wants) and ``POST /api/a2a`` (JSON-RPC 2.0: ``SendMessage``, ``SendStreamingMessage``,
 ``GetTask``, ``CancelTask``, ``SubscribeToTask``...), which needs the server's token like
 every ``/api/*`` route of ``ostinato serve``. The request handling is the ``a2a-sdk``'s;
-tasks are turns (:class:`~ostinato_a2a._executor.TurnExecutor`), kept in this process.
+tasks are turns (:class:`~ostinato_a2a._executor.TurnExecutor`), kept in this process,
+or, when the server runs turns on a durable engine, durable turns
+(:mod:`ostinato_a2a._durable`) that outlive the process.
 """
 
 from __future__ import annotations
@@ -82,11 +84,16 @@ def create_a2a_routes(
         url=path,
         token=state.settings.token_value is not None,
     )
-    handler = DefaultRequestHandler(
-        agent_executor=TurnExecutor(state),
-        task_store=InMemoryTaskStore(),
-        agent_card=base_card,
-    )
+    if state.durable is not None:  # tasks are durable turns
+        from ostinato_a2a._durable import DurableTurnExecutor, durable_handler
+
+        handler: DefaultRequestHandler = durable_handler(DurableTurnExecutor(state), base_card)
+    else:
+        handler = DefaultRequestHandler(
+            agent_executor=TurnExecutor(state),
+            task_store=InMemoryTaskStore(),
+            agent_card=base_card,
+        )
     return [
         Route(AGENT_CARD_WELL_KNOWN_PATH, card, methods=["GET"]),
         *create_jsonrpc_routes(handler, rpc_url=path),
