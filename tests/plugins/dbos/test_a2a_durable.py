@@ -1,25 +1,21 @@
 """A2A tasks on the durable engine: ``ostinato serve`` processes with the A2A routes and
 ``OSTINATO_SERVE_TURNS=durable``, a DBOS worker, the ``a2a-sdk``'s own client. A task is
 a durable turn (its id is the turn's); it outlives the server process that started it:
-a task waiting for approval is read and decided on a new process, and a task streaming
+a task waiting for approval is read and decided on a new process, and a task running
 when its server was SIGKILLed is subscribed to on a new process and read to its end."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from a2a.types import GetTaskRequest, SubscribeToTaskRequest
 from google.protobuf import json_format
 
 from tests.plugins.a2a.sdk import collect, plain, sdk_client, user_message
-from tests.plugins.dbos.fake_model import FakeModelServer, long_answer
+from tests.plugins.dbos.fake_model import FakeModelServer
 from tests.plugins.dbos.served import Servers
 from tests.plugins.dbos.workers import Workers
-
-#: Seconds between two words of the streamed answer (40 words: about 10 s a turn, so that
-#: the streamed turn usually still runs when a new server subscribes to it; either way,
-#: what the subscription reads is checked).
-WORD_DELAY = 0.25
 
 
 def _state(response: dict[str, Any]) -> str | None:
@@ -49,7 +45,6 @@ async def test_a_task_is_a_durable_turn_that_outlives_its_server(
     workers: Workers, model_server: FakeModelServer
 ) -> None:
     workers.start("w1")
-    model_server.word_delay = WORD_DELAY
     with Servers(workers) as servers:
         servers.env["OSTINATO_LOAD_PLUGINS"] += ",a2a"
         first, a = servers.start()
@@ -78,24 +73,29 @@ async def test_a_task_is_a_durable_turn_that_outlives_its_server(
             assert finished["status"]["state"] == "TASK_STATE_COMPLETED"
         assert model_server.started[("pay", "p1", 0)] == 1
 
-        # Streaming on B when B is SIGKILLed; subscribed to on C, read to its end.
+        # Running (its tool call held) when B is SIGKILLed; subscribed to on C, where the
+        # turn goes on and is read to its end.
+        gate = model_server.gate(("count", "t1", 0))
         async with sdk_client(b) as client:
-            read: list[dict[str, Any]] = []
-            async for event in client.send_message(user_message("l1 long")):
-                read.append(json_format.MessageToDict(event))
-                if sum("artifactUpdate" in r for r in read) >= 3:
-                    break
-        streaming = _task_id(read)
+            async for event in client.send_message(user_message("t1 tool")):
+                running = _task_id([json_format.MessageToDict(event)])
+                break
+        assert await asyncio.to_thread(gate.arrived.wait, workers.patience)
         Workers.kill(second)
         _, c = servers.start()
+        rest: list[dict[str, Any]] = []
         async with sdk_client(c) as client:
-            request = SubscribeToTaskRequest(id=streaming)
-            rest = [json_format.MessageToDict(e) async for e in client.subscribe(request)]
-        assert rest[0]["task"]["id"] == streaming
+            async for update in client.subscribe(SubscribeToTaskRequest(id=running)):
+                rest.append(json_format.MessageToDict(update))
+                gate.release.set()  # the subscription is there: let the turn go on
+        assert rest[0]["task"]["id"] == running
+        assert _state(rest[0]) == "TASK_STATE_WORKING"
         assert _state(rest[-1]) == "TASK_STATE_COMPLETED"
-        assert _answer(rest) == long_answer("l1")
-        if _state(rest[0]) == "TASK_STATE_WORKING":  # followed on C: its updates came
-            told = [r for r in rest if "statusUpdate" in r and "metadata" in r["statusUpdate"]]
-            kinds = [r["statusUpdate"]["metadata"]["ostinato/event"]["kind"] for r in told]
-            assert kinds[-1] == "loop_ended"
-            assert told[-1]["statusUpdate"]["metadata"]["ostinato/usage"]["total_tokens"] > 0
+        assert _answer(rest) == "done t1"
+        told = [
+            r["statusUpdate"]["metadata"] for r in rest if "metadata" in r.get("statusUpdate", {})
+        ]
+        kinds = [m["ostinato/event"]["kind"] for m in told]
+        assert kinds[-3:] == ["tool_finished", "round_finished", "loop_ended"]
+        assert told[-1]["ostinato/usage"]["total_tokens"] == 30
+        assert model_server.started[("count", "t1", 0)] == 1
