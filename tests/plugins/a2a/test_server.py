@@ -64,7 +64,7 @@ async def test_the_card_names_the_agent_its_tools_and_the_token_scheme(served: s
     ]
     assert [s["id"] for s in card["skills"]] == ["chat", "weather", "pay"]
     assert card["skills"][1]["description"] == "Current weather for a city"
-    assert card["capabilities"] == {"streaming": True, "pushNotifications": False}
+    assert card["capabilities"] == {"streaming": True, "pushNotifications": True}
     assert card["securitySchemes"]["bearer"]["httpAuthSecurityScheme"]["scheme"] == "Bearer"
     assert card["securityRequirements"] == [{"schemes": {"bearer": {}}}]
     assert TOKEN not in json.dumps(card)

@@ -248,8 +248,9 @@ class _Collected:
         await self.items.put(event)
 
 
-def durable_handler(executor: DurableTurnExecutor, card: Any) -> DurableRequestHandler:
-    """The request handler of a server whose tasks are durable turns."""
+def durable_handler(executor: DurableTurnExecutor, card: Any, **more: Any) -> DurableRequestHandler:
+    """The request handler of a server whose tasks are durable turns (``more``: the
+    handler's other arguments, push notifications')."""
     from a2a.server.agent_execution import SimpleRequestContextBuilder
 
     ids = SimpleRequestContextBuilder(
@@ -260,6 +261,7 @@ def durable_handler(executor: DurableTurnExecutor, card: Any) -> DurableRequestH
         task_store=EngineTaskStore(executor.engine),
         agent_card=card,
         request_context_builder=ids,
+        **more,
     )
 
 

@@ -14,7 +14,9 @@ cancels the turn. The answer ends as the ``answer`` artifact (a data part too, w
 answer is JSON: structured output), then the task completes.
 
 Tasks live in this process: a waiting task is kept in memory (the oldest forgotten past
-the server's ``max_pending``), and a restart forgets it.
+the server's ``max_pending``), and a restart forgets it — unless the server runs turns on
+a durable engine, where :class:`~ostinato_a2a._durable.DurableTurnExecutor` (built on
+this one) makes each task a durable turn.
 """
 
 from __future__ import annotations
