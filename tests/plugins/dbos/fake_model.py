@@ -2,7 +2,7 @@
 
 Each request is a turn's round; the turn and what it does come from its first user
 message, ``"<turn> <plan>"``: ``plain`` answers at once; ``tool`` asks for ``count``
-then answers; ``approval`` asks for ``pay`` (which needs an approval) then answers;
+then answers; ``progress`` asks for ``steps`` (which reports its progress) then answers; ``approval`` asks for ``pay`` (which needs an approval) then answers;
 ``reconcile``, ``approve`` and ``fail`` ask for the destructive tool of that in-doubt
 rule (``effect_tools``) then answer; ``long`` answers with :func:`long_answer`, streamed
 a word at a time, ``word_delay`` seconds apart. A streamed request (``"stream": true``)
@@ -145,8 +145,8 @@ class FakeModelServer:
         key = ("model", turn, round_)
         self._enter(key)
         message: dict[str, Any]
-        if plan in ("tool", "approval", *EFFECT_PLANS) and round_ == 1:
-            name = EFFECT_PLANS.get(plan) or ("count" if plan == "tool" else "pay")
+        if plan in ("tool", "approval", "progress", *EFFECT_PLANS) and round_ == 1:
+            name = EFFECT_PLANS.get(plan) or {"tool": "count", "progress": "steps"}.get(plan, "pay")
             message = {
                 "role": "assistant",
                 "content": None,
