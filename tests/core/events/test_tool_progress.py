@@ -7,6 +7,7 @@ reach its log, and a replay of a recorded call tells none again."""
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 
@@ -193,3 +194,25 @@ async def test_a_durable_call_run_again_reports_in_the_stored_positions_first() 
     assert [e.seq for e in whole] == list(range(1, len(whole) + 1))
     assert [e.kind for e in whole].count("tool_progress") == 3
     assert [e for e in whole if isinstance(e, ToolStarted)] != []
+
+
+async def test_a_report_after_the_call_was_abandoned_is_dropped() -> None:
+    go, reported = threading.Event(), threading.Event()
+
+    @tool(description="Too slow", timeout=0.05)
+    def slow() -> str:
+        go.wait(30)
+        report_progress("too late")  # its call timed out: the turn has moved on
+        reported.set()
+        return "late"
+
+    model = ScriptedChatModel([tool_call_response(tool_call("slow", {}, id="s")), "Gave up."])
+    heard: list[LoopEvent] = []
+    spec = ChatClient.create(model).prompt("Go.").tools(slow).listener(heard.append)
+    assert await spec.call().acontent() == "Gave up."
+    go.set()
+    assert await asyncio.to_thread(reported.wait, 30)
+    for _ in range(3):
+        await asyncio.sleep(0)  # the loop runs what the tool thread handed it
+    assert [e for e in heard if e.kind == "tool_progress"] == []
+    assert [e.kind for e in heard][-1] == "loop_ended"
