@@ -218,7 +218,11 @@ A2A = {
     "agent_card",
     "create_a2a_app",
     "create_a2a_routes",
+    "delegated_usage",
     "load_agents",
+    "progress_data",
+    "PROGRESS_SOURCE",
+    "USAGE_METADATA_KEY",
 }
 RETRIEVAL = {
     "AUGMENTER_EMPTY_CONTEXT_TEMPLATE",

@@ -183,3 +183,28 @@ async def test_a_call_shows_its_effect_class(mode: str) -> None:
     model = ScriptedChatModel([tool_call_response(("remove", {"path": "a"})), "ok"])
     await run(model, recorder, mode, remove)
     assert ("start", "remove", "destructive") in recorder.events
+
+
+class ProgressRecorder(Recorder):
+    def tool_progress(self, name: str, text: str, fraction: float | None) -> None:
+        self.events.append(("progress", name, text, fraction))
+
+
+@tool(description="Reports its progress")
+def steps() -> str:
+    from ostinato.tools import report_progress
+
+    report_progress("half way", fraction=0.5)
+    return "done"
+
+
+async def test_a_tools_progress_is_reported_to_a_renderer_that_shows_it(mode):
+    model = ScriptedChatModel([tool_call_response(("steps", {})), "ok"])
+    recorder = ProgressRecorder()
+    await run(model, recorder, mode, steps)
+    assert recorder.events[1:3] == [
+        ("start", "steps", "{}"),
+        ("progress", "steps", "half way", 0.5),
+    ]
+    # A renderer without tool_progress is not told (it is optional).
+    await run(ScriptedChatModel([tool_call_response(("steps", {})), "ok"]), Recorder(), mode, steps)

@@ -25,6 +25,7 @@ from ostinato.events import (
     ToolFailureKind,
     ToolFinished,
     ToolInDoubt,
+    ToolProgress,
     ToolStarted,
     event_from_dict,
 )
@@ -59,6 +60,8 @@ EVERY_KIND: list[LoopEvent] = [
     ToolCallRequested(1, CALL),
     ToolStarted(1, CALL),
     ToolStarted(1, CALL, "read_only"),
+    ToolProgress(1, CALL, "page 2 of 4", {"page": 2, "seen": ["a"]}, 0.5),
+    ToolProgress(1, CALL),
     ToolFinished(1, CALL, "sunny", 0.25),
     ToolFinished(1, CALL, "sunny", 0.25, effect="idempotent"),
     ToolInDoubt(1, CALL, "destructive", "approve", "turn-1/3"),

@@ -18,6 +18,8 @@ TOOLS_PUBLIC = {
     "InputRequest",
     "ToolInputRequired",
     "input_answer",
+    "report_progress",
+    "areport_progress",
     # Effect classes and what the loop does with them.
     "EffectPolicy",
     "InDoubtRule",

@@ -14,12 +14,12 @@ import httpx
 import pytest
 
 from ostinato import ChatClient
-from ostinato.events import LoopEnded, ToolFinished
+from ostinato.events import LoopEnded, MemoryTurnLog, ToolFinished, ToolProgress
 from ostinato.messages import ToolResponseMessage, UserMessage
 from ostinato.prompt import Prompt
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
 from ostinato.tools import ApprovalDecision, PendingToolCalls
-from ostinato_a2a import A2AToolset, RemoteAgent, load_agents
+from ostinato_a2a import A2AToolset, RemoteAgent, delegated_usage, load_agents
 from ostinato_a2a._remote import _OriginAuth
 from tests.plugins.a2a.sdk_agent import sdk_agent_app
 from tests.uvicorn_loopback import serve_on_loopback
@@ -117,7 +117,10 @@ async def test_a_remote_sdk_agent_waiting_for_input_is_a_pending_approval(sdk_ag
 async def test_agent_a_delegates_to_agent_b_in_another_process(agent_b: str):
     toolset = A2AToolset([RemoteAgent(agent_b, name="b", token=B_TOKEN)])
     client = ChatClient.create(ScriptedChatModel(responder=delegating("b")))
-    events = [e async for e in client.prompt("weather in Paris?").tools(toolset).stream().aevents()]
+    log = MemoryTurnLog("turn-a")
+    spec = client.prompt("weather in Paris?").tools(toolset).listener(log)
+    events = [e async for e in spec.stream().aevents()]
+    log.end()
     finished = [e for e in events if isinstance(e, ToolFinished)]
     assert [(f.call.name, f.result) for f in finished] == [("b", "Done: Paris: 21C, sunny.")]
     ended = events[-1]
@@ -127,9 +130,39 @@ async def test_agent_a_delegates_to_agent_b_in_another_process(agent_b: str):
     assert [e.kind for e in remote.events if e.kind.startswith("tool_")] == [
         "tool_call_requested",
         "tool_started",
+        "tool_progress",
         "tool_finished",
     ]
     assert remote.usage is not None and remote.usage.total_tokens == 25
+
+    # B's task, as it went, is in A's turn: progress of A's call to b, in A's turn log.
+    kinds = [e.kind for e in events]
+    told = [e for e in events if isinstance(e, ToolProgress)]
+    assert told and {e.call.name for e in told} == {"b"}
+    assert kinds.index("tool_started") < kinds.index("tool_progress")
+    assert kinds.index("tool_finished") > len(kinds) - 1 - kinds[::-1].index("tool_progress")
+    assert [e for e in log.read() if e.kind == "tool_progress"] == told
+    data = [dict(e.data or {}) for e in told]
+    assert {d["source"] for d in data} == {"a2a"} and {d["agent"] for d in data} == {"b"}
+    remote_kinds = [d["event"]["kind"] for d in data if "event" in d]
+    assert remote_kinds[:4] == [
+        "round_finished",
+        "tool_call_requested",
+        "tool_started",
+        "tool_progress",
+    ]
+    # B's own tool reported progress: it reaches A, inside the remote event.
+    (b_progress,) = [d["event"] for d in data if d.get("event", {}).get("kind") == "tool_progress"]
+    assert b_progress["text"] == "asking the station in Paris"
+    assert b_progress["fraction"] == 0.5
+    answer = "".join(e.text for e, d in zip(told, data) if d.get("artifact") == "answer")
+    assert "Done: Paris: 21C, sunny." in answer
+    # B's usage: told last, and summed over the turn by delegated_usage; A's own usage
+    # counts A's model rounds only.
+    assert data[-1]["usage"]["total_tokens"] == 25 and data[-1]["state"] == "completed"
+    delegated = delegated_usage(events)
+    assert delegated is not None and delegated.total_tokens == 25
+    assert ended.usage.total_tokens == 12
 
 
 async def test_agent_bs_approval_stops_agent_as_turn_until_decided(agent_b: str):

@@ -64,7 +64,7 @@ async def test_the_card_names_the_agent_its_tools_and_the_token_scheme(served: s
     ]
     assert [s["id"] for s in card["skills"]] == ["chat", "weather", "pay"]
     assert card["skills"][1]["description"] == "Current weather for a city"
-    assert card["capabilities"] == {"streaming": True, "pushNotifications": False}
+    assert card["capabilities"] == {"streaming": True, "pushNotifications": True}
     assert card["securitySchemes"]["bearer"]["httpAuthSecurityScheme"]["scheme"] == "Bearer"
     assert card["securityRequirements"] == [{"schemes": {"bearer": {}}}]
     assert TOKEN not in json.dumps(card)
@@ -97,6 +97,8 @@ async def test_a_streamed_task_is_a_turn_its_events_and_its_answer(served: str):
     assert _answer(events) == "Done: Paris: 21C, sunny."
     final = events[-1]["statusUpdate"]["status"]["message"]["parts"]
     assert final == [{"text": "Done: Paris: 21C, sunny."}]
+    usage = events[-1]["statusUpdate"]["metadata"]["ostinato/usage"]
+    assert (usage["prompt_tokens"], usage["total_tokens"]) == (18, 25)
 
 
 async def test_a_message_sent_without_streaming_answers_the_completed_task(served: str):

@@ -9,6 +9,7 @@ import urllib.request
 
 from ostinato import tool
 from ostinato.durable import idempotency_key
+from ostinato.tools import report_progress
 
 
 def _visit(kind: str, turn: str) -> str:
@@ -21,6 +22,14 @@ def _visit(kind: str, turn: str) -> str:
 @tool(description="Count this turn")
 def count(turn: str) -> str:
     """Count one call for ``turn``."""
+    return _visit("count", turn)
+
+
+@tool(description="Count this turn in steps, reporting each")
+def steps(turn: str) -> str:
+    """Count one call for ``turn``, reporting its progress twice."""
+    report_progress(f"step 1 of 2 for {turn}", data={"step": 1}, fraction=0.5)
+    report_progress(f"step 2 of 2 for {turn}", data={"step": 2}, fraction=1.0)
     return _visit("count", turn)
 
 

@@ -2,7 +2,8 @@
 
 Each request is a turn's round; the turn and what it does come from its first user
 message, ``"<turn> <plan>"``: ``plain`` answers at once; ``tool`` asks for ``count``
-then answers; ``approval`` asks for ``pay`` (which needs an approval) then answers;
+then answers; ``progress`` asks for ``steps`` (which reports its progress) then answers;
+``approval`` asks for ``pay`` (which needs an approval) then answers;
 ``reconcile``, ``approve`` and ``fail`` ask for the destructive tool of that in-doubt
 rule (``effect_tools``) then answer; ``call:NAME`` asks for the tool ``NAME`` (arguments
 ``{"turn": turn}``) then answers; ``long`` answers with :func:`long_answer`, streamed
@@ -153,8 +154,12 @@ class FakeModelServer:
         self._enter(key)
         message: dict[str, Any]
         called = plan.removeprefix("call:") if plan.startswith("call:") else None
-        if (called or plan in ("tool", "approval", *EFFECT_PLANS)) and round_ == 1:
-            name = called or EFFECT_PLANS.get(plan) or ("count" if plan == "tool" else "pay")
+        if (called or plan in ("tool", "approval", "progress", *EFFECT_PLANS)) and round_ == 1:
+            name = (
+                called
+                or EFFECT_PLANS.get(plan)
+                or {"tool": "count", "progress": "steps"}.get(plan, "pay")
+            )
             message = {
                 "role": "assistant",
                 "content": None,

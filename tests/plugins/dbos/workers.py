@@ -33,7 +33,11 @@ __all__ = ["PROGRAM_SECONDS", "Follower", "Workers", "submit_followed", "turn_re
 ROOT = Path(__file__).resolve().parents[3]
 TOOLS = "tests.plugins.dbos.durable_tools"
 #: The tool each plan of the fake model calls (see ``fake_model``).
-PLAN_TOOLS = {"tool": f"{TOOLS}:count", "approval": f"{TOOLS}:pay"}
+PLAN_TOOLS = {
+    "tool": f"{TOOLS}:count",
+    "approval": f"{TOOLS}:pay",
+    "progress": f"{TOOLS}:steps",
+}
 #: A worker silent this long is presumed dead and its turns adopted (what the adoption
 #: tests wait for after a kill). Wide over the 0.2 s heartbeat: a live worker starved of
 #: CPU on a loaded machine must not be presumed dead in the middle of a unit, which would

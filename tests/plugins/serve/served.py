@@ -20,6 +20,7 @@ from ostinato import ChatClient, tool
 from ostinato.messages import ToolResponseMessage, UserMessage
 from ostinato.prompt import Prompt
 from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
+from ostinato.tools import report_progress
 from ostinato_serve._state import TurnSlots
 
 __all__ = [
@@ -31,12 +32,20 @@ __all__ = [
     "read_sse",
     "sse_messages",
     "weather",
+    "weather_progress",
 ]
 
 
 @tool(description="Current weather for a city")
 def weather(city: str) -> str:
     """The weather in ``city``."""
+    return f"{city}: 21C, sunny"
+
+
+@tool(description="The weather in a city, told as it is fetched")
+def weather_progress(city: str) -> str:
+    """The weather in ``city``, reporting its progress."""
+    report_progress(f"asking the station in {city}", data={"city": city}, fraction=0.5)
     return f"{city}: 21C, sunny"
 
 

@@ -14,7 +14,14 @@ from pydantic import TypeAdapter
 from ostinato import ChatClient
 from ostinato.testing import ScriptedChatModel
 from ostinato_serve import ServeSettings, create_app
-from tests.plugins.serve.served import agent, asgi_client, pay, sse_messages, weather
+from tests.plugins.serve.served import (
+    agent,
+    asgi_client,
+    pay,
+    sse_messages,
+    weather,
+    weather_progress,
+)
 
 EVENTS: TypeAdapter[Any] = TypeAdapter(Event)
 TOKEN = "agui-token-0123456789"
@@ -86,6 +93,22 @@ async def test_a_tool_turn_is_a_run_of_steps_text_and_tool_calls():
     assert finished.result == "Done: Paris: 21C, sunny."
     assert finished.usage[0].total_tokens == 25
     assert finished.metadata["ostinato"] == {"reason": "answered", "rounds": 2}
+
+
+async def test_a_tool_s_progress_is_a_custom_event_before_its_result():
+    app = create_app(agent(), tools=[weather_progress], settings=ServeSettings(token=TOKEN))
+    events = await _run(app, _input("weather in Paris?"))
+    types = [e.type for e in events]
+    assert types.index(EventType.TOOL_CALL_END) < types.index(EventType.CUSTOM)
+    assert types.index(EventType.CUSTOM) < types.index(EventType.TOOL_CALL_RESULT)
+    custom = next(e for e in events if e.type == EventType.CUSTOM)
+    assert custom.name == "ostinato.tool_progress"
+    assert custom.value == {
+        "toolCallId": "call_weather_progress",
+        "text": "asking the station in Paris",
+        "data": {"city": "Paris"},
+        "fraction": 0.5,
+    }
 
 
 async def test_an_approval_ends_the_run_with_interrupts_and_a_resume_runs_the_call():

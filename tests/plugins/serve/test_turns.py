@@ -14,7 +14,15 @@ from ostinato import ChatClient
 from ostinato.events import LoopEvent
 from ostinato.testing import ScriptedChatModel
 from ostinato_serve import ServeSettings, create_app
-from tests.plugins.serve.served import GatedModel, agent, asgi_client, pay, read_sse, weather
+from tests.plugins.serve.served import (
+    GatedModel,
+    agent,
+    asgi_client,
+    pay,
+    read_sse,
+    weather,
+    weather_progress,
+)
 
 KINDS = {
     "round_started",
@@ -68,6 +76,17 @@ async def test_a_turn_streams_its_events_in_their_json_form() -> None:
     assert ended["reason"] == "answered"
     texts = "".join(data["text"] for kind, data in events if kind == "text_delta")
     assert texts == "Done: Paris: 21C, sunny."
+
+
+async def test_a_tool_s_progress_streams_between_its_start_and_finish() -> None:
+    async with asgi_client(create_app(agent(), tools=[weather_progress])) as http:
+        messages = await turn(http, "What is the weather in Paris?")
+    kinds = [kind for kind, _ in messages[1:]]
+    assert kinds.index("tool_started") < kinds.index("tool_progress") < kinds.index("tool_finished")
+    progress = next(data for kind, data in messages[1:] if kind == "tool_progress")
+    assert progress["text"] == "asking the station in Paris"
+    assert (progress["data"], progress["fraction"]) == ({"city": "Paris"}, 0.5)
+    assert progress["call"]["name"] == "weather_progress" and progress["seq"] > 0
 
 
 async def test_the_server_keeps_the_conversation_without_memory() -> None:

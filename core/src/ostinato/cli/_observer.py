@@ -22,6 +22,7 @@ from ostinato.events import (
     ToolCallRequested,
     ToolFailureKind,
     ToolFinished,
+    ToolProgress,
     ToolStarted,
 )
 from ostinato.messages import ToolCall
@@ -116,6 +117,10 @@ class ToolCallListener:
                 self._events.tool_started(event.call.name, event.call.arguments)
             else:
                 self._events.tool_started(event.call.name, event.call.arguments, event.effect)
+        elif isinstance(event, ToolProgress):
+            told = getattr(self._events, "tool_progress", None)  # optional for a renderer
+            if told is not None:
+                told(event.call.name, event.text, event.fraction)
         elif isinstance(event, ToolFinished):
             self.not_run.pop(event.call.id, None)  # answered without running (denied...)
             self._finished(event)

@@ -108,6 +108,12 @@ class TerminalRenderer:
         self._note(f"{self._glyphs['call']} {format_call(name, arguments)}{shown}")
         self._start_progress(f"running {name}")
 
+    def tool_progress(self, name: str, text: str, fraction: float | None) -> None:
+        """A running tool reported progress: the spinner's label says it."""
+        done = "" if fraction is None else f" {fraction:.0%}"
+        shown = one_line(mask_secrets(text))[:60]
+        self._start_progress(f"running {name}:{done} {shown}".rstrip())
+
     def tool_finished(self, event: ToolCallEvent) -> None:
         """Print the call's result or error, with its duration."""
         if event.name in self._running_tools:

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
         ToolCallRequested,
         ToolFinished,
         ToolInDoubt,
+        ToolProgress,
         ToolStarted,
     )
 
@@ -75,6 +76,7 @@ __all__ = [
     "ToolFailureKind",
     "ToolFinished",
     "ToolInDoubt",
+    "ToolProgress",
     "ToolStarted",
     "TurnLog",
     "current_event_sink",
@@ -108,6 +110,7 @@ _LAZY = {
             "ToolCallRequested",
             "ToolFinished",
             "ToolInDoubt",
+            "ToolProgress",
             "ToolStarted",
         ),
         "ostinato.events._types",

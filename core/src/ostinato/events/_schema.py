@@ -6,9 +6,9 @@ Every event becomes one JSON object::
      "round": 2, "call": {...}, ...}
 
 ``kind`` names the event class (``round_started``, ``text_delta``, ``tool_call_delta``,
-``tool_call_requested``, ``tool_started``, ``tool_finished``, ``in_doubt``,
-``round_finished``, ``round_abandoned``, ``approval_required``, ``loop_ended``,
-``guard_acted``);
+``tool_call_requested``, ``tool_started``, ``tool_progress``, ``tool_finished``,
+``in_doubt``, ``round_finished``, ``round_abandoned``, ``approval_required``,
+``loop_ended``, ``guard_acted``);
 ``turn_id`` and ``seq`` are the event's place in its turn (see
 :class:`~ostinato.events.LoopEvent`); the other keys are the event's fields. Messages,
 tool calls, responses and usage take their own JSON forms (``to_dict``); the reason of
@@ -20,7 +20,8 @@ version 1: a reader of older events gets ``None`` for it). ``turn_id`` and ``seq
 the same way, additively: a reader of events written before them gets ``None`` and
 ``0``, and a reader older than them ignores the keys it does not know, so events go both
 ways between versions; the ``round_abandoned`` kind is new, and only a durable turn's
-log holds one.
+log holds one; the ``tool_progress`` kind is new too (a reader older than it refuses
+that event with an ``unknown event kind`` error, and may skip it).
 
 This module must not emit events nor know the loop.
 """
@@ -47,6 +48,7 @@ from ostinato.events._types import (
     ToolFailureKind,
     ToolFinished,
     ToolInDoubt,
+    ToolProgress,
     ToolStarted,
 )
 from ostinato.messages import ToolCall, message_from_dict
@@ -65,6 +67,7 @@ EVENT_KINDS: Final[Mapping[str, type[LoopEvent]]] = {
         ToolCallDelta,
         ToolCallRequested,
         ToolStarted,
+        ToolProgress,
         ToolFinished,
         ToolInDoubt,
         RoundFinished,

@@ -4,7 +4,8 @@ A turn emits, in order: per model round a :class:`RoundStarted`, on the stream p
 :class:`TextDelta` and :class:`ToolCallDelta` pieces as they arrive, a
 :class:`RoundFinished` once the model's response is complete, then for a tool round one
 :class:`ToolCallRequested` per call, a :class:`ToolStarted` / :class:`ToolFinished`
-pair per call that runs and a lone ``ToolFinished`` per call answered without running;
+pair per call that runs (with, between them, a :class:`ToolProgress` per report the
+running tool made) and a lone ``ToolFinished`` per call answered without running;
 an :class:`ApprovalRequired` when calls wait for a decision; in a durable turn replayed
 after a crash, a :class:`ToolInDoubt` for a call with effects that was in flight; and last a
 :class:`LoopEnded` (on the stream path, an answer the loop built itself — return-direct,
@@ -45,6 +46,7 @@ __all__ = [
     "ToolFailureKind",
     "ToolFinished",
     "ToolInDoubt",
+    "ToolProgress",
     "ToolStarted",
 ]
 
@@ -177,6 +179,32 @@ class ToolStarted(LoopEvent):
     round: int
     call: ToolCall
     effect: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolProgress(LoopEvent):
+    """A running tool call told how it is getting on
+    (:func:`~ostinato.tools.report_progress`), between its :class:`ToolStarted` and its
+    :class:`ToolFinished`.
+
+    Attributes:
+        round: the round number.
+        call: the call.
+        text: a line for people (may be empty).
+        data: JSON values for programs, ``None`` when the report has none.
+        fraction: how much is done, from 0 to 1, ``None`` when the tool does not know.
+    """
+
+    kind: ClassVar[str] = "tool_progress"
+    round: int
+    call: ToolCall
+    text: str = ""
+    data: Mapping[str, Any] | None = None
+    fraction: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.data is not None:
+            object.__setattr__(self, "data", freeze(self.data))
 
 
 @dataclass(frozen=True, slots=True)

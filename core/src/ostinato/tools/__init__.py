@@ -60,6 +60,8 @@ if TYPE_CHECKING:
     from ostinato.tools._input import input_answer as input_answer
     from ostinato.tools._pending import PendingToolCalls as PendingToolCalls
     from ostinato.tools._pending import ResumedTurn as ResumedTurn
+    from ostinato.tools._progress import areport_progress as areport_progress
+    from ostinato.tools._progress import report_progress as report_progress
 else:
     __all__, __getattr__, __dir__ = lazy_package(
         __name__,
@@ -79,5 +81,7 @@ else:
             "approve_effects": "ostinato.tools._effects",
             "PendingToolCalls": "ostinato.tools._pending",
             "ResumedTurn": "ostinato.tools._pending",
+            "areport_progress": "ostinato.tools._progress",
+            "report_progress": "ostinato.tools._progress",
         },
     )

@@ -27,6 +27,7 @@ from ostinato.errors import (
 from ostinato.events import EventSink, ToolFailureKind
 from ostinato.messages import ToolCall
 from ostinato.tools._exceptions import ToolExecutionExceptionProcessor, tool_error_text
+from ostinato.tools._progress import ProgressReporter
 
 if TYPE_CHECKING:
     from ostinato.units._tool_unit import ToolInvocation
@@ -68,6 +69,12 @@ class ToolEvents:
         """The call ``job`` starts running (told by core's ``tool-events`` wrapper)."""
         effect = job.effect
         await self._sink.tool_started(job.call, None if effect is None else effect.value)
+
+    def progress(self, job: ToolInvocation) -> ProgressReporter:
+        """What delivers the progress reports of the call ``job`` while it runs."""
+        import asyncio  # loaded by then: the tool loop runs on it
+
+        return ProgressReporter(self._sink, job.call, asyncio.get_running_loop())
 
     async def finished(self, job: ToolInvocation, outcome: str | ToolError, seconds: float) -> None:
         """The call ``job`` ended with ``outcome`` after ``seconds``."""

@@ -3,7 +3,8 @@
 * ``tool-concurrency`` (:attr:`~ostinato.units.UnitOrder.TOOL_CONCURRENCY`): a call
   waits for the batch's concurrency cap (``max_concurrency``);
 * ``tool-events`` (:attr:`~ostinato.units.UnitOrder.TOOL_EVENTS`): ``ToolStarted`` once
-  the call may run, ``ToolFinished`` as soon as it ended (when somebody listens);
+  the call may run, ``ToolFinished`` as soon as it ended (when somebody listens), and
+  between them the call's progress reports (``ostinato.tools.report_progress``);
 * ``tool-retry`` (:attr:`~ostinato.units.UnitOrder.TOOL_RETRY`): retries of a
   read-only or idempotent call's retryable failures (``ostinato.tools._effects``);
 * ``tool-timeout`` (:attr:`~ostinato.units.UnitOrder.TOOL_TIMEOUT`): the tool's
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ostinato._aio import loop_time
 from ostinato.errors import ToolError, ToolTimeoutError
+from ostinato.tools._progress import close_progress, open_progress
 from ostinato.units._stack import UnitOrder, UnitStack, UnitWrapper
 from ostinato.units._unit import Unit, UnitKind
 
@@ -59,7 +61,16 @@ async def _told(unit: ToolInvocation, next: _Next) -> str | ToolError:
         return outcome
     await events.started(unit)
     began = loop_time()
-    outcome = await next(unit)
+    reporter = events.progress(unit)  # the call's progress reports, while it runs
+    token = open_progress(reporter)
+    try:
+        outcome = await next(unit)
+    except BaseException:
+        reporter.abandon()
+        raise
+    finally:
+        close_progress(token)
+    await reporter.close()
     await events.finished(unit, outcome, loop_time() - began)
     return outcome
 

@@ -24,9 +24,16 @@ if TYPE_CHECKING:
         ANSWER_ARTIFACT,
         EVENT_METADATA_KEY,
         PENDING_METADATA_KEY,
+        USAGE_METADATA_KEY,
         TurnExecutor,
     )
-    from ostinato_a2a._remote import RemoteAgent, RemoteReply
+    from ostinato_a2a._remote import (
+        PROGRESS_SOURCE,
+        RemoteAgent,
+        RemoteReply,
+        delegated_usage,
+        progress_data,
+    )
     from ostinato_a2a._server import A2A_PATH, create_a2a_app, create_a2a_routes
     from ostinato_a2a._settings import A2ASettings
     from ostinato_a2a._tools import A2AAgentTool, A2AToolset
@@ -36,6 +43,8 @@ __all__ = [
     "ANSWER_ARTIFACT",
     "EVENT_METADATA_KEY",
     "PENDING_METADATA_KEY",
+    "PROGRESS_SOURCE",
+    "USAGE_METADATA_KEY",
     "A2AAgentTool",
     "A2ASettings",
     "A2AToolset",
@@ -46,7 +55,9 @@ __all__ = [
     "agent_card",
     "create_a2a_app",
     "create_a2a_routes",
+    "delegated_usage",
     "load_agents",
+    "progress_data",
 ]
 
 #: Every distribution of ostinato is released at one version: core's.
@@ -62,6 +73,10 @@ __getattr__, __dir__ = lazy_exports(
         "ANSWER_ARTIFACT": "ostinato_a2a._executor",
         "EVENT_METADATA_KEY": "ostinato_a2a._executor",
         "PENDING_METADATA_KEY": "ostinato_a2a._executor",
+        "PROGRESS_SOURCE": "ostinato_a2a._remote",
+        "USAGE_METADATA_KEY": "ostinato_a2a._executor",
+        "delegated_usage": "ostinato_a2a._remote",
+        "progress_data": "ostinato_a2a._remote",
         "RemoteAgent": "ostinato_a2a._remote",
         "RemoteReply": "ostinato_a2a._remote",
         "TurnExecutor": "ostinato_a2a._executor",

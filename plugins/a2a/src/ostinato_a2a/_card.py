@@ -2,8 +2,9 @@
 
 Built from the client's configuration: the name and description given (default: the
 model's name), one skill per tool the client offers, streaming on, push notifications
-off, one JSON-RPC interface at the server's A2A URL, and — when the server has a token —
-an HTTP bearer security scheme required by every call, the one ``ostinato serve`` checks.
+as the server sends them, one JSON-RPC interface at the server's A2A URL, and — when the
+server has a token — an HTTP bearer security scheme required by every call, the one
+``ostinato serve`` checks.
 The card never names a setting's value.
 """
 
@@ -64,6 +65,7 @@ def agent_card(
     url: str,
     tools: Sequence[ToolCallback] = (),
     token: bool = False,
+    push: bool = False,
 ) -> AgentCard:
     """The card (see the module).
 
@@ -74,6 +76,7 @@ def agent_card(
         url: the absolute URL of its JSON-RPC endpoint.
         tools: the tools its turns offer: one skill each, after the ``chat`` skill.
         token: whether calls need the server's bearer token.
+        push: whether the agent sends push notifications.
     """
     card = AgentCard(
         name=name,
@@ -84,7 +87,7 @@ def agent_card(
                 url=url, protocol_binding=_JSONRPC, protocol_version=PROTOCOL_VERSION_CURRENT
             )
         ],
-        capabilities=AgentCapabilities(streaming=True, push_notifications=False),
+        capabilities=AgentCapabilities(streaming=True, push_notifications=push),
         default_input_modes=["text/plain", "application/json"],
         default_output_modes=list(_MODES),
         skills=[_CHAT, *(_skill(t) for t in tools)],

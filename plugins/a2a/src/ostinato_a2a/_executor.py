@@ -4,7 +4,9 @@ request handler runs.
 A message that opens a task starts a turn on the served client (the task's
 ``contextId`` is the conversation); the turn's events stream as task updates: its answer
 text as chunks of the ``answer`` artifact, its tool events as ``working`` status updates
-carrying the loop event's JSON form in their metadata (under :data:`EVENT_METADATA_KEY`).
+carrying the loop event's JSON form in their metadata (under :data:`EVENT_METADATA_KEY`;
+a tool's progress reports too); the completed status carries the turn's usage (under
+:data:`USAGE_METADATA_KEY`).
 A turn that stops for approval leaves the task ``input-required``, its status message
 describing the waiting calls (a text part for people, a data part for programs); the next
 message on the task brings the decisions and resumes the turn. Cancelling the task
@@ -12,14 +14,16 @@ cancels the turn. The answer ends as the ``answer`` artifact (a data part too, w
 answer is JSON: structured output), then the task completes.
 
 Tasks live in this process: a waiting task is kept in memory (the oldest forgotten past
-the server's ``max_pending``), and a restart forgets it.
+the server's ``max_pending``), and a restart forgets it — unless the server runs turns on
+a durable engine, where :class:`~ostinato_a2a._durable.DurableTurnExecutor` (built on
+this one) makes each task a durable turn.
 """
 
 from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Final
 
 from a2a.helpers import new_data_part
@@ -35,19 +39,34 @@ from ostinato.tools import PendingToolCalls
 from ostinato_a2a._decisions import DecisionError, describe_calls, read_decisions
 from ostinato_serve.extending import PendingTurn, ServeState, failure_body
 
-__all__ = ["ANSWER_ARTIFACT", "EVENT_METADATA_KEY", "PENDING_METADATA_KEY", "TurnExecutor"]
+__all__ = [
+    "ANSWER_ARTIFACT",
+    "EVENT_METADATA_KEY",
+    "PENDING_METADATA_KEY",
+    "USAGE_METADATA_KEY",
+    "TurnExecutor",
+]
 
 #: The metadata key of a status update that carries a loop event's JSON form.
 EVENT_METADATA_KEY: Final = "ostinato/event"
 #: The metadata key of an ``input-required`` status naming the calls that wait.
 PENDING_METADATA_KEY: Final = "ostinato/pending"
+#: The metadata key of the completed status carrying the turn's usage (its JSON form).
+USAGE_METADATA_KEY: Final = "ostinato/usage"
 #: The name of the artifact holding the turn's answer.
 ANSWER_ARTIFACT: Final = "answer"
 
 # The loop events a caller sees. round_started is left out: it carries the whole prompt,
 # system text included, which is the served agent's own.
 _FORWARDED: Final = frozenset(
-    {"tool_call_requested", "tool_started", "tool_finished", "round_finished", "loop_ended"}
+    {
+        "tool_call_requested",
+        "tool_started",
+        "tool_progress",
+        "tool_finished",
+        "round_finished",
+        "loop_ended",
+    }
 )
 
 
@@ -110,8 +129,8 @@ class TurnExecutor(AgentExecutor):
         spec.user(question).tools(*state.tools)
         return spec, question
 
-    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        """Start the task's turn, or resume it with the decisions the message brings."""
+    async def opened(self, context: RequestContext, event_queue: EventQueue) -> TaskUpdater:
+        """The updater of the message's task; a new task is enqueued first (``submitted``)."""
         task_id = context.task_id or ""
         known = context.current_task
         # A follow-up message may leave out the context id: the task's own is kept.
@@ -123,12 +142,18 @@ class TurnExecutor(AgentExecutor):
             if context.message is not None:
                 task.history.append(context.message)
             await event_queue.enqueue_event(task)
+        return updater
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        """Start the task's turn, or resume it with the decisions the message brings."""
+        updater = await self.opened(context, event_queue)
+        task_id, context_id = updater.task_id, updater.context_id
         waiting = self._waiting.get(task_id)
         if waiting is not None:
             try:
                 decisions = read_decisions(context.message, waiting.pending)
             except DecisionError as problem:
-                await self._ask(updater, waiting.pending, f"{problem} ")
+                await self.ask(updater, waiting.pending, f"{problem} ")
                 return
             del self._waiting[task_id]
             spec = self.state.client.prompt().tools(*self.state.tools)
@@ -147,11 +172,25 @@ class TurnExecutor(AgentExecutor):
     async def _run(
         self, spec: ChatClientRequestSpec, updater: TaskUpdater, question: str, conversation: str
     ) -> None:
+        def keep(pending: PendingToolCalls) -> None:
+            self._keep(updater.task_id, PendingTurn(pending, conversation, question))
+
+        await self.translate(spec.stream().aevents(), updater, question, keep)
+
+    async def translate(
+        self,
+        events: AsyncIterator[LoopEvent],
+        updater: TaskUpdater,
+        question: str,
+        keep: Callable[[PendingToolCalls], None] | None,
+    ) -> None:
+        """Tell the task what the turn's ``events`` say, until the turn ends or stops for
+        approval (``keep``: called with the calls that wait, when the server keeps them)."""
         streamed: list[str] = []
         answer_id = f"{updater.task_id}-answer"
         stopped = False
         try:
-            async for event in spec.stream().aevents():
+            async for event in events:
                 if isinstance(event, TextDelta):
                     # A turn stopping for approval says so in words: the status says it.
                     if event.text and not stopped:
@@ -165,14 +204,14 @@ class TurnExecutor(AgentExecutor):
                     continue
                 if isinstance(event, ApprovalRequired) and event.pending is not None:
                     pending = PendingToolCalls.from_dict(event.pending)
-                    self._keep(updater.task_id, PendingTurn(pending, conversation, question))
-                    await self._ask(updater, pending, "")
+                    if keep is not None:
+                        keep(pending)
+                    await self.ask(updater, pending, "")
                     stopped = True
                     continue
                 if isinstance(event, LoopEnded):
-                    if event.reason is LoopExitReason.APPROVAL_REQUIRED:
-                        continue
-                    await self._finish(updater, event, "".join(streamed), answer_id, question)
+                    if event.reason is not LoopExitReason.APPROVAL_REQUIRED:
+                        await self._finish(updater, event, "".join(streamed), answer_id, question)
                     return
                 if event.kind in _FORWARDED:
                     await updater.update_status(
@@ -197,8 +236,11 @@ class TurnExecutor(AgentExecutor):
         await updater.add_artifact(
             parts, artifact_id=answer_id, name=ANSWER_ARTIFACT, append=False, last_chunk=True
         )
-        metadata = {EVENT_METADATA_KEY: _public_form(ended)}
-        if not self.state.has_memory:
+        metadata = {
+            EVENT_METADATA_KEY: _public_form(ended),
+            USAGE_METADATA_KEY: ended.usage.to_dict(),
+        }
+        if not self.state.has_memory and self.state.durable is None:
             self.state.histories.extend(
                 updater.context_id, [UserMessage(question), AssistantMessage(text)]
             )
@@ -206,7 +248,9 @@ class TurnExecutor(AgentExecutor):
             TaskState.TASK_STATE_COMPLETED, message=_agent_message(updater, text), metadata=metadata
         )
 
-    async def _ask(self, updater: TaskUpdater, pending: PendingToolCalls, preface: str) -> None:
+    async def ask(self, updater: TaskUpdater, pending: PendingToolCalls, preface: str) -> None:
+        """Leave the task ``input-required``, describing the calls that wait (``preface``:
+        what to say first, e.g. why a message decided nothing)."""
         calls = describe_calls(pending)
         listing = "; ".join(f"{c['name']}({c['arguments']})" for c in calls)
         text = (

@@ -7,6 +7,13 @@ updates of an ostinato agent carry its loop events (``ostinato/event`` metadata)
 are rebuilt as :class:`~ostinato.events.LoopEvent` values, so the caller sees the remote
 turn's tool calls and usage.
 
+Called from a tool of a turn (as :class:`~ostinato_a2a.A2AToolset`'s tools are), each
+update the remote agent streams is also a progress report of the calling tool call
+(:func:`ostinato.tools.areport_progress`), so the calling turn's listeners, its log and
+``ostinato serve``'s stream see the remote task as it goes: a status update with its
+state, text and the remote loop event it carries, an artifact chunk with its text, and
+last the remote turn's usage when the agent told it (see :func:`progress_data`).
+
 Credentials: the token (or headers) configured for this agent are sent only to the
 origin (scheme, host, port) of the URL it was configured with; a card pointing its
 interface elsewhere gets no credential. HTTP connections are opened per call, on the
@@ -31,10 +38,14 @@ from google.protobuf.json_format import MessageToDict
 from ostinato.errors import EventSchemaError
 from ostinato.events import LoopEvent, event_from_dict
 from ostinato.model import Usage
-from ostinato_a2a._executor import EVENT_METADATA_KEY
+from ostinato.tools import areport_progress
+from ostinato_a2a._executor import EVENT_METADATA_KEY, USAGE_METADATA_KEY
 from ostinato_a2a._json import narrowed
 
-__all__ = ["RemoteAgent", "RemoteReply"]
+__all__ = ["PROGRESS_SOURCE", "RemoteAgent", "RemoteReply", "delegated_usage", "progress_data"]
+
+#: The ``source`` of the data of a progress report told for a remote agent's update.
+PROGRESS_SOURCE: Final = "a2a"
 
 _CARD_PATH: Final = "/.well-known/agent-card.json"
 
@@ -69,6 +80,7 @@ class RemoteReply:
         context_id: the task's context.
         data: the data parts of the artifacts and of the status message.
         events: the remote turn's loop events, when the agent is an ostinato one.
+        told_usage: the usage the agent told in its completed status, when it did.
     """
 
     state: str
@@ -77,10 +89,14 @@ class RemoteReply:
     context_id: str
     data: tuple[Any, ...] = ()
     events: tuple[LoopEvent, ...] = field(default=(), repr=False)
+    told_usage: Usage | None = None
 
     @property
     def usage(self) -> Usage | None:
-        """The remote turn's usage (from its ``loop_ended`` event), when it told it."""
+        """The remote turn's usage (from its completed status, else its ``loop_ended``
+        event), when it told it."""
+        if self.told_usage is not None:
+            return self.told_usage
         for event in reversed(self.events):
             usage = getattr(event, "usage", None)
             if event.kind == "loop_ended" and isinstance(usage, Usage):
@@ -158,16 +174,52 @@ class RemoteAgent:
         )
         async with self._http() as http:
             client = await create_client(card, ClientConfig(httpx_client=http, streaming=True))
-            collected = _Collected()
+            collected = _Collected(self.name or card.name)
             async for response in client.send_message(SendMessageRequest(message=message)):
-                collected.add(response)
-        return collected.reply()
+                for text, data in collected.add(response):
+                    await areport_progress(text, data=data)  # nothing outside a tool call
+        reply = collected.reply()
+        if reply.usage is not None:
+            await areport_progress(
+                f"{collected.agent} used {reply.usage.total_tokens} tokens",
+                data=collected.told(usage=reply.usage.to_dict()),
+            )
+        return reply
+
+
+def progress_data(agent: str, task_id: str, state: str, **more: Any) -> dict[str, Any]:
+    """The ``data`` of a progress report told for a remote agent's update: ``source``
+    (:data:`PROGRESS_SOURCE`), ``agent`` (its name), ``task_id``, ``state`` (the task's,
+    as in :attr:`RemoteReply.state`), and what the update carried: ``event`` (the remote
+    loop event's JSON form), ``artifact`` (an artifact's name, its text in the report's
+    text), ``usage`` (the remote turn's usage, the last report of a call)."""
+    return {"source": PROGRESS_SOURCE, "agent": agent, "task_id": task_id, "state": state} | more
+
+
+def delegated_usage(events: Any) -> Usage | None:
+    """The usage remote agents told in a turn's events, summed (``None``: none told).
+
+    The calling turn's own usage (``LoopEnded.usage``) counts its own model rounds only:
+    a remote agent's tokens are its own, and are counted here."""
+    total: Usage | None = None
+    for event in events:
+        data = getattr(event, "data", None)
+        if event.kind != "tool_progress" or not data or data.get("source") != PROGRESS_SOURCE:
+            continue
+        told = data.get("usage")
+        if told is not None:
+            usage = Usage(**narrowed(told))
+            total = usage if total is None else total + usage
+    return total
 
 
 class _Collected:
-    """The stream responses of one call, folded into a :class:`RemoteReply`."""
+    """The stream responses of one call, folded into a :class:`RemoteReply`; each one's
+    progress reports (text, data)."""
 
-    def __init__(self) -> None:
+    def __init__(self, agent: str) -> None:
+        self.agent = agent
+        self.usage: Usage | None = None
         self.state = TaskState.TASK_STATE_SUBMITTED
         self.task_id = ""
         self.context_id = ""
@@ -176,12 +228,16 @@ class _Collected:
         self.data: list[Any] = []
         self.events: list[LoopEvent] = []
 
-    def add(self, response: Any) -> None:
+    def told(self, **more: Any) -> dict[str, Any]:
+        """The data of a progress report of this call's task (see :func:`progress_data`)."""
+        return progress_data(self.agent, self.task_id, _state_name(self.state), **more)
+
+    def add(self, response: Any) -> list[tuple[str, dict[str, Any]]]:
         if response.HasField("message"):
             self.state = TaskState.TASK_STATE_COMPLETED
             self.status_text = _texts(response.message.parts)
             self.data.extend(get_data_parts(response.message.parts))
-            return
+            return [(self.status_text, self.told())]
         if response.HasField("task"):
             task = response.task
             self.task_id, self.context_id = task.id, task.context_id
@@ -189,7 +245,8 @@ class _Collected:
             for artifact in task.artifacts:
                 self.artifacts[artifact.artifact_id] = artifact
             self._status(task.status)
-        elif response.HasField("artifact_update"):
+            return [(_texts(task.status.message.parts), self.told())]
+        if response.HasField("artifact_update"):
             update = response.artifact_update
             artifact = update.artifact
             known = self.artifacts.get(artifact.artifact_id)
@@ -197,16 +254,29 @@ class _Collected:
                 known.parts.extend(artifact.parts)
             else:
                 self.artifacts[artifact.artifact_id] = artifact
-        elif response.HasField("status_update"):
+            return [(_texts(artifact.parts), self.told(artifact=artifact.name))]
+        if response.HasField("status_update"):
             update = response.status_update
             self.task_id, self.context_id = update.task_id, update.context_id
             self.state = update.status.state
             self._status(update.status)
             metadata = MessageToDict(update.metadata)
+            text = _texts(update.status.message.parts) if update.status.HasField("message") else ""
+            told = self.told()
+            if USAGE_METADATA_KEY in metadata:
+                with contextlib.suppress(TypeError, ValueError):
+                    self.usage = Usage(**narrowed(metadata[USAGE_METADATA_KEY]))
             if EVENT_METADATA_KEY in metadata:
+                event = narrowed(metadata[EVENT_METADATA_KEY])
+                told["event"] = event
+                if not text and isinstance(event, dict):
+                    named = event.get("call", {}).get("name") if "call" in event else None
+                    text = f"{self.agent}: {event.get('kind')}" + (f" {named}" if named else "")
                 # Another version's event is left out: the reply does without it.
                 with contextlib.suppress(EventSchemaError):
-                    self.events.append(event_from_dict(narrowed(metadata[EVENT_METADATA_KEY])))
+                    self.events.append(event_from_dict(event))
+            return [(text, told)]
+        return []
 
     def _status(self, status: Any) -> None:
         if status.HasField("message"):
@@ -227,4 +297,5 @@ class _Collected:
             self.context_id,
             tuple(narrowed(d) for d in data),
             tuple(self.events),
+            self.usage,
         )

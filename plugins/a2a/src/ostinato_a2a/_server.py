@@ -5,7 +5,9 @@ Two routes: ``GET /.well-known/agent-card.json`` (the Agent Card, open to anyone
 wants) and ``POST /api/a2a`` (JSON-RPC 2.0: ``SendMessage``, ``SendStreamingMessage``,
 ``GetTask``, ``CancelTask``, ``SubscribeToTask``...), which needs the server's token like
 every ``/api/*`` route of ``ostinato serve``. The request handling is the ``a2a-sdk``'s;
-tasks are turns (:class:`~ostinato_a2a._executor.TurnExecutor`), kept in this process.
+tasks are turns (:class:`~ostinato_a2a._executor.TurnExecutor`), kept in this process,
+or, when the server runs turns on a durable engine, durable turns
+(:mod:`ostinato_a2a._durable`) that outlive the process.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from ostinato_a2a._executor import TurnExecutor
 from ostinato_serve import ServeSettings, model_name_of
 from ostinato_serve.extending import Guard, ServeState
 
-__all__ = ["A2A_PATH", "create_a2a_app", "create_a2a_routes", "serve_routes"]
+__all__ = ["A2A_PATH", "create_a2a_app", "create_a2a_routes", "push_handling", "serve_routes"]
 
 #: Where the JSON-RPC endpoint is, below the app's root.
 A2A_PATH: Final = "/api/a2a"
@@ -49,6 +51,7 @@ def create_a2a_routes(
     name: str | None = None,
     description: str | None = None,
     path: str = A2A_PATH,
+    push: str = "public",
 ) -> list[BaseRoute]:
     """The A2A routes for the client ``state`` serves (see the module).
 
@@ -57,6 +60,8 @@ def create_a2a_routes(
         name: the agent's name in its card (default: ``ostinato`` and the model's name).
         description: its description (default: one naming the model and the tools).
         path: where the JSON-RPC endpoint is (keep it below ``/api/`` to need the token).
+        push: push notifications: ``public``, ``any`` or ``off`` (see
+            :func:`push_handling`).
     """
     shown_name = name or f"ostinato ({state.model_name})"
 
@@ -72,6 +77,7 @@ def create_a2a_routes(
             url=base + path,
             tools=tools,
             token=state.settings.token_value is not None,
+            push=push != "off",
         )
         return JSONResponse(agent_card_to_dict(built))
 
@@ -81,27 +87,68 @@ def create_a2a_routes(
         version=_version(),
         url=path,
         token=state.settings.token_value is not None,
+        push=push != "off",
     )
-    handler = DefaultRequestHandler(
-        agent_executor=TurnExecutor(state),
-        task_store=InMemoryTaskStore(),
-        agent_card=base_card,
-    )
+    pushing = push_handling(push)
+    if state.durable is not None:  # tasks are durable turns
+        from ostinato_a2a._durable import DurableTurnExecutor, durable_handler
+
+        executor = DurableTurnExecutor(state)
+        handler: DefaultRequestHandler = durable_handler(executor, base_card, **pushing)
+    else:
+        handler = DefaultRequestHandler(
+            agent_executor=TurnExecutor(state),
+            task_store=InMemoryTaskStore(),
+            agent_card=base_card,
+            **pushing,
+        )
     return [
         Route(AGENT_CARD_WELL_KNOWN_PATH, card, methods=["GET"]),
         *create_jsonrpc_routes(handler, rpc_url=path),
     ]
 
 
+def push_handling(push: str) -> dict[str, Any]:
+    """The request handler's push notification parts for ``push``: ``public`` sends task
+    updates to webhooks on public addresses only (the ``a2a-sdk``'s URL screening: no
+    loopback, private, link-local or metadata addresses, checked when a webhook is set
+    and before each send), ``any`` to any http(s) webhook, ``off`` none.
+
+    Raises:
+        ValueError: ``push`` is none of these.
+    """
+    if push == "off":
+        return {}
+    if push not in ("public", "any"):
+        raise ValueError(
+            f"OSTINATO_A2A_PUSH is {push!r}; expected 'public' (webhooks on public "
+            "addresses), 'any' (any webhook: a trusted network) or 'off'"
+        )
+    import httpx
+    from a2a.server.tasks import BasePushNotificationSender, InMemoryPushNotificationConfigStore
+    from a2a.utils.push_url_validator import validate_push_notification_url
+
+    screen = validate_push_notification_url if push == "public" else None
+    store = InMemoryPushNotificationConfigStore()
+    sender = BasePushNotificationSender(
+        httpx.AsyncClient(timeout=30), store, push_url_validator=screen
+    )
+    return {"push_config_store": store, "push_sender": sender, "push_url_validator": screen}
+
+
 def serve_routes(state: ServeState) -> list[BaseRoute]:
     """The routes ``ostinato serve`` mounts (entry point ``ostinato_serve.routes``), the
-    card named by ``OSTINATO_A2A_NAME`` / ``_DESCRIPTION`` when they are set."""
+    card named by ``OSTINATO_A2A_NAME`` / ``_DESCRIPTION`` when they are set, push
+    notifications as ``OSTINATO_A2A_PUSH`` says."""
     from ostinato.settings import load_settings
     from ostinato_a2a._settings import A2ASettings
 
     settings = load_settings(A2ASettings)
     return create_a2a_routes(
-        state, name=settings.name or None, description=settings.description or None
+        state,
+        name=settings.name or None,
+        description=settings.description or None,
+        push=settings.push,
     )
 
 
@@ -112,6 +159,7 @@ def create_a2a_app(
     settings: ServeSettings | None = None,
     name: str | None = None,
     description: str | None = None,
+    push: str = "public",
 ) -> Starlette:
     """An ASGI app serving ``client`` over A2A only (the routes of
     :func:`create_a2a_routes` behind ``ostinato serve``'s token check and body limit).
@@ -123,6 +171,7 @@ def create_a2a_app(
             ``OSTINATO_SERVE_*``).
         name: the agent's name in its card.
         description: its description.
+        push: push notifications: ``public``, ``any`` or ``off``.
     """
     settings = settings if settings is not None else ServeSettings()
     state = ServeState(
@@ -133,6 +182,6 @@ def create_a2a_app(
     )
     guard = Middleware(Guard, token=settings.token_value, max_body_bytes=settings.max_body_bytes)
     return Starlette(
-        routes=create_a2a_routes(state, name=name, description=description),
+        routes=create_a2a_routes(state, name=name, description=description, push=push),
         middleware=[guard],
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import SecretStr
 from pydantic_settings import SettingsConfigDict
@@ -26,6 +27,10 @@ class A2ASettings(PluginSettings):
         token: the bearer token sent to the agents of :attr:`agents` (``OSTINATO_A2A_TOKEN``);
             sent to those agents only, never to one the card redirects to elsewhere.
         timeout: seconds one call of a remote agent may take (``OSTINATO_A2A_TIMEOUT``).
+        push: the served agent's push notifications (``OSTINATO_A2A_PUSH``): ``public``
+            (the default: to webhooks on public addresses only, never loopback, private
+            or link-local ones), ``any`` (to any http(s) webhook: a trusted network) or
+            ``off``.
     """
 
     model_config = SettingsConfigDict(env_prefix="OSTINATO_A2A_")
@@ -36,6 +41,7 @@ class A2ASettings(PluginSettings):
     config: Path | None = None
     token: SecretStr | None = None
     timeout: float = 300.0
+    push: Literal["public", "any", "off"] = "public"
 
     @property
     def agent_urls(self) -> list[str]:

@@ -10,7 +10,9 @@ What maps: a model round is a step (``STEP_STARTED``/``STEP_FINISHED`` named
 ``round N``); its text deltas are one assistant message (``TEXT_MESSAGE_START`` /
 ``_CONTENT`` / ``_END``); each complete tool call is ``TOOL_CALL_START``, one
 ``TOOL_CALL_ARGS`` with the whole arguments and ``TOOL_CALL_END``; each tool result is
-``TOOL_CALL_RESULT``; the turn is ``RUN_STARTED`` ... ``RUN_FINISHED`` (with the answer as
+``TOOL_CALL_RESULT``; a running tool's progress report is a ``CUSTOM`` event named
+``ostinato.tool_progress`` (its value: ``toolCallId``, ``text``, ``data``, ``fraction``);
+the turn is ``RUN_STARTED`` ... ``RUN_FINISHED`` (with the answer as
 ``result`` and the usage), or ``RUN_ERROR``. Calls waiting for approval end the run with
 an ``interrupt`` outcome, one interrupt per call (AG-UI's human in the loop).
 
@@ -33,14 +35,24 @@ from ostinato.events import (
     TextDelta,
     ToolCallRequested,
     ToolFinished,
+    ToolProgress,
 )
 from ostinato.model import Usage
 from ostinato.tools import PendingToolCalls
 
-__all__ = ["APPROVAL_REASON", "AgUiRun", "interrupt_id", "split_interrupt_id", "token_usage"]
+__all__ = [
+    "APPROVAL_REASON",
+    "PROGRESS_EVENT",
+    "AgUiRun",
+    "interrupt_id",
+    "split_interrupt_id",
+    "token_usage",
+]
 
 #: The ``reason`` of an interrupt asking for an approval decision.
 APPROVAL_REASON: Final = "tool_approval"
+#: The name of the ``CUSTOM`` event carrying a tool's progress report.
+PROGRESS_EVENT: Final = "ostinato.tool_progress"
 #: The JSON schema of the ``payload`` that resolves an approval interrupt.
 DECISION_SCHEMA: Final = {
     "type": "object",
@@ -160,6 +172,16 @@ class AgUiRun:
                     "content": event.result,
                     "role": "tool",
                     "metadata": {"ostinato": carried},
+                }
+            ]
+        if isinstance(event, ToolProgress):
+            data = event.to_dict()["data"]  # JSON values again (the event keeps them frozen)
+            value = {"toolCallId": event.call.id, "text": event.text, "data": data}
+            return [
+                {
+                    "type": "CUSTOM",
+                    "name": PROGRESS_EVENT,
+                    "value": value | {"fraction": event.fraction},
                 }
             ]
         if isinstance(event, ApprovalRequired) and event.pending is not None:
