@@ -18,7 +18,7 @@ RUN := $(UV) run --no-sync
 DEMO_MODEL ?= llamacpp:default
 DEMO_QUESTION ?= What is the weather in Paris and in Tokyo?
 
-.PHONY: help setup local-model source-build-check browser demo demo-check wheels-check run test crash-matrix lint docs format clean bench-setup bench bench-quick test-turn-log bench-turn-log
+.PHONY: help setup local-model source-build-check browser demo demo-check wheels-check run test crash-matrix lint docs format clean bench-setup bench bench-quick test-turn-log bench-turn-log bench-serve
 
 help:
 	@echo "make demo    run the main job: a local model asks for the weather tool, on your machine"
@@ -37,6 +37,7 @@ help:
 	@echo "make bench-quick  the same, few repetitions, and the instruction-count regression gate (CI runs it)"
 	@echo "make test-turn-log  the durable turn log's failover test: 50 runs, workers killed at random (slow)"
 	@echo "make bench-turn-log  the live delay of a durable turn's log, SQLite and Postgres (p50/p95)"
+	@echo "make bench-serve  200 concurrent conversations through ostinato serve: durable vs in process"
 
 # --inexact: packages the user added to .venv (a local plugin, a debugger) survive every target.
 setup:
@@ -129,6 +130,12 @@ bench: bench-setup
 bench-quick: bench-setup
 	$(BENCH) python -m bench --quick
 	$(BENCH) python -m bench.gate
+	$(BENCH) python -m tests.plugins.serve.load --conversations 4 --latency 0.01
+
+# 200 concurrent conversations through `ostinato serve`: durable (PostgreSQL, two server
+# processes, two workers) and in process (one and two server processes); docs/serve.md.
+bench-serve: setup
+	$(RUN) python -m tests.plugins.serve.load
 
 clean:
 	rm -rf .venv .pytest_cache .mypy_cache .ruff_cache

@@ -44,10 +44,11 @@ class Servers:
         }
         self.processes: list[subprocess.Popen[str]] = []
 
-    def start(self) -> tuple[subprocess.Popen[str], str]:
-        """A server process and its base URL, once it answers ``/healthz``."""
+    def start(self, *extra: str) -> tuple[subprocess.Popen[str], str]:
+        """A server process (``ostinato serve`` with ``extra`` arguments) and its base
+        URL, once it answers ``/healthz``."""
         port = _free_port()
-        args = ["-m", "ostinato.cli", "serve", "--port", str(port)]
+        args = ["-m", "ostinato.cli", "serve", "--port", str(port), *extra]
         command, argv = guarded_command(sys.executable, args)
         process = subprocess.Popen(
             [command, *argv],

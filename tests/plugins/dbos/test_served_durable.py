@@ -108,6 +108,8 @@ def approval_through_b(http: httpx.Client, a: str, b: str, model_server: FakeMod
     (call,) = pending["calls"]
     busy = http.post(f"{b}/api/turns", json={"message": "p1 plain", "conversation_id": "p1"})
     assert busy.status_code == 409 and busy.json()["error"]["type"] == "conversation_busy"
+    running = http.get(f"{b}/api/conversations/p1/turn").json()  # what a reloaded page asks
+    assert running == {"conversation_id": "p1", "turn_id": stopped[0][2]["turn_id"]}
     decision = {"decisions": {call["id"]: {"decision": "approve"}}}
     url = f"/api/approvals/{pending['pending_id']}"
     with http.stream("POST", f"{b}{url}", json=decision) as response:

@@ -21,6 +21,8 @@ def alive(pid: int) -> bool:
     """Whether ``pid`` is a live process (a zombie counts as gone)."""
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except ProcessLookupError:  # it went between opening its stat and reading it
+        return False
     except (FileNotFoundError, IndexError):
         try:
             os.kill(pid, 0)

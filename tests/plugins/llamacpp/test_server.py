@@ -149,10 +149,14 @@ def test_killing_the_guard_kills_the_server(make_spec: Callable[..., ServerSpec]
     server.stop()
 
 
+# The owner takes Ctrl-C as a program run from a terminal does. A process started in the
+# background by a non-interactive shell (`pytest ... &` in a script) has SIGINT ignored,
+# and its children inherit that: without this line the owner would never see the SIGINT.
 _OWNER = """
-import sys, time
+import signal, sys, time
 from pathlib import Path
 from ostinato_llamacpp import LlamaServer, ServerSpec
+signal.signal(signal.SIGINT, signal.default_int_handler)
 spec = ServerSpec(binary=Path(sys.argv[1]), model=Path(sys.argv[2]), context=0)
 server = LlamaServer(spec)
 server.start()

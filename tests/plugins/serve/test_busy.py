@@ -149,3 +149,22 @@ async def test_an_explicit_stop_cancels_the_turn() -> None:
         "first",
         "The turn was cancelled: stopped by the user.",
     ]
+
+
+async def test_the_conversation_s_running_turn_is_named_until_it_ends() -> None:
+    # What a page reloaded while it sent a message (before the turn's id came back) asks.
+    model = GatedModel()
+    app, _ = _app(model)
+    async with asgi_client(app) as http:
+        before = await http.get(f"/api/conversations/{CID}/turn")
+        first = asyncio.ensure_future(_post(http, "first", True))
+        assert await asyncio.to_thread(model.entered.wait, 10)
+        running = await http.get(f"/api/conversations/{CID}/turn")
+        model.release()
+        turn_id = read_sse((await first).text)[0][1]["turn_id"]
+        await _settle(app)
+        after = await http.get(f"/api/conversations/{CID}/turn")
+    assert before.json() == {"conversation_id": CID, "turn_id": None}
+    assert running.status_code == 200
+    assert running.json() == {"conversation_id": CID, "turn_id": turn_id}
+    assert after.json() == {"conversation_id": CID, "turn_id": None}

@@ -24,7 +24,7 @@ from ostinato.errors import ConfigurationError
 from ostinato.memory import ChatMemoryRepository
 from ostinato.tools import tool_callbacks
 from ostinato_serve._agui import run_agent
-from ostinato_serve._conversations import list_conversations, show_conversation
+from ostinato_serve._conversations import list_conversations, running_turn, show_conversation
 from ostinato_serve._durable_turns import DurableTurns
 from ostinato_serve._guard import Guard
 from ostinato_serve._info import healthz, info
@@ -101,6 +101,7 @@ def _routes() -> list[BaseRoute]:
         Route("/api/ag-ui", run_agent, methods=["POST"]),
         Route("/api/conversations", list_conversations, methods=["GET"]),
         Route("/api/conversations/{conversation_id}", show_conversation, methods=["GET"]),
+        Route("/api/conversations/{conversation_id}/turn", running_turn, methods=["GET"]),
         Route("/v1/models", list_models, methods=["GET"]),
         Route("/v1/chat/completions", chat_completions, methods=["POST"]),
     ]

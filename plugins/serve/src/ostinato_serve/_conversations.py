@@ -1,9 +1,11 @@
-"""``GET /api/conversations`` and ``GET /api/conversations/<id>``: what memory holds.
+"""``GET /api/conversations``, ``GET /api/conversations/<id>``: what memory holds; and
+``GET /api/conversations/<id>/turn``: the conversation's turn still running.
 
 The list answers ``404`` when the client has no memory that can list its conversations.
 One conversation is shown from that memory, or, when the client has no memory advisor,
 from the conversations the server keeps itself (so a reloaded page shows its
-conversation again either way).
+conversation again either way). The running turn lets a page reloaded while it sent a
+message, before the turn's id came back, find that turn and read it again.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ostinato.memory import ChatMemoryRepository
+from ostinato_serve._durable_turns import _busy as durable_busy
 from ostinato_serve._problems import ApiError
 from ostinato_serve._state import ServeState
 
-__all__ = ["list_conversations", "show_conversation"]
+__all__ = ["list_conversations", "running_turn", "show_conversation"]
 
 
 def _repository(request: Request) -> ChatMemoryRepository:
@@ -58,3 +61,16 @@ async def show_conversation(request: Request) -> Response:
     if not messages and conversation_id not in await repository.find_conversation_ids():
         raise _unknown(conversation_id, "in memory")
     return JSONResponse({"id": conversation_id, "messages": [m.to_dict() for m in messages]})
+
+
+async def running_turn(request: Request) -> Response:
+    """``{"conversation_id", "turn_id"}``: the conversation's latest turn while it has not
+    ended (in process or on the durable engine), ``"turn_id": null`` when none runs."""
+    state: ServeState = request.app.state.ostinato
+    conversation_id = request.path_params["conversation_id"]
+    if state.durable is not None:
+        turn_id = await durable_busy(state.durable, conversation_id)
+    else:
+        running = state.turns.busy(conversation_id)
+        turn_id = running.id if running is not None else None
+    return JSONResponse({"conversation_id": conversation_id, "turn_id": turn_id})

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.plugins.serve.browser.chromium import CHROMIUM_ARGS, NO_CHROMIUM, chromium_path
+from tests.plugins.serve.browser.scenario import RELEASE
 from tests.uvicorn_loopback import serve_on_loopback
 
 __all__ = ["ARTIFACTS", "ServedPage", "browser", "open_page", "serve"]
@@ -94,7 +95,10 @@ def serve() -> Iterator[Callable[[Any], str]]:
     """``serve(app)`` runs ``app`` on loopback for this test and returns its base URL
     (ending in ``/``)."""
     with ExitStack() as servers:
-        yield lambda app: servers.enter_context(serve_on_loopback(app)) + "/"
+        try:
+            yield lambda app: servers.enter_context(serve_on_loopback(app)) + "/"
+        finally:
+            RELEASE.set()  # before the servers stop: no running ``wait`` tool holds one
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from ostinato_serve._state import ConversationHistories
-from tests.plugins.serve.browser.scenario import RELEASE, build_app
+from tests.plugins.serve.browser.scenario import RELEASE, STARTED, build_app
 
 
 def _ask(page: Page, text: str) -> None:
@@ -135,19 +135,30 @@ def test_leaving_while_a_turn_runs_asks_first(
         RELEASE.set()
 
 
+@pytest.mark.parametrize("named", [True, False], ids=["turn-named", "sent-only"])
 def test_a_reload_while_a_turn_runs_reads_the_turn_again_and_shows_it_once(
-    serve: Callable[[Any], str], open_page: Callable[..., Any]
+    serve: Callable[[Any], str], open_page: Callable[..., Any], named: bool
 ) -> None:
     RELEASE.clear()
+    STARTED.clear()
     try:
         page = open_page(serve(build_app(memory=True))).page
         _ask(page, "something slow")
         expect(page.get_by_test_id("status")).to_have_text("Running…")
-        # The page shows "Running…" as it sends; it keeps the turn once the server's first
-        # message (the turn's id) arrives.
-        page.wait_for_function("sessionStorage.getItem('ostinato.turn') !== null")
-        stored = page.evaluate("sessionStorage.getItem('ostinato.turn')")
-        assert stored is not None and '"turnId":"turn-' in stored
+        # The page keeps the turn as it sends (its conversation), and its id once the
+        # server's first message names it.
+        stored = page.evaluate("JSON.parse(sessionStorage.getItem('ostinato.turn'))")
+        assert stored["conversationId"].startswith("conv-")
+        assert stored["question"] == "something slow"
+        assert STARTED.wait(10), "the turn's tool never started on the server"
+        if named:
+            page.wait_for_function("JSON.parse(sessionStorage.getItem('ostinato.turn')).turnId")
+        else:  # as if reloaded before the server's first message arrived
+            page.evaluate(
+                "() => { const t = JSON.parse(sessionStorage.getItem('ostinato.turn'));"
+                " sessionStorage.setItem('ostinato.turn', JSON.stringify({...t, turnId: null}));"
+                " sessionStorage.removeItem('ostinato.conversation') }"
+            )
 
         page.once("dialog", lambda dialog: dialog.accept())  # leave: the turn goes on
         page.reload()

@@ -117,12 +117,24 @@ function setBusy(busy) {
   ui.composer.setAttribute("aria-busy", String(busy));
 }
 
+// A new conversation's id, made here so that the tab knows it before the server answers.
+function newConversationId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `conv-${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
 // Runs a turn's stream into its view: the response of open(signal) (default: POST
-// path with body), read on after the last event id when the connection is lost. The turn's
-// id and position stay in the tab's storage while it runs, so a reload reads it again.
+// path with body), read on after the last event id when the connection is lost. The turn
+// stays in the tab's storage while it runs, so a reload reads it again: sending, its
+// conversation (the turn's id is not known yet: the reload asks the server for the
+// conversation's running turn), then its id and the position read.
 async function runStream(path, body, view, open = (signal) => postStream(path, body, signal)) {
   const abort = new AbortController();
   state.abort = abort;
+  if (body && state.conversationId) {
+    const conversationId = state.conversationId;
+    rememberTurn({ turnId: null, lastId: 0, conversationId, question: view.question });
+  }
   setBusy(true);
   setStatus("running");
   let ended = false;
@@ -205,7 +217,9 @@ async function runStream(path, body, view, open = (signal) => postStream(path, b
       state.turnId = null;
     }
     const remembered = rememberedTurn();
-    if (remembered && remembered.turnId === turnId) rememberTurn(null);
+    if (remembered && (remembered.turnId === turnId || remembered.turnId === null)) {
+      rememberTurn(null);
+    }
     // a turn that failed or stopped leaves no decision waiting
     if (state.pending && state.pending.view === view && (errorMessage !== null || !ended)) {
       state.pending = null;
@@ -252,6 +266,7 @@ function send() {
   }
   ui.question.value = "";
   resizeQuestion();
+  if (!state.conversationId) state.conversationId = newConversationId();
   addUserMessage(text);
   const view = addTurnView(text);
   scrollToEnd();
@@ -330,10 +345,11 @@ async function openConversation(id) {
 
 // The tab's conversation, shown again after a reload, with the decision still waiting.
 async function restoreConversation() {
-  const id = rememberedConversation();
+  const running = rememberedTurn();
+  // a first message reloaded away before the server answered: only its turn knows it
+  const id = rememberedConversation() || (running && running.conversationId);
   if (!id || state.conversationId) return;
   const pending = rememberedPending();
-  const running = rememberedTurn();
   const runs = running && running.conversationId === id;
   let messages = [];
   try {
@@ -365,10 +381,19 @@ async function restoreConversation() {
 // The turn that ran when the page was reloaded: read again from its start into a new view
 // (the page shows nothing of it yet), unless it has ended (its messages are stored then).
 async function reattach(running) {
-  const path = `api/turns/${encodeURIComponent(running.turnId)}`;
+  let turnId = running.turnId;
   let stands;
   try {
-    stands = await getJson(path);
+    if (turnId === null) {
+      // reloaded while the message was sent: the conversation's running turn, if it came
+      const conversation = encodeURIComponent(running.conversationId);
+      turnId = (await getJson(`api/conversations/${conversation}/turn`)).turn_id;
+      if (!turnId) {
+        rememberTurn(null); // it never started, or ended: the stored conversation has it
+        return;
+      }
+    }
+    stands = await getJson(`api/turns/${encodeURIComponent(turnId)}`);
   } catch {
     rememberTurn(null); // forgotten by the server: the stored conversation is all there is
     return;
@@ -380,7 +405,8 @@ async function reattach(running) {
   addUserMessage(running.question);
   const view = addTurnView(running.question);
   scrollToEnd();
-  runStream(path, null, view, (signal) => readAgain(running.turnId, 0, signal));
+  const path = `api/turns/${encodeURIComponent(turnId)}`;
+  runStream(path, null, view, (signal) => readAgain(turnId, 0, signal));
 }
 
 // ---- the token ----

@@ -31,11 +31,13 @@ export function rememberPending(pending) {
   else sessionStorage.removeItem(PENDING_KEY);
 }
 
-// {turnId, lastId, conversationId, question} of the turn streaming now, or null.
+// {turnId, lastId, conversationId, question} of the turn streaming now, or null. It is
+// kept before the message is sent, with turnId null until the server names the turn: a
+// reload in between asks the server for the conversation's running turn.
 export function rememberedTurn() {
   try {
     const turn = JSON.parse(sessionStorage.getItem(TURN_KEY) || "null");
-    return turn && turn.turnId && turn.conversationId ? turn : null;
+    return turn && turn.conversationId ? turn : null;
   } catch {
     return null;
   }
