@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ostinato.memory import ChatMemoryRepository
-from ostinato_serve._durable_turns import _busy as durable_busy
+from ostinato_serve._durable_claims import latest_unfinished
 from ostinato_serve._problems import ApiError
 from ostinato_serve._state import ServeState
 
@@ -69,7 +69,7 @@ async def running_turn(request: Request) -> Response:
     state: ServeState = request.app.state.ostinato
     conversation_id = request.path_params["conversation_id"]
     if state.durable is not None:
-        turn_id = await durable_busy(state.durable, conversation_id)
+        turn_id = await latest_unfinished(state.durable.engine, conversation_id)
     else:
         running = state.turns.busy(conversation_id)
         turn_id = running.id if running is not None else None

@@ -32,7 +32,7 @@ from ostinato_serve._running import BusyPolicy
 if TYPE_CHECKING:
     from ostinato.durable import DurableEngine, TurnRequest
 
-__all__ = ["DONE", "Claimed", "claim_turn", "conversation_of", "ordered"]
+__all__ = ["DONE", "Claimed", "claim_turn", "conversation_of", "latest_unfinished", "ordered"]
 
 #: The statuses of a turn that has ended.
 DONE = ("succeeded", "failed", "cancelled")
@@ -90,6 +90,11 @@ async def _turns(engine: DurableEngine, conversation_id: str) -> tuple[int, list
             break
         unfinished.insert(0, turn_id)
     return (_number(ids[-1]) if ids else 0), unfinished
+
+
+async def latest_unfinished(engine: DurableEngine, conversation_id: str) -> str | None:
+    """The id of the conversation's latest turn that has not ended, if any."""
+    return next(reversed((await _turns(engine, conversation_id))[1]), None)
 
 
 def _busy_error(turn_id: str, conversation_id: str) -> ApiError:
