@@ -18,7 +18,7 @@ RUN := $(UV) run --no-sync
 DEMO_MODEL ?= llamacpp:default
 DEMO_QUESTION ?= What is the weather in Paris and in Tokyo?
 
-.PHONY: help setup local-model source-build-check browser demo demo-check wheels-check run test crash-matrix lint docs format clean bench-setup bench bench-quick test-turn-log bench-turn-log bench-serve
+.PHONY: help setup local-model source-build-check browser demo demo-check wheels-check run test crash-matrix lint docs format clean bench-setup bench bench-quick bench-cold bench-gate-check test-turn-log bench-turn-log bench-serve
 
 help:
 	@echo "make demo    run the main job: a local model asks for the weather tool, on your machine"
@@ -35,6 +35,8 @@ help:
 	@echo "make docs    build the documentation site (mkdocs, strict) into site/"
 	@echo "make bench   the benchmarks: ostinato vs the raw-httpx floor and the peers (~10 min)"
 	@echo "make bench-quick  the same, few repetitions, and the instruction-count regression gate (CI runs it)"
+	@echo "make bench-cold  the cold path: import, ready client, first turn vs warm, per-plugin imports"
+	@echo "make bench-gate-check  see the regression gate fail against a baseline 10% lower (slow)"
 	@echo "make test-turn-log  the durable turn log's failover test: 50 runs, workers killed at random (slow)"
 	@echo "make bench-turn-log  the live delay of a durable turn's log, SQLite and Postgres (p50/p95)"
 	@echo "make bench-serve  200 concurrent conversations through ostinato serve: durable vs in process"
@@ -126,8 +128,11 @@ bench: bench-setup
 	$(BENCH) python -m bench
 
 # --quick also runs the regression gate: instructions per model call (async, stream) more
-# than 3% over bench/baseline.json fail it (python -m bench.gate --update rewrites it).
+# than 3% over bench/baseline.json fail it (python -m bench.gate --update rewrites it). It
+# counts with valgrind, from the system's packages (scripts/install-valgrind: apt-get as
+# root); without it the gate skips, except where CI is set: there it fails, saying why.
 bench-quick: bench-setup
+	@sh scripts/install-valgrind
 	$(BENCH) python -m bench --quick
 	$(BENCH) python -m bench.gate
 	$(BENCH) python -m tests.plugins.serve.load --conversations 4 --latency 0.01
@@ -136,6 +141,17 @@ bench-quick: bench-setup
 # processes, two workers) and in process (one and two server processes); docs/serve.md.
 bench-serve: setup
 	$(RUN) python -m tests.plugins.serve.load
+
+# The cold path on its own: import, ready auto-configured client, first turn against warm
+# ones, in fresh processes (medians), and what each plugin imports (-X importtime).
+bench-cold: bench-setup
+	$(BENCH) python -m bench.cold --attribute
+
+# The gate seen to fail: a real count against a baseline 10% lower must fail it (slow test,
+# needs valgrind; a few minutes).
+bench-gate-check: bench-setup
+	@sh scripts/install-valgrind
+	$(RUN) pytest -m slow tests/bench/test_gate.py -q
 
 clean:
 	rm -rf .venv .pytest_cache .mypy_cache .ruff_cache

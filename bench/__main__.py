@@ -77,6 +77,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="skip the early-start scenario (a paced 3-tool round with and without it)",
     )
+    parser.add_argument(
+        "--no-cold",
+        action="store_true",
+        help="skip the cold path (import, ready client, first turn vs warm; bench.cold)",
+    )
     parser.add_argument("--strict", action="store_true", help="exit 2 when a target is missed")
     args = parser.parse_args(argv)
     settings = Settings.quick() if args.quick else Settings()
@@ -122,6 +127,18 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             fake.close()
         report = report.rstrip("\n") + "\n\n" + section
+    if not args.no_cold:
+        import os
+
+        from bench.cold import measure_cold, render_cold
+        from bench.runner import Server
+
+        fake = Server([], dict(os.environ))
+        try:
+            cold = measure_cold(fake, runs=3 if args.quick else 7)
+        finally:
+            fake.close()
+        report = report.rstrip("\n") + "\n\n" + render_cold(cold)
     output = args.output or results_path(quick=args.quick)
     output.write_text(report)
     print(report)

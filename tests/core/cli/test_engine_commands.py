@@ -20,6 +20,7 @@ from ostinato.errors import ConfigurationError, DurableTurnError
 from ostinato.messages import ToolCall
 from ostinato.plugins import collect_registry, hookimpl
 from ostinato.tools import ApprovalDecision
+from ostinato.transport._engine import ENGINE_VARIABLE, check_engine
 from tests.core.cli.cli_process import run_main
 
 pytestmark = pytest.mark.usefixtures("fake_distributions")  # the installed engines hidden
@@ -92,10 +93,15 @@ class _Engine:
     ) -> _Worker:
         options = {"concurrency": concurrency, "executor_id": executor_id, "poll": poll_seconds}
         self.log.append(f"worker {sorted(options.items())}")
+        _WORKER_HTTP_ENGINES.append(check_engine(None))  # what its models would run on
         return _Worker(self, options)
 
     def close(self) -> None:
         self.log.append(f"close {self.name}")
+
+
+#: The HTTP engine a model made by each worker would get (``check_engine(None)``).
+_WORKER_HTTP_ENGINES: list[str] = []
 
 
 class _EnginePlugin:
@@ -216,3 +222,19 @@ def test_an_engine_without_the_commands_operations_is_a_clear_error():
         _run(context, "approve")
     assert isinstance(_Engine("x", []), EngineOperations)
     assert not isinstance(_Bare(), EngineOperations)
+
+
+def test_the_worker_runs_its_models_on_aiohttp_unless_an_engine_is_named(
+    capsys, monkeypatch, tmp_path
+):
+    # httpx-aiohttp is installed in the workspace: a worker runs for long and pays aiohttp's
+    # start-up once; OSTINATO_HTTP_ENGINE still wins, and the process's setting is restored.
+    monkeypatch.chdir(tmp_path)  # no .env
+    monkeypatch.delenv(ENGINE_VARIABLE, raising=False)
+    _WORKER_HTTP_ENGINES.clear()
+    assert _run(_context("alpha"), "worker") == 0
+    monkeypatch.setenv(ENGINE_VARIABLE, "httpx")
+    assert _run(_context("alpha"), "worker") == 0
+    assert _WORKER_HTTP_ENGINES == ["aiohttp", "httpx"]
+    monkeypatch.delenv(ENGINE_VARIABLE)
+    assert check_engine(None) == "httpx"

@@ -89,6 +89,9 @@ def test_serve_runs_the_configured_client(fake_distributions: FakeDistributions)
             if "Uvicorn running on" in line:
                 break
         assert any(f"http://127.0.0.1:{port}/" in line for line in seen), seen
+        # A server runs on aiohttp when it is installed (the workspace has it) and nothing
+        # names an engine: it pays aiohttp's start-up once, and less on every request.
+        assert any("(HTTP engine: aiohttp; Ctrl-C stops)" in line for line in seen), seen
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
             info = http.get("/api/info").json()
             answer = http.post(

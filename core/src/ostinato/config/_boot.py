@@ -7,7 +7,9 @@ the plugins, run their hooks and check their settings.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from ostinato.config._core_plugin import CorePlugin
 from ostinato.errors import ConfigurationError
@@ -21,12 +23,20 @@ from ostinato.settings._plugin_settings import (
 from ostinato.settings._problems import problems_message
 from ostinato.settings._settings import split_commas
 
+if TYPE_CHECKING:
+    from pydantic_settings import BaseSettings
+
 __all__ = [
+    "checked_plugin_settings",
     "create_plugin_manager",
     "create_registry",
     "load_core_settings",
     "plugin_selection",
 ]
+
+# The plugin settings each registry's check loaded (by the registry's id, forgotten with
+# it): the container's ``plugin_settings`` takes them instead of reading them again.
+_checked: dict[int, dict[str, BaseSettings]] = {}
 
 
 def _plugin_name(plugin: object) -> str:
@@ -133,6 +143,26 @@ def create_registry(plugin_manager: PluginManager) -> Registry:
         PluginError: a name is registered twice, or a settings class is invalid.
     """
     registry = collect_registry(plugin_manager)
-    warn_about_bad_settings(registry)
+    loaded: dict[str, BaseSettings] = {}
+    warn_about_bad_settings(registry, loaded=loaded)
     warn_about_unknown_variables(registry)
+    _checked[id(registry)] = loaded
+    weakref.finalize(registry, _checked.pop, id(registry), None)
     return registry
+
+
+def checked_plugin_settings(registry: Registry) -> dict[str, BaseSettings]:
+    """Each plugin's settings, loaded, by prefix; a class with bad values left out (what
+    :func:`~ostinato.settings.load_plugin_settings` gives with ``strict=False``).
+
+    For a registry made by :func:`create_registry` these are the settings its check
+    loaded (each plugin's settings are read once per container); for another, they are
+    read now.
+
+    Raises:
+        PluginError: a registered class is not a valid settings class.
+    """
+    loaded = _checked.get(id(registry))
+    if loaded is None:
+        return load_plugin_settings(registry, strict=False)
+    return dict(loaded)

@@ -13,7 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from dependency_injector import containers, providers
 
-from ostinato.config._boot import create_plugin_manager, create_registry, load_core_settings
+from ostinato.config._boot import (
+    checked_plugin_settings,
+    create_plugin_manager,
+    create_registry,
+    load_core_settings,
+)
 from ostinato.config._client_parts import (
     create_advisors,
     create_chat_client,
@@ -28,7 +33,6 @@ from ostinato.config._tool_advisor import (
     select_tool_advisor,
 )
 from ostinato.errors import OstinatoError
-from ostinato.settings import load_plugin_settings
 
 if TYPE_CHECKING:
     from ostinato.client import ChatClient
@@ -73,7 +77,7 @@ class AutoConfiguration(containers.DeclarativeContainer):
         create_plugin_manager, settings, plugins=plugins, entry_points=entry_points
     )
     registry = providers.Singleton(create_registry, plugin_manager)
-    plugin_settings = providers.Singleton(load_plugin_settings, registry, strict=False)
+    plugin_settings = providers.Singleton(checked_plugin_settings, registry)
     chat_model = providers.Singleton(create_chat_model, settings, registry, plugin_settings)
     tool_calling_manager = providers.Singleton(create_tool_calling_manager, settings)
     tool_advisor_choice = providers.Singleton(

@@ -112,9 +112,17 @@ def _problems(error: ConfigurationError) -> list[str]:
     return [line for line in str(error).splitlines() if line.startswith("  ")]
 
 
-def warn_about_bad_settings(registry: Registry) -> list[str]:
+def warn_about_bad_settings(
+    registry: Registry, *, loaded: dict[str, BaseSettings] | None = None
+) -> list[str]:
     """Check every registered plugin settings class; a :class:`BadSettingWarning` for each
     plugin whose settings have bad values. Returns the problems (``VARIABLE=value: ...``).
+
+    Args:
+        registry: the plugins' registry.
+        loaded: when given, receives the settings that loaded, keyed by prefix (what
+            ``load_plugin_settings(registry, strict=False)`` returns), so that they are
+            not read a second time.
 
     Raises:
         PluginError: a registered class is not a valid settings class.
@@ -123,7 +131,9 @@ def warn_about_bad_settings(registry: Registry) -> list[str]:
     for prefix, registration in registry.settings.items():
         check_settings_class(prefix, registration.value, registration.plugin.label)
         try:
-            load_settings(registration.value)
+            instance = load_settings(registration.value)
+            if loaded is not None:
+                loaded[prefix] = instance
         except ConfigurationError as exc:
             problems = _problems(exc)
             found.extend(problems)

@@ -66,17 +66,21 @@ def memory_advisor(
     repositories of other plugins in its registry. Without one, ``registry`` and
     ``plugin_settings`` (this plugin's loaded settings) serve the same purpose, and the
     settings are otherwise read from the environment."""
-    from ostinato_memory._factories import create_memory_advisor
     from ostinato_memory._settings import MemorySettings
 
     given: object = context
-    if given is not None and not isinstance(given, FactoryContext):
+    if isinstance(given, FactoryContext):
+        settings = given.plugin_settings(MemorySettings)
+        if not settings.enabled:
+            return None  # the default: the advisor's modules are not imported for it
+        from ostinato_memory._factories import create_memory_advisor
+
+        return create_memory_advisor(given.registry, settings, context=given)
+    from ostinato_memory._factories import create_memory_advisor
+
+    if given is not None:
         # The positional form of earlier releases: memory_advisor(registry, plugin_settings).
         return create_memory_advisor(given, registry)
-    if context is not None:
-        return create_memory_advisor(
-            context.registry, context.plugin_settings(MemorySettings), context=context
-        )
     return create_memory_advisor(registry, plugin_settings)
 
 

@@ -53,10 +53,14 @@ def register_settings(register: Any) -> None:
 def advisor_factory(context: FactoryContext) -> Advisor | None:
     """The registered ``retrieval`` factory: the advisor ``OSTINATO_RETRIEVAL_ADVISOR``
     names, or ``None``."""
-    from ostinato_retrieval._auto import advisor_from_settings
     from ostinato_retrieval._settings import RetrievalSettings
 
-    return advisor_from_settings(context.plugin_settings(RetrievalSettings))
+    settings = context.plugin_settings(RetrievalSettings)
+    if settings.advisor == "none":
+        return None  # the default: nothing of retrieval is imported for it
+    from ostinato_retrieval._auto import advisor_from_settings
+
+    return advisor_from_settings(settings)
 
 
 @hookimpl

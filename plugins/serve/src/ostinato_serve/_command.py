@@ -81,10 +81,13 @@ def main(argv: list[str]) -> int:
         raise ConfigurationError(f"--port {port}: expected a port from 0 to 65535")
     check_bind_address(host, settings.token_value)
     # A server runs for long: aiohttp's start-up cost is soon paid back.
-    with prefer_server_engine():
+    with prefer_server_engine() as engine:
         app, configured = _build(args)
         shown = f"[{host}]" if ":" in host else host
-        print(f"ostinato serve: http://{shown}:{port}/ (Ctrl-C stops)", file=sys.stderr)
+        print(
+            f"ostinato serve: http://{shown}:{port}/ (HTTP engine: {engine}; Ctrl-C stops)",
+            file=sys.stderr,
+        )
         # uvicorn stops on Ctrl-C, then raises it again: here that is a normal stop.
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(_serve(app, configured, host, port))

@@ -43,7 +43,7 @@ class UnitFailure(RuntimeError):
 
 
 async def _around(unit: Unit[Any], next: Callable[[Unit[Any]], Awaitable[Any]]) -> Any:
-    from ostinato_temporal._turn import current_job
+    from ostinato_temporal._job import current_job
 
     job = current_job()
     if job is None or not unit.durable:
@@ -70,7 +70,7 @@ async def _schedule(unit: Unit[Any], job: Any) -> Any:
     from temporalio.exceptions import ActivityError, ApplicationError, CancelledError
 
     from ostinato_temporal._connection import UNIT_ACTIVITY
-    from ostinato_temporal._turn import take_events
+    from ostinato_temporal._job import take_events
 
     options = job.options
     timeout = timedelta(seconds=float(options["unit_timeout_seconds"]))
@@ -114,7 +114,7 @@ async def _schedule(unit: Unit[Any], job: Any) -> Any:
 def _around_stream(
     unit: ModelStream, next: Callable[[ModelStream], AsyncIterator[ChatResponse]]
 ) -> AsyncIterator[ChatResponse]:
-    from ostinato_temporal._turn import current_job
+    from ostinato_temporal._job import current_job
 
     if current_job() is None or not unit.durable:
         return next(unit)
