@@ -37,6 +37,24 @@ def update_docs(report: str) -> bool:
     return True
 
 
+#: The report's section measured by hand (``python -m bench.instructions``, minutes per
+#: mode under valgrind), which a full run does not measure: carried over from the last report.
+_KEPT = "## Instructions per model call"
+
+
+def kept_section(previous: Path) -> str:
+    """The :data:`_KEPT` section of the report at ``previous`` (empty when it has none)."""
+    try:
+        text = previous.read_text()
+    except OSError:
+        return ""
+    start = text.find(_KEPT)
+    if start < 0:
+        return ""
+    end = text.find("\n## ", start + len(_KEPT))
+    return (text[start:] if end < 0 else text[start:end]).strip()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
@@ -140,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
             fake.close()
         report = report.rstrip("\n") + "\n\n" + render_cold(cold)
     output = args.output or results_path(quick=args.quick)
+    kept = kept_section(output)
+    if kept:
+        report = report.rstrip("\n") + "\n\n" + kept + "\n"
     output.write_text(report)
     print(report)
     print(f"written to {output}", file=sys.stderr)

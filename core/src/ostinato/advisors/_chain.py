@@ -13,8 +13,9 @@ numbering the units of its run (:attr:`AdvisorChain.turn`), the same in every co
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from contextlib import ExitStack
+from typing import Any
 
 from ostinato.advisors._api import (
     Advisor,
@@ -120,15 +121,23 @@ class AdvisorChain:
         """The stream-path advisors in execution order (never changes)."""
         return self._stream
 
-    async def next_call(self, request: ChatClientRequest) -> ChatClientResponse:
-        """Hand ``request`` to the next call advisor and return its response."""
+    def next_call(self, request: ChatClientRequest) -> Coroutine[Any, Any, ChatClientResponse]:
+        """Hand ``request`` to the next call advisor; await the result for its response.
+
+        It returns the advisor's own coroutine rather than being one: a coroutine here
+        would stay on the await stack of every suspension below it (each read of the
+        model's reply goes through every frame of the chain, once per advisor hop).
+
+        Raises:
+            AdvisorChainError: no call advisor is left (raised here, not when awaited).
+        """
         if self._call_pos >= len(self._call):
             raise AdvisorChainError("No CallAdvisors available to execute")
         advisor = self._call[self._call_pos]
         self._call_pos += 1
         if _ADVISOR_SCOPES.scopes:
-            return await _scoped_call(_ADVISOR_SCOPES.scopes, advisor, request, self)
-        return await advisor.advise_call(request, self)
+            return _scoped_call(_ADVISOR_SCOPES.scopes, advisor, request, self)
+        return advisor.advise_call(request, self)
 
     def next_stream(self, request: ChatClientRequest) -> AsyncIterator[ChatClientResponse]:
         """Hand ``request`` to the next stream advisor; iterate the result for its responses."""

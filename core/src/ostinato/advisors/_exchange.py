@@ -15,7 +15,7 @@ from ostinato._frozen import EMPTY, FrozenDict, freeze
 from ostinato.model import ChatResponse
 from ostinato.prompt import Prompt
 
-__all__ = ["ChatClientRequest", "ChatClientResponse"]
+__all__ = ["ChatClientRequest", "ChatClientResponse", "response_with_context"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,3 +90,18 @@ class ChatClientResponse:
         return ChatClientResponse(
             self.chat_response, {k: v for k, v in self.context.items() if k not in keys}
         )
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def response_with_context(
+    chat_response: ChatResponse | None, context: FrozenDict
+) -> ChatClientResponse:
+    """``ChatClientResponse(chat_response, context)`` for a context frozen already, made
+    without the dataclass's ``__init__`` and check (the stream path makes one per chunk)."""
+    response: ChatClientResponse = _new(ChatClientResponse)
+    _set(response, "chat_response", chat_response)
+    _set(response, "context", context)
+    return response

@@ -20,7 +20,11 @@ from ostinato._aio import closing_stream
 from ostinato._frozen import freeze
 from ostinato.advisors._api import CallAdvisor, Ordered, StreamAdvisor
 from ostinato.advisors._chain import AdvisorChain
-from ostinato.advisors._exchange import ChatClientRequest, ChatClientResponse
+from ostinato.advisors._exchange import (
+    ChatClientRequest,
+    ChatClientResponse,
+    response_with_context,
+)
 from ostinato.context_keys import OUTPUT_FORMAT, OUTPUT_SCHEMA, SENT_OPTIONS
 from ostinato.messages import UserMessage
 from ostinato.model import ChatModel, check_native_structured_output
@@ -110,8 +114,8 @@ class ChatModelStreamAdvisor(StreamAdvisor):
             wrapped = units.stream(ModelStream(prompt, self._model, chain.turn))
             async with closing_stream(wrapped) as chunks:
                 async for chunk in chunks:
-                    yield ChatClientResponse(chunk, context)
+                    yield response_with_context(chunk, context)
             return
         async with closing_stream(self._model.stream(prompt)) as chunks:
             async for chunk in chunks:
-                yield ChatClientResponse(chunk, context)
+                yield response_with_context(chunk, context)

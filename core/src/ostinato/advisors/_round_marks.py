@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ostinato._frozen import FrozenDict
-from ostinato.advisors._exchange import ChatClientResponse
+from ostinato._frozen import EMPTY, FrozenDict
+from ostinato.advisors._exchange import ChatClientResponse, response_with_context
 from ostinato.context_keys import SENT_OPTIONS, TOOL_LOOP_ROUND
 from ostinato.model import ChatResponse, UsageAccumulator, cumulative_usage
 
@@ -30,7 +30,7 @@ class RoundMarker:
     def __init__(self, round_number: int) -> None:
         self._round = round_number
         self._in: object = None
-        self._out: dict[str, Any] = {}
+        self._out: FrozenDict = EMPTY
 
     def mark(self, chunk: ChatClientResponse) -> ChatClientResponse:
         """``chunk`` with the stamped context."""
@@ -38,7 +38,7 @@ class RoundMarker:
             context = {k: v for k, v in chunk.context.items() if k != SENT_OPTIONS}
             context[TOOL_LOOP_ROUND] = self._round
             self._in, self._out = chunk.context, FrozenDict(context)
-        return ChatClientResponse(chunk.chat_response, self._out)
+        return response_with_context(chunk.chat_response, self._out)
 
 
 def with_previous_usage(chunk: ChatClientResponse, previous: Any) -> ChatClientResponse:

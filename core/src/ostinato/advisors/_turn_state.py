@@ -27,6 +27,7 @@ from ostinato.advisors._loop_exit import LoopExitReason, ToolLoopExit, notify_lo
 from ostinato.advisors._loop_steps import LoopExit
 from ostinato.advisors._no_progress import NoProgressTracker
 from ostinato.advisors._round_marks import RoundMarker, stream_tail, with_previous_usage
+from ostinato.advisors._tool_calling_settings import default_eligibility_checker
 from ostinato.advisors._usage_limits import UsageLimits
 from ostinato.context_keys import EVENT_SINK, STEERING, USAGE_LIMITS
 from ostinato.events import EventSink
@@ -157,7 +158,15 @@ class TurnState:
 
     def is_tool_round(self, response: ChatResponse | None) -> bool:
         """Whether ``response`` asks for tools (the advisor's eligibility checker)."""
-        return response is not None and bool(self._checker(response))
+        if response is None:
+            return False
+        if self._checker is default_eligibility_checker and type(response) is ChatResponse:
+            # The default checker, inlined: it runs once per streamed chunk.
+            for generation in response.generations:  # noqa: SIM110 - no generator frame
+                if generation.output.tool_calls:
+                    return True
+            return False
+        return bool(self._checker(response))
 
     def bind_units(self) -> Token[Any]:
         """Make the chain's unit stack current (around tool execution, within one step:

@@ -47,21 +47,35 @@ class CallResponseSpec:
 
     # -- async --------------------------------------------------------------------------
 
+    # The three below each run the chain themselves rather than through one another: a
+    # coroutine layer stays on the await stack through every read of every model round.
+
     async def achat_client_response(self) -> ChatClientResponse:
         """The final response with the advisor context (runs the chain once)."""
-        if self._result is None:
+        result = self._result
+        if result is None:
             chain = self._spec.build_chain()
             request = await self._spec.abuild_request()
-            self._result = _clean(await chain.next_call(request))
-        return self._result
+            result = self._result = _clean(await chain.next_call(request))
+        return result
 
     async def achat_response(self) -> ChatResponse | None:
         """The final :class:`ChatResponse` (``None`` only if an advisor returned none)."""
-        return (await self.achat_client_response()).chat_response
+        result = self._result
+        if result is None:
+            chain = self._spec.build_chain()
+            request = await self._spec.abuild_request()
+            result = self._result = _clean(await chain.next_call(request))
+        return result.chat_response
 
     async def acontent(self) -> str | None:
         """The first generation's text of the final response."""
-        response = await self.achat_response()
+        result = self._result
+        if result is None:
+            chain = self._spec.build_chain()
+            request = await self._spec.abuild_request()
+            result = self._result = _clean(await chain.next_call(request))
+        response = result.chat_response
         return response.text if response is not None else None
 
     @overload

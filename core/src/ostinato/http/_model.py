@@ -25,7 +25,7 @@ import httpx
 from ostinato.errors import StreamInterruptedError
 from ostinato.http._declaration import ModelDeclaration
 from ostinato.http._read_loop import read_stream
-from ostinato.http._replies import FINAL, ReplyHandling
+from ostinato.http._replies import ReplyHandling
 from ostinato.http._settings import DEFAULT_CALL_DEADLINE, DEFAULT_FIRST_EVENT_TIMEOUT
 from ostinato.http._wire_format import (
     ErrorBody,
@@ -47,7 +47,6 @@ from ostinato.redaction import Redactor, mask_url
 from ostinato.transport import (
     DEFAULT_LIMITS,
     DEFAULT_MAX_RESPONSE_BYTES,
-    AttemptFailed,
     LoopClients,
     NDJSONFraming,
     RetryPolicy,
@@ -250,13 +249,14 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
         arguments = self._post_arguments(prompt, body, stream=False)
         sent = itertools.count()
 
-        async def attempt() -> ChatResponse:
+        def attempt() -> Awaitable[ChatResponse]:
+            # A plain function handing back the attempt's coroutine: one frame less on the
+            # await stack of every read of the reply.
             resend_count = next(sent)
             scopes = _MODEL_ATTEMPT_SCOPES.scopes
             if not scopes:
-                return await self._call_once(body, arguments, None)
-            with entered_model_attempt_scopes(scopes, self._attempt(resend_count, False)) as told:
-                return await self._call_once(body, arguments, told)
+                return self._call_once(body, arguments, None)
+            return self._scoped_call_once(scopes, resend_count, body, arguments)
 
         deadline = self._call_deadline
         if deadline is None:
@@ -266,6 +266,16 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
             retry_call(attempt, self._retry),
             lambda: self._bound_hit("call_deadline", deadline, "the whole reply did not arrive"),
         )
+
+    async def _scoped_call_once(
+        self,
+        scopes: tuple[ModelAttemptScope, ...],
+        resend_count: int,
+        body: Mapping[str, Any],
+        arguments: Mapping[str, Any],
+    ) -> ChatResponse:
+        with entered_model_attempt_scopes(scopes, self._attempt(resend_count, False)) as told:
+            return await self._call_once(body, arguments, told)
 
     async def _call_once(
         self,
@@ -320,16 +330,6 @@ class HttpxChatModel(ModelDeclaration, ReplyHandling[OptionsT]):
         async with aclosing(chunks):
             async for chunk in chunks:
                 yield chunk
-
-    async def _before(self, first_by: float | None, step: Awaitable[T]) -> T:
-        """``step``, failed (not to be retried) once the wait for the first event is over."""
-        if first_by is None:
-            return await step
-        seconds = self._first_event_timeout or 0.0
-        error = lambda: AttemptFailed(  # noqa: E731 - built only if the bound is hit
-            self._bound_hit("first_event_timeout", seconds, "no event arrived"), FINAL
-        )
-        return await within(first_by, step, error)
 
     async def _scoped_stream_once(
         self,

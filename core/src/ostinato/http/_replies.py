@@ -8,7 +8,7 @@ that was hit. Each failure carries the headers that say whether to retry.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Mapping
 from typing import Any, ClassVar, Final, TypeVar
 
 import httpx
@@ -29,11 +29,12 @@ from ostinato.transport import (
     reason_phrase,
     redirect_error,
 )
-from ostinato.transport._bounds import bound_hit
+from ostinato.transport._bounds import bound_hit, within
 
 __all__ = ["FINAL", "ReplyHandling"]
 
 OptionsT = TypeVar("OptionsT", bound=ChatOptions)
+T = TypeVar("T")
 
 #: Headers of a failure the retry policy must not retry (a bound the user set was hit).
 FINAL: Final[Mapping[str, str]] = {"x-should-retry": "false"}
@@ -51,6 +52,8 @@ class ReplyHandling(HttpChatModelBase[OptionsT]):
     connect_hint: ClassVar[str] = ""
     #: What the provider's bytes mean (set by :class:`~ostinato.http.HttpxChatModel`).
     _wire: WireFormat
+    #: The most seconds a stream may wait for its first event (``None``: no bound).
+    _first_event_timeout: float | None
 
     def _error_from_payload(
         self,
@@ -133,3 +136,13 @@ class ReplyHandling(HttpChatModelBase[OptionsT]):
             what=what,
             env_prefix=self.env_prefix,
         )
+
+    async def _before(self, first_by: float | None, step: Awaitable[T]) -> T:
+        """``step``, failed (not to be retried) once the wait for the first event is over."""
+        if first_by is None:
+            return await step
+        seconds = self._first_event_timeout or 0.0
+        error = lambda: AttemptFailed(  # noqa: E731 - built only if the bound is hit
+            self._bound_hit("first_event_timeout", seconds, "no event arrived"), FINAL
+        )
+        return await within(first_by, step, error)

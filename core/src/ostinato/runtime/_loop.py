@@ -159,12 +159,14 @@ def _refusal(what: str, async_name: str | None) -> SyncFromLoopError:
     )
 
 
-def _wait(event: threading.Event) -> None:
+def _wait(done: threading.Lock) -> None:
+    """Block until ``done`` (a lock held until the task ends) can be taken; leave it free."""
     if _WAIT_SLICE is None:
-        event.wait()
-        return
-    while not event.wait(_WAIT_SLICE):
-        pass
+        done.acquire()
+    else:
+        while not done.acquire(True, _WAIT_SLICE):
+            pass
+    done.release()
 
 
 class _LoopTask(Generic[T]):
@@ -179,7 +181,10 @@ class _LoopTask(Generic[T]):
     def __init__(self, coro: Coroutine[Any, Any, T]) -> None:
         self._loop = get_private_loop()
         self._pid = os.getpid()
-        self._done = threading.Event()
+        # Held until the task ends: a bare lock, not a threading.Event (whose condition
+        # and waiter list are Python code run on both threads at every hand-off).
+        self._done = threading.Lock()
+        self._done.acquire()
         self._task: asyncio.Task[T] | None = None
         # The handle runs in a copy of the caller's context, so the task inherits the
         # caller's context variables.
@@ -195,7 +200,7 @@ class _LoopTask(Generic[T]):
         _tasks.discard(task)
         if not task.cancelled():
             task.exception()  # retrieved here: the watcher re-raises it, or has given up
-        self._done.set()
+        self._done.release()
 
     @property
     def is_current_process(self) -> bool:
@@ -205,7 +210,10 @@ class _LoopTask(Generic[T]):
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the task is done (at most ``timeout`` seconds); True if it is."""
         if timeout is not None:
-            return self._done.wait(timeout)
+            if not self._done.acquire(True, max(timeout, 0.0)):
+                return False
+            self._done.release()
+            return True
         _wait(self._done)
         return True
 
@@ -213,7 +221,7 @@ class _LoopTask(Generic[T]):
         """Block for the task's result; its exception is re-raised as the same object."""
         _wait(self._done)
         task = self._task
-        assert task is not None  # _done is only set by the task's done callback
+        assert task is not None  # _done is only freed by the task's done callback
         return task.result()
 
     def cancel(self) -> None:
