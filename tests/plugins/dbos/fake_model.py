@@ -3,8 +3,7 @@
 Each request is a turn's round; the turn and what it does come from its first user
 message, ``"<turn> <plan>"``: ``plain`` answers at once; ``tool`` asks for ``count``
 then answers; ``approval`` asks for ``pay`` (which needs an approval) then answers;
-``reconcile``, ``approve`` and ``fail`` ask for the destructive tool of that in-doubt
-rule (``effect_tools``) then answer; ``long`` answers with :func:`long_answer`, streamed
+``long`` answers with :func:`long_answer`, streamed
 a word at a time, ``word_delay`` seconds apart. A streamed request (``"stream": true``)
 gets its answer as server-sent chunks (the words of the answer; a tool call as one
 piece). The server also serves the tools (``/tool``), so it counts every model round and
@@ -24,14 +23,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["EFFECT_PLANS", "FakeModelServer", "long_answer"]
-
-#: The crash matrix's plans: each calls the destructive tool of one in-doubt rule.
-EFFECT_PLANS = {
-    "reconcile": "pay_reconcile",
-    "approve": "pay_approve",
-    "fail": "pay_fail",
-}
+__all__ = ["FakeModelServer", "long_answer"]
 
 
 def long_answer(turn: str, words: int = 40) -> str:
@@ -145,8 +137,8 @@ class FakeModelServer:
         key = ("model", turn, round_)
         self._enter(key)
         message: dict[str, Any]
-        if plan in ("tool", "approval", *EFFECT_PLANS) and round_ == 1:
-            name = EFFECT_PLANS.get(plan) or ("count" if plan == "tool" else "pay")
+        if plan in ("tool", "approval") and round_ == 1:
+            name = "count" if plan == "tool" else "pay"
             message = {
                 "role": "assistant",
                 "content": None,

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ostinato.units._codecs import MESSAGES, NOTHING, RESPONSE, TOOL_OUTCOME
     from ostinato.units._in_doubt import (
         RecordedSteps,
+        ask_reconcile_hook,
         in_doubt_rule,
         resolve_in_doubt,
         run_guarded,
@@ -71,6 +72,7 @@ __all__ = [
     "UnitStack",
     "UnitWrapper",
     "aggregate",
+    "ask_reconcile_hook",
     "current_turn",
     "current_unit",
     "current_unit_stack",
@@ -100,6 +102,7 @@ __getattr__, __dir__ = lazy_exports(
         "ModelCall": "ostinato.units._values",
         "ModelStream": "ostinato.units._values",
         "RecordedSteps": "ostinato.units._in_doubt",
+        "ask_reconcile_hook": "ostinato.units._in_doubt",
         "in_doubt_rule": "ostinato.units._in_doubt",
         "resolve_in_doubt": "ostinato.units._in_doubt",
         "run_guarded": "ostinato.units._in_doubt",

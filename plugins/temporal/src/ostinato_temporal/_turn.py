@@ -21,7 +21,7 @@ never holds a :class:`~ostinato.events.RoundAbandoned`.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -30,6 +30,7 @@ from ostinato.durable import ReplayedTurnLog
 
 if TYPE_CHECKING:
     from ostinato.events import LoopEvent
+    from ostinato.tools import ApprovalDecision, PendingToolCalls
 
 __all__ = ["TemporalTurnLog", "TurnJob", "current_job", "running_turn", "take_events"]
 
@@ -43,12 +44,17 @@ class TurnJob:
         tools: the turn's tool names (its request's), for the activities' clients.
         options: the unit options the turn was submitted with (timeouts, heartbeat).
         events: the loop events told since they were last shipped, as JSON.
+        wait_for_decisions: the workflow's wait for decisions on pending calls (a call
+            left in doubt asks through it, see :mod:`ostinato_temporal._guard`).
     """
 
     turn_id: str
     tools: tuple[str, ...]
     options: Mapping[str, Any]
     events: list[dict[str, Any]] = field(default_factory=list)
+    wait_for_decisions: (
+        Callable[[PendingToolCalls], Awaitable[Mapping[str, ApprovalDecision]]] | None
+    ) = None
 
 
 _JOB: ContextVar[TurnJob | None] = ContextVar("ostinato_temporal_turn", default=None)
