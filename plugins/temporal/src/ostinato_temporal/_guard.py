@@ -29,6 +29,7 @@ nothing the attempt count does not.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -97,5 +98,7 @@ class _Steps:
         if decision is None or decision.kind is ApprovalKind.DENY:
             return "denied" if decision is None else (decision.reason or "denied")
         if decision.kind is ApprovalKind.EDIT and decision.arguments is not None:
+            # The activity rebuilds the call from its description: the call itself.
             unit.arguments = decision.arguments
+            unit.call = dataclasses.replace(call, arguments=decision.arguments)
         return True
