@@ -16,7 +16,7 @@ import pytest
 from ostinato.durable import DurableEngine, TurnHandle, TurnRequest, TurnStatus, durable_engine
 from ostinato.errors import DurableTurnError, TurnLogError
 from ostinato.events import LoopEnded, LoopEvent, LoopExitReason, ToolFailureKind, ToolFinished
-from ostinato.testing.durable_engine._crash_matrix import run_crash_matrix
+from ostinato.testing.durable_engine._crash_matrix import CrashMatrix, run_crash_matrix
 from ostinato.testing.durable_engine._fake_model import FakeModelServer
 from ostinato.testing.durable_engine._reading import TOOL_TURN, LiveReader, assert_log
 from ostinato.testing.durable_engine._workers import Workers
@@ -320,8 +320,14 @@ class DurableEngineConformance:
         ``OSTINATO_CRASH_MATRIX_SEED`` replays a seed): 0 double executions."""
         runs = int(os.environ.get("OSTINATO_CRASH_MATRIX_RUNS", "200"))
         seed = int(os.environ.get("OSTINATO_CRASH_MATRIX_SEED", random.randrange(1 << 30)))
-        matrix = run_crash_matrix(kit, runs=runs, seed=seed)
-        with capsys.disabled():
-            print(f"\n{self.engine_name} crash matrix (seed {seed}): {matrix.summary()}")
+
+        def progress(matrix: CrashMatrix) -> None:
+            with capsys.disabled():
+                print(
+                    f"\n{self.engine_name} crash matrix (seed {seed}): {matrix.summary()}, "
+                    f"problems: {matrix.problems()}"
+                )
+
+        matrix = run_crash_matrix(kit, runs=runs, seed=seed, progress=progress)
         assert matrix.problems() == [], f"seed {seed}: {matrix.summary()}"
         assert len(matrix.runs) == runs

@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -98,8 +99,15 @@ class CrashMatrix:
         )
 
 
-def run_crash_matrix(kit: Kit, runs: int, seed: int, batch: int = 20) -> CrashMatrix:
-    """``runs`` turns in batches of ``batch`` (plans drawn from ``seed``)."""
+def run_crash_matrix(
+    kit: Kit,
+    runs: int,
+    seed: int,
+    batch: int = 20,
+    progress: Callable[[CrashMatrix], None] | None = None,
+) -> CrashMatrix:
+    """``runs`` turns in batches of ``batch`` (plans drawn from ``seed``); ``progress``
+    is called with the matrix so far after each batch."""
     rng = random.Random(seed)
     root = kit.memory_path.parent / "effects"
     (root / "plans").mkdir(parents=True, exist_ok=True)
@@ -117,6 +125,8 @@ def run_crash_matrix(kit: Kit, runs: int, seed: int, batch: int = 20) -> CrashMa
         _run_batch(kit, root, planned, rng, matrix)
         matrix.runs.extend(planned)
         done += size
+        if progress is not None:
+            progress(matrix)
     return matrix
 
 
