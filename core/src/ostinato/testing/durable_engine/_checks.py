@@ -316,10 +316,11 @@ class DurableEngineConformance:
 
     @pytest.mark.slow
     def test_the_crash_matrix(self, kit: Kit, capsys: pytest.CaptureFixture[str]) -> None:
-        """The crash matrix over ``OSTINATO_CRASH_MATRIX_RUNS`` randomized runs (200;
-        ``OSTINATO_CRASH_MATRIX_SEED`` replays a seed): 0 double executions."""
-        runs = int(os.environ.get("OSTINATO_CRASH_MATRIX_RUNS", "200"))
-        seed = int(os.environ.get("OSTINATO_CRASH_MATRIX_SEED", random.randrange(1 << 30)))
+        """The crash matrix over ``CRASH_MATRIX_RUNS`` randomized runs (200;
+        ``CRASH_MATRIX_SEED`` replays a seed; not ``OSTINATO_*``, which the kit clears):
+        0 double executions."""
+        runs = int(os.environ.get("CRASH_MATRIX_RUNS", "200"))
+        seed = int(os.environ.get("CRASH_MATRIX_SEED", random.randrange(1 << 30)))
 
         def progress(matrix: CrashMatrix) -> None:
             with capsys.disabled():
