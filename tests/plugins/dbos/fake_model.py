@@ -4,8 +4,7 @@ Each request is a turn's round; the turn and what it does come from its first us
 message, ``"<turn> <plan>"``: ``plain`` answers at once; ``tool`` asks for ``count``
 then answers; ``progress`` asks for ``steps`` (which reports its progress) then answers;
 ``approval`` asks for ``pay`` (which needs an approval) then answers;
-``reconcile``, ``approve`` and ``fail`` ask for the destructive tool of that in-doubt
-rule (``effect_tools``) then answer; ``call:NAME`` asks for the tool ``NAME`` (arguments
+``call:NAME`` asks for the tool ``NAME`` (arguments
 ``{"turn": turn}``) then answers; ``long`` answers with :func:`long_answer`, streamed
 a word at a time, ``word_delay`` seconds apart. A streamed request (``"stream": true``)
 gets its answer as server-sent chunks (the words of the answer; a tool call as one
@@ -26,14 +25,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["EFFECT_PLANS", "FakeModelServer", "long_answer"]
-
-#: The crash matrix's plans: each calls the destructive tool of one in-doubt rule.
-EFFECT_PLANS = {
-    "reconcile": "pay_reconcile",
-    "approve": "pay_approve",
-    "fail": "pay_fail",
-}
+__all__ = ["FakeModelServer", "long_answer"]
 
 
 def long_answer(turn: str, words: int = 40) -> str:
@@ -160,12 +152,8 @@ class FakeModelServer:
         self._enter(key)
         message: dict[str, Any]
         called = plan.removeprefix("call:") if plan.startswith("call:") else None
-        if (called or plan in ("tool", "approval", "progress", *EFFECT_PLANS)) and round_ == 1:
-            name = (
-                called
-                or EFFECT_PLANS.get(plan)
-                or {"tool": "count", "progress": "steps"}.get(plan, "pay")
-            )
+        if (called or plan in ("tool", "approval", "progress")) and round_ == 1:
+            name = called or {"tool": "count", "progress": "steps"}.get(plan, "pay")
             message = {
                 "role": "assistant",
                 "content": None,

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ostinato.units._codecs import MESSAGES, NOTHING, RESPONSE, TOOL_OUTCOME
     from ostinato.units._in_doubt import (
         RecordedSteps,
+        ask_reconcile_hook,
         in_doubt_rule,
         resolve_in_doubt,
         run_guarded,
@@ -83,6 +84,7 @@ __all__ = [
     "UnitStack",
     "UnitWrapper",
     "aggregate",
+    "ask_reconcile_hook",
     "current_turn",
     "current_unit",
     "current_unit_stack",
@@ -120,6 +122,7 @@ __getattr__, __dir__ = lazy_exports(
         "Retrieval": "ostinato.units._retrieval",
         "search_documents": "ostinato.units._retrieval",
         "using_unit_stack": "ostinato.units._retrieval",
+        "ask_reconcile_hook": "ostinato.units._in_doubt",
         "in_doubt_rule": "ostinato.units._in_doubt",
         "resolve_in_doubt": "ostinato.units._in_doubt",
         "run_guarded": "ostinato.units._in_doubt",

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 __all__ = [
     "GUARDED_EFFECTS",
     "RecordedSteps",
+    "ask_reconcile_hook",
     "in_doubt_rule",
     "resolve_in_doubt",
     "run_guarded",
@@ -150,21 +151,10 @@ async def resolve_in_doubt(
             key=key,
         )
     if rule is InDoubtRule.RECONCILE:
-        hook = unit.callback.tool_metadata.reconcile
-
-        async def ask_hook() -> Any:
-            if hook is None:
-                return {"error": "the tool's metadata has no reconcile hook"}
-            try:
-                answer = hook(unit.arguments, key or "")
-                if inspect.isawaitable(answer):
-                    answer = await answer
-            except Exception as error:
-                return {"error": f"{type(error).__name__}: {error}"}
-            return {"text": None if answer is None else str(answer)}
-
         suffix = f" #{attempt}" if attempt else ""
-        found, _ = await steps.step(f"reconcile {unit.name}{suffix}", ask_hook)
+        found, _ = await steps.step(
+            f"reconcile {unit.name}{suffix}", lambda: ask_reconcile_hook(unit)
+        )
         if "error" in found:
             raise ToolInDoubtError(
                 f"the call {call.id!r} to tool '{call.name}' was in flight when its worker "
@@ -186,6 +176,24 @@ async def resolve_in_doubt(
         f"stopped, whether it took effect is unknown, and running it again was denied "
         f"({decision})."
     )
+
+
+async def ask_reconcile_hook(unit: ToolInvocation) -> dict[str, Any]:
+    """Ask the tool's reconcile hook whether the in-doubt call ``unit`` took effect:
+    ``{"text": <its result, or None when the effect did not happen>}``, or
+    ``{"error": <why it could not tell>}`` (no hook, or the hook raised). This is the
+    body of the recorded ``reconcile`` step (an engine that records it elsewhere, as an
+    activity, calls it there)."""
+    hook = unit.callback.tool_metadata.reconcile
+    if hook is None:
+        return {"error": "the tool's metadata has no reconcile hook"}
+    try:
+        answer = hook(unit.arguments, unit_key(unit) or "")
+        if inspect.isawaitable(answer):
+            answer = await answer
+    except Exception as error:
+        return {"error": f"{type(error).__name__}: {error}"}
+    return {"text": None if answer is None else str(answer)}
 
 
 async def _tell(unit: ToolInvocation, rule: InDoubtRule, key: str | None) -> None:

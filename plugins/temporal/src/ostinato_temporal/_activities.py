@@ -9,7 +9,11 @@ attempt), runs it through the client's unit stack, and returns its JSON result. 
 runs it heartbeats, so that a worker killed in the middle of it is noticed within the
 heartbeat timeout and the unit runs again on another worker. A unit that fails is not
 retried: its error (class name and text) ends the turn as in process; only a unit whose
-worker went away runs again.
+worker went away runs again. A guarded tool call (a side-effecting or destructive one,
+``payload["guard"] == "call"``) does not: on any attempt but the first it returns
+``{"in_doubt": true}`` without running, and its outcome is wrapped (``{"outcome": ...}``);
+in the ``reconcile`` mode the activity asks the rebuilt call's reconcile hook instead of
+running it (see :mod:`ostinato_temporal._guard`).
 """
 
 from __future__ import annotations
@@ -78,6 +82,10 @@ async def run_unit(payload: dict[str, Any]) -> Any:
     from ostinato.durable import arebuild_unit, durable_turn
 
     info = activity.info()
+    guard = payload.get("guard")
+    if guard == "call" and info.attempt > 1:
+        # An earlier attempt was handed to a worker that never reported back.
+        return {"in_doubt": True}
     turn_id = str(payload["turn"])
     beating: asyncio.Task[None] | None = None
     if not info.is_local and info.heartbeat_timeout:
@@ -93,7 +101,14 @@ async def run_unit(payload: dict[str, Any]) -> Any:
                 client,
                 sequence=int(payload["sequence"]),
             )
+            if guard == "reconcile":
+                from ostinato.units import ToolInvocation, ask_reconcile_hook
+
+                assert isinstance(unit, ToolInvocation)
+                return await ask_reconcile_hook(unit)
             result = await client.units.run(unit)
+        if guard == "call":
+            return {"outcome": unit.encode(result)}
         return unit.encode(result)
     except Exception as error:
         # The unit's own failure ends the turn (as in process): never retried.

@@ -9,10 +9,13 @@ holds the turn's log).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ostinato.tools import ApprovalDecision, PendingToolCalls
 
 __all__ = ["TurnJob", "current_job", "running_turn", "take_events"]
 
@@ -26,12 +29,17 @@ class TurnJob:
         tools: the turn's tool names (its request's), for the activities' clients.
         options: the unit options the turn was submitted with (timeouts, heartbeat).
         events: the loop events told since they were last shipped, as JSON.
+        wait_for_decisions: the workflow's wait for decisions on pending calls (a call
+            left in doubt asks through it, see :mod:`ostinato_temporal._guard`).
     """
 
     turn_id: str
     tools: tuple[str, ...]
     options: Mapping[str, Any]
     events: list[dict[str, Any]] = field(default_factory=list)
+    wait_for_decisions: (
+        Callable[[PendingToolCalls], Awaitable[Mapping[str, ApprovalDecision]]] | None
+    ) = None
 
 
 _JOB: ContextVar[TurnJob | None] = ContextVar("ostinato_temporal_turn", default=None)

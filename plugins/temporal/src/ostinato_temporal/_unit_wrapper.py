@@ -8,7 +8,10 @@ the turn itself: the unit's kind, name, sequence and description go to the activ
 (:mod:`ostinato_temporal._activities`); the workflow gets the unit's JSON result back,
 decoded (a replay reads it from the turn's history). A model round, a tool call and a
 memory write are activities; a memory read and a retrieval are *local* activities (see
-:func:`_schedule`). Everywhere else, an activity included, it passes the unit on.
+:func:`_execute`). A side-effecting or destructive tool call is guarded: a retried
+attempt of its activity does not run it again but reports it in doubt, and the workflow
+resolves it by the tool's rule (:mod:`ostinato_temporal._guard`). Everywhere else, an
+activity included, it passes the unit on.
 
 It sits just inside :attr:`~ostinato.units.UnitOrder.DURABLE` (``DURABLE + 1``): a stack
 holds one wrapper *at* ``DURABLE``, and the DBOS plugin's is there when both are
@@ -34,7 +37,7 @@ __all__ = ["ORDER", "WRAPPER_NAME", "UnitFailure", "temporal_unit_wrapper"]
 WRAPPER_NAME: Final = "temporal"
 #: Its place: just inside the durable engine's (see the module's docstring).
 ORDER: Final = UnitOrder.DURABLE + 1
-#: The kinds run as local activities: they change nothing (see :func:`_schedule`).
+#: The kinds run as local activities: they change nothing (see :func:`_execute`).
 _LOCAL: Final = (UnitKind.MEMORY_READ, UnitKind.RETRIEVAL)
 
 
@@ -48,11 +51,20 @@ async def _around(unit: Unit[Any], next: Callable[[Unit[Any]], Awaitable[Any]]) 
     job = current_job()
     if job is None or not unit.durable:
         return await next(unit)
-    return await _schedule(unit, job)
+    if getattr(unit, "effect", None) is not None:  # a tool call that declares its effect
+        from ostinato.units import in_doubt_rule
+
+        rule = in_doubt_rule(unit)  # type: ignore[arg-type]  # a ToolInvocation
+        if rule is not None:
+            from ostinato_temporal._guard import guarded_unit
+
+            return await guarded_unit(unit, rule, job, _execute)  # type: ignore[arg-type]
+    return unit.decode(await _execute(unit, job))
 
 
-async def _schedule(unit: Unit[Any], job: Any) -> Any:
-    """The unit as an activity; its decoded result.
+async def _execute(unit: Unit[Any], job: Any, guard: str | None = None) -> Any:
+    """The unit as an activity; its JSON result. ``guard``: the mode of a guarded tool
+    call's activity (``"call"`` or ``"reconcile"``, see :mod:`ostinato_temporal._guard`).
 
     A memory read runs as a local activity, in this worker, its result recorded in the
     turn's history with the workflow task: it changes nothing, so running it again after
@@ -83,6 +95,8 @@ async def _schedule(unit: Unit[Any], job: Any) -> Any:
         "description": unit.describe(),
         "tools": list(job.tools),
     }
+    if guard is not None:
+        payload["guard"] = guard
     try:
         if unit.kind in _LOCAL:
             data = await workflow.execute_local_activity(
@@ -96,7 +110,7 @@ async def _schedule(unit: Unit[Any], job: Any) -> Any:
                 start_to_close_timeout=timeout,
                 heartbeat_timeout=timedelta(seconds=float(options["heartbeat_seconds"])),
                 retry_policy=retry,
-                summary=f"{unit.kind.value} {unit.name}",
+                summary=f"{guard if guard == 'reconcile' else unit.kind.value} {unit.name}",
             )
     except ActivityError as error:
         cause = error.cause
@@ -108,7 +122,7 @@ async def _schedule(unit: Unit[Any], job: Any) -> Any:
             # chain ends it as a cancelled turn in process ends, either way.
             raise asyncio.CancelledError(cause.message) from None
         raise
-    return unit.decode(data)
+    return data
 
 
 def _around_stream(

@@ -82,6 +82,7 @@ class TurnWorkflow:
         options = turn["options"]
         job = TurnJob(workflow.info().workflow_id, request.tools, options)
         timeout = float(options["approval_timeout_seconds"])
+        job.wait_for_decisions = lambda pending: self._wait_for_decisions(pending, timeout)
         try:
             with running_turn(job), durable_turn(job.turn_id):
                 runner = _worker_state.turn_runner()

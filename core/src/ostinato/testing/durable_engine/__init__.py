@@ -19,7 +19,13 @@ counting fake model server (:class:`FakeModelServer`) with counting tools
 * a tool no worker can resolve fails the turn with the error that names it;
 * a reader follows a turn's log live across a worker killed in a streamed round, and one
   that dropped its connection before the kill reattaches by position after it: both read
-  the log event for event, nothing lost or repeated; bad positions fail at once.
+  the log event for event, nothing lost or repeated; bad positions fail at once;
+* the crash matrix (:mod:`ostinato.testing.durable_engine._crash_matrix`): turns calling
+  a destructive tool (:mod:`ostinato.testing.durable_effects`), their workers
+  SIGKILLed inside the tool before and after its effect and around it at random points:
+  the effect never happens twice, and every call killed inside the tool is surfaced as
+  in doubt and resolved by the tool's rule. A few runs in the default suite; the slow
+  check (``@pytest.mark.slow``, ``make crash-matrix``) runs 200.
 
 Every check reads the whole log back (positions 1 to n, each once) and compares its kinds
 with each run of pieces folded into one and withdrawals applied (see
@@ -35,7 +41,9 @@ import pytest
 
 # The checks' assertions explain themselves (pytest rewrites them, as in a test module).
 pytest.register_assert_rewrite(
-    "ostinato.testing.durable_engine._checks", "ostinato.testing.durable_engine._reading"
+    "ostinato.testing.durable_engine._checks",
+    "ostinato.testing.durable_engine._crash_matrix",
+    "ostinato.testing.durable_engine._reading",
 )
 
 from ostinato.testing.durable_engine._checks import (  # noqa: E402

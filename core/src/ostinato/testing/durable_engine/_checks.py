@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import time
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ import pytest
 from ostinato.durable import DurableEngine, TurnHandle, TurnRequest, TurnStatus, durable_engine
 from ostinato.errors import DurableTurnError, TurnLogError
 from ostinato.events import LoopEnded, LoopEvent, LoopExitReason, ToolFailureKind, ToolFinished
+from ostinato.testing.durable_engine._crash_matrix import CrashMatrix, run_crash_matrix
 from ostinato.testing.durable_engine._fake_model import FakeModelServer
 from ostinato.testing.durable_engine._reading import TOOL_TURN, LiveReader, assert_log
 from ostinato.testing.durable_engine._workers import Workers
@@ -303,3 +305,30 @@ class DurableEngineConformance:
         assert ended.rounds == 1
         assert answer.text != "done k7"
         assert kit.server.started[("model", "k7", 2)] == kit.server.started[("count", "k7", 0)] == 0
+
+    def test_a_few_runs_of_the_crash_matrix(self, kit: Kit) -> None:
+        """A destructive tool never runs twice, and a call killed inside it is surfaced
+        as in doubt and resolved by its rule: one batch, one run per rule (see
+        :mod:`ostinato.testing.durable_engine._crash_matrix`)."""
+        matrix = run_crash_matrix(kit, runs=3, seed=7, batch=3)
+        assert matrix.problems() == [], matrix.summary()
+        assert matrix.kills >= 1
+
+    @pytest.mark.slow
+    def test_the_crash_matrix(self, kit: Kit, capsys: pytest.CaptureFixture[str]) -> None:
+        """The crash matrix over ``CRASH_MATRIX_RUNS`` randomized runs (200;
+        ``CRASH_MATRIX_SEED`` replays a seed; not ``OSTINATO_*``, which the kit clears):
+        0 double executions."""
+        runs = int(os.environ.get("CRASH_MATRIX_RUNS", "200"))
+        seed = int(os.environ.get("CRASH_MATRIX_SEED", random.randrange(1 << 30)))
+
+        def progress(matrix: CrashMatrix) -> None:
+            with capsys.disabled():
+                print(
+                    f"\n{self.engine_name} crash matrix (seed {seed}): {matrix.summary()}, "
+                    f"problems: {matrix.problems()}"
+                )
+
+        matrix = run_crash_matrix(kit, runs=runs, seed=seed, progress=progress)
+        assert matrix.problems() == [], f"seed {seed}: {matrix.summary()}"
+        assert len(matrix.runs) == runs

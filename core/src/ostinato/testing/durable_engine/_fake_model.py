@@ -2,8 +2,10 @@
 
 Each request is a turn's round; the turn and what it does come from its first user
 message, ``"<turn> <plan>"`` (its first two words; :attr:`FakeModelServer.user_texts`
-keeps each round's last user message): ``plain`` answers at once; ``tool`` asks for ``count``
-then answers; ``approval`` asks for ``pay`` (which needs an approval) then answers. The
+keeps each round's last user message): ``plain`` answers at once; ``tool`` asks for
+``count`` then answers; ``approval`` asks for ``pay`` (which needs an approval) then
+answers; ``reconcile``, ``approve`` and ``fail`` ask for the destructive tool of that
+in-doubt rule (``pay_<rule>``, :mod:`ostinato.testing.durable_effects`) then answer. The
 server also serves the tools (``/tool``), so it counts every model round and tool call,
 started and finished. A *gate* holds one round or one tool call until the test releases
 it, after telling the test it arrived (so a test kills a worker in the middle of it).
@@ -26,6 +28,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 __all__ = ["FakeModelServer", "Gate"]
+
+#: The tool each plan asks for in its first round.
+_PLAN_TOOLS = {
+    "tool": "count",
+    "approval": "pay",
+    **{rule: f"pay_{rule}" for rule in ("reconcile", "approve", "fail")},
+}
 
 #: ``("model", turn, round)``, ``("piece", turn, round)`` or ``("count" | "pay", turn, 0)``.
 Key = tuple[str, str, int]
@@ -148,8 +157,8 @@ class FakeModelServer:
             self.user_texts.setdefault(key, []).append(last_user)
         self._enter(key)
         message: dict[str, Any]
-        if plan in ("tool", "approval") and round_ == 1:
-            name = "count" if plan == "tool" else "pay"
+        if plan in _PLAN_TOOLS and round_ == 1:
+            name = _PLAN_TOOLS[plan]
             message = {
                 "role": "assistant",
                 "content": None,

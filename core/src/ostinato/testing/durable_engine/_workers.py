@@ -14,7 +14,9 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final, Self
@@ -50,6 +52,8 @@ class Workers:
         self.args = list(args)
         self.cwd = cwd
         self.processes: list[subprocess.Popen[str]] = []
+        #: The last lines each worker printed after it started, by process id.
+        self.output: dict[int, deque[str]] = {}
         #: The longest a worker took to start in this check, in seconds.
         self.slowest_start = 0.0
 
@@ -74,6 +78,10 @@ class Workers:
             seen.append(line)
             if "taking turns" in line:
                 self.slowest_start = max(self.slowest_start, time.monotonic() - began)
+                # Read on, or a worker that prints much (a long traceback, retried)
+                # would block once the pipe is full.
+                tail = self.output[process.pid] = deque(maxlen=200)
+                threading.Thread(target=tail.extend, args=(process.stdout,), daemon=True).start()
                 return process
         raise AssertionError(f"the worker did not start:\n{''.join(seen)}")
 

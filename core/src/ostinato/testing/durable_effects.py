@@ -1,25 +1,32 @@
-"""Destructive tools of the crash matrix, imported by name in the workers.
+"""The destructive tools of the durable engine kit's crash matrix, imported by name by
+the workers (``ostinato.testing.durable_effects:pay_reconcile``): one tool per in-doubt
+rule. Outside :mod:`ostinato.testing.durable_engine` (which imports pytest) so that a
+worker imports it fast: Temporal imports a turn's tools in workflow code, where a task
+that does not yield within two seconds fails.
 
 Each counts its own side effect: one ``effect <turn> <key> <pid>`` line appended to the
-journal (``$OSTINATO_TEST_EFFECTS/journal``), between an ``enter`` and an ``exit`` line
-of the same process. The plan of a turn (``$OSTINATO_TEST_EFFECTS/plans/<turn>``) may
-name a point inside the tool where the worker kills itself (SIGKILL, once per turn):
-``before_effect`` or ``after_effect``. One tool per in-doubt rule.
+journal (``$DURABLE_KIT_EFFECTS/journal``), between an ``enter`` and an ``exit`` line of
+the same process. The plan of a turn (``$DURABLE_KIT_EFFECTS/plans/<turn>``: a point and
+the seconds the effect takes) may name a point inside the tool where its worker kills
+itself (SIGKILL, once per turn): ``before_effect`` or ``after_effect``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
 from pathlib import Path
 
-from ostinato import tool
-from ostinato.durable import idempotency_key
+from ostinato.tools import tool
+from ostinato.units import idempotency_key
+
+__all__ = ["effects_of", "pay_approve", "pay_fail", "pay_reconcile"]
 
 
 def _root() -> Path:
-    return Path(os.environ["OSTINATO_TEST_EFFECTS"])
+    return Path(os.environ["DURABLE_KIT_EFFECTS"])
 
 
 def _journal(kind: str, turn: str) -> None:
@@ -35,9 +42,8 @@ def _point(turn: str, point: str) -> None:
     plan = _root() / "plans" / turn
     if not plan.exists() or plan.read_text().split()[0] != point:
         return
-    done = _root() / "plans" / f"{turn}.killed"
     try:
-        done.touch(exist_ok=False)  # once per turn: the restarted worker goes on
+        (_root() / "plans" / f"{turn}.killed").touch(exist_ok=False)  # once per turn
     except FileExistsError:
         return
     os.kill(os.getpid(), signal.SIGKILL)
@@ -54,7 +60,7 @@ def _pay(turn: str) -> str:
 
 
 def effects_of(turn: str, key: str | None = None) -> int:
-    """How many times the effect of ``turn`` (with ``key``) happened."""
+    """How many times the effect of ``turn`` (with idempotency key ``key``) happened."""
     path = _root() / "journal"
     lines = path.read_text().splitlines() if path.exists() else []
     return sum(
@@ -65,8 +71,6 @@ def effects_of(turn: str, key: str | None = None) -> int:
 
 
 def _reconcile(arguments: str, key: str) -> str | None:
-    import json
-
     turn = json.loads(arguments)["turn"]
     return f"paid {turn} (reconciled)" if effects_of(turn, key) else None
 
