@@ -13,7 +13,8 @@ another process's client (an engine running units away from their turn).
 :class:`ReplayedTurnLog` is the writing side of a durable turn's log: positions that stay
 the same on every replay (an engine stores it; readers follow a turn by position with
 :meth:`TurnHandle.events`).
-:class:`EngineOperations` is what the ``ostinato worker`` and
+:func:`decision_of` and :func:`ask_in_doubt` are what every engine does with approval
+decisions. :class:`EngineOperations` is what the ``ostinato worker`` and
 ``ostinato approve`` commands need of an engine. Every name loads on first use.
 """
 
@@ -25,6 +26,8 @@ from ostinato._lazy import lazy_package
 
 # Every name loads on first use.
 if TYPE_CHECKING:
+    from ostinato.durable._decisions import ask_in_doubt as ask_in_doubt
+    from ostinato.durable._decisions import decision_of as decision_of
     from ostinato.durable._engines import durable_engine as durable_engine
     from ostinato.durable._log import ReplayedTurnLog as ReplayedTurnLog
     from ostinato.durable._operations import DurableWorker as DurableWorker
@@ -53,6 +56,8 @@ else:
         globals(),
         {
             "arebuild_unit": "ostinato.durable._rebuild",
+            "ask_in_doubt": "ostinato.durable._decisions",
+            "decision_of": "ostinato.durable._decisions",
             "rebuild_unit": "ostinato.durable._rebuild",
             "Unit": "ostinato.units._unit",
             "UnitKind": "ostinato.units._unit",

@@ -13,16 +13,13 @@ message could not be sent is given back.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from typing import Any, Final
 
 import sqlalchemy as sa
 
-from ostinato.errors import ResumeError
-from ostinato.tools import ApprovalDecision
 from ostinato_dbos._heartbeats import SQLITE_BUSY_TIMEOUT, sqlalchemy_url
 
-__all__ = ["DECISIONS_TABLE", "DecisionClaims", "decision_of"]
+__all__ = ["DECISIONS_TABLE", "DecisionClaims"]
 
 #: The table of claimed decisions.
 DECISIONS_TABLE: Final = "ostinato_turn_decisions"
@@ -81,20 +78,3 @@ class DecisionClaims:
     def close(self) -> None:
         """Release the connections."""
         self._engine.dispose()
-
-
-def decision_of(
-    call_id: Any, decision: ApprovalDecision | bool | Mapping[str, Any]
-) -> ApprovalDecision:
-    """``decision`` as an :class:`~ostinato.tools.ApprovalDecision` (``True``/``False``:
-    approve/deny; a mapping: a decision's ``to_dict()``)."""
-    if isinstance(decision, bool):
-        return ApprovalDecision.approve() if decision else ApprovalDecision.deny()
-    if isinstance(decision, ApprovalDecision):
-        return decision
-    if isinstance(decision, Mapping):
-        return ApprovalDecision.from_dict(dict(decision))
-    raise ResumeError(
-        f"the decision for call {call_id!r} must be an ApprovalDecision, True/False or a "
-        f"decision's to_dict(), got {type(decision).__name__}"
-    )

@@ -16,11 +16,11 @@ import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from ostinato.durable import TurnRequest, TurnStatus
+from ostinato.durable import TurnRequest, TurnStatus, decision_of
 from ostinato.errors import DurableTurnError
 from ostinato.model import ChatResponse
 from ostinato.tools import ApprovalDecision, PendingToolCalls
-from ostinato_dbos._decisions import DecisionClaims, decision_of
+from ostinato_dbos._decisions import DecisionClaims
 from ostinato_dbos._settings import DbosSettings
 from ostinato_dbos._worker import APP_NAME, Worker
 

@@ -21,11 +21,11 @@ from typing import Any, Final
 
 from dbos import DBOS
 
-from ostinato.durable import TurnRequest, TurnRunner, Unit, durable_turn
+from ostinato.durable import TurnRequest, TurnRunner, Unit, ask_in_doubt, durable_turn
 from ostinato.errors import ApprovalError, ToolError
-from ostinato.messages import AssistantMessage, UserMessage
+from ostinato.messages import UserMessage
 from ostinato.runtime import Steering
-from ostinato.tools import ApprovalDecision, ApprovalKind, InDoubtRule, PendingToolCalls
+from ostinato.tools import ApprovalDecision, InDoubtRule, PendingToolCalls
 from ostinato.units import ToolInvocation, keeping_unit_notes, run_guarded
 from ostinato_dbos._turn_log import DbosTurnLog, EventWriter
 
@@ -126,21 +126,8 @@ class _Steps:
         return (result, True) if ran else (json.loads(text), False)
 
     async def ask(self, unit: ToolInvocation, key: str | None) -> bool | str:
-        call = unit.call
         self._asked += 1  # each wait of this call its own pending value
-        note = (
-            f"In doubt: the call to '{call.name}' (idempotency key {key}) was in flight when "
-            "its worker stopped; whether it took effect is unknown. Approve to run it again, "
-            f"deny to tell the model it was not run again. (decision {self._asked})"
-        )
-        asking = AssistantMessage(note, (call,))
-        pending = PendingToolCalls((), asking, (), (call.id,), (call.name,))
-        decision = (await _wait_for_decisions(pending)).get(call.id)
-        if decision is None or decision.kind is ApprovalKind.DENY:
-            return "denied" if decision is None else (decision.reason or "denied")
-        if decision.kind is ApprovalKind.EDIT and decision.arguments is not None:
-            unit.arguments = decision.arguments
-        return True
+        return await ask_in_doubt(unit, key, self._asked, _wait_for_decisions)
 
 
 async def guarded_unit(

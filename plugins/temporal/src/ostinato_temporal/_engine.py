@@ -16,7 +16,7 @@ import uuid
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from ostinato.durable import TurnRequest, TurnStatus
+from ostinato.durable import TurnRequest, TurnStatus, decision_of
 from ostinato.errors import DurableTurnError
 from ostinato.model import ChatResponse
 from ostinato.tools import ApprovalDecision, PendingToolCalls
@@ -218,7 +218,7 @@ class TemporalTurnHandle:
                 turn_id=self._id,
                 status=status,
             )
-        checked = {str(call_id): _decision(call_id, d) for call_id, d in decisions.items()}
+        checked = {str(call_id): decision_of(call_id, d) for call_id, d in decisions.items()}
         pending.check_resumable(checked, None)
         message = {
             "round": pending.rounds,
@@ -355,20 +355,3 @@ async def _next(events: AsyncIterator[LoopEvent]) -> tuple[bool, Any]:
         return True, await anext(events)
     except StopAsyncIteration:
         return False, None
-
-
-def _decision(
-    call_id: Any, decision: ApprovalDecision | bool | Mapping[str, Any]
-) -> ApprovalDecision:
-    from ostinato.errors import ResumeError
-
-    if isinstance(decision, bool):
-        return ApprovalDecision.approve() if decision else ApprovalDecision.deny()
-    if isinstance(decision, ApprovalDecision):
-        return decision
-    if isinstance(decision, Mapping):
-        return ApprovalDecision.from_dict(dict(decision))
-    raise ResumeError(
-        f"the decision for call {call_id!r} must be an ApprovalDecision, True/False or a "
-        f"decision's to_dict(), got {type(decision).__name__}"
-    )

@@ -29,13 +29,12 @@ nothing the attempt count does not.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+from ostinato.durable import ask_in_doubt
 from ostinato.errors import ToolError
-from ostinato.messages import AssistantMessage
-from ostinato.tools import ApprovalKind, InDoubtRule, PendingToolCalls
+from ostinato.tools import InDoubtRule
 from ostinato.units import ToolInvocation, resolve_in_doubt
 from ostinato_temporal._turn import TurnJob
 
@@ -85,20 +84,6 @@ class _Steps:
         wait = self._job.wait_for_decisions
         if wait is None:
             return "no one can decide in this turn"
-        call = unit.call
         self._asked += 1  # each wait of this call its own pending value
-        note = (
-            f"In doubt: the call to '{call.name}' (idempotency key {key}) was in flight when "
-            "its worker stopped; whether it took effect is unknown. Approve to run it again, "
-            f"deny to tell the model it was not run again. (decision {self._asked})"
-        )
-        asking = AssistantMessage(note, (call,))
-        pending = PendingToolCalls((), asking, (), (call.id,), (call.name,))
-        decision = (await wait(pending)).get(call.id)
-        if decision is None or decision.kind is ApprovalKind.DENY:
-            return "denied" if decision is None else (decision.reason or "denied")
-        if decision.kind is ApprovalKind.EDIT and decision.arguments is not None:
-            # The activity rebuilds the call from its description: the call itself.
-            unit.arguments = decision.arguments
-            unit.call = dataclasses.replace(call, arguments=decision.arguments)
-        return True
+        # An edit changes the call itself: the activity rebuilds it from its description.
+        return await ask_in_doubt(unit, key, self._asked, wait)
