@@ -41,14 +41,14 @@ def activate(active: bool) -> None:
 async def _around(unit: Unit[Any], next: Callable[[Unit[Any]], Awaitable[Any]]) -> Any:
     if not _State.active or not unit.durable:
         return await next(unit)
-    if getattr(unit, "effect", None) is not None:  # a tool call that declares its effect
-        from ostinato.units import in_doubt_rule
+    from ostinato.units import ToolInvocation, in_doubt_rule
 
-        rule = in_doubt_rule(unit)  # type: ignore[arg-type]  # a ToolInvocation
+    if isinstance(unit, ToolInvocation):  # a tool call: guarded when its effect says so
+        rule = in_doubt_rule(unit)
         if rule is not None:
             from ostinato_dbos._workflow import guarded_unit
 
-            return await guarded_unit(unit, next, rule)  # type: ignore[arg-type]
+            return await guarded_unit(unit, next, rule)
     from ostinato_dbos._workflow import dbos_unit
 
     return await dbos_unit(unit, next)

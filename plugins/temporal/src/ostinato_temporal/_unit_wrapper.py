@@ -51,14 +51,14 @@ async def _around(unit: Unit[Any], next: Callable[[Unit[Any]], Awaitable[Any]]) 
     job = current_job()
     if job is None or not unit.durable:
         return await next(unit)
-    if getattr(unit, "effect", None) is not None:  # a tool call that declares its effect
-        from ostinato.units import in_doubt_rule
+    from ostinato.units import ToolInvocation, in_doubt_rule
 
-        rule = in_doubt_rule(unit)  # type: ignore[arg-type]  # a ToolInvocation
+    if isinstance(unit, ToolInvocation):  # a tool call: guarded when its effect says so
+        rule = in_doubt_rule(unit)
         if rule is not None:
             from ostinato_temporal._guard import guarded_unit
 
-            return await guarded_unit(unit, rule, job, _execute)  # type: ignore[arg-type]
+            return await guarded_unit(unit, rule, job, _execute)
     return unit.decode(await _execute(unit, job))
 
 
