@@ -435,7 +435,7 @@ async function submitToken(event) {
   }
   ui.token.value = "";
   ui.auth.hidden = true;
-  setStatus("idle");
+  if (!state.abort) setStatus("idle"); // a message sent meanwhile shows its own state
   if ((await restoreConversation()) && !state.abort) setStatus(state.pending ? "waiting" : "idle");
   refreshConversations();
   ui.question.focus();
@@ -503,7 +503,7 @@ async function start() {
     ui.token.focus();
     return;
   }
-  setStatus("idle");
+  if (!state.abort) setStatus("idle"); // a message sent meanwhile shows its own state
   if ((await restoreConversation()) && !state.abort) setStatus(state.pending ? "waiting" : "idle");
   refreshConversations();
   ui.question.focus();
