@@ -14,8 +14,10 @@ another process's client (an engine running units away from their turn).
 the same on every replay (an engine stores it; readers follow a turn by position with
 :meth:`TurnHandle.events`).
 :func:`decision_of` and :func:`ask_in_doubt` are what every engine does with approval
-decisions. :class:`EngineOperations` is what the ``ostinato worker`` and
-``ostinato approve`` commands need of an engine. Every name loads on first use.
+decisions. :func:`follow_up_id` and :func:`follow_up_request` name and build the turn
+that runs the messages steered to a turn too late for it. :class:`EngineOperations` is
+what the ``ostinato worker`` and ``ostinato approve`` commands need of an engine. Every
+name loads on first use.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ if TYPE_CHECKING:
     from ostinato.durable._decisions import ask_in_doubt as ask_in_doubt
     from ostinato.durable._decisions import decision_of as decision_of
     from ostinato.durable._engines import durable_engine as durable_engine
+    from ostinato.durable._follow_up import follow_up_id as follow_up_id
+    from ostinato.durable._follow_up import follow_up_request as follow_up_request
     from ostinato.durable._log import ReplayedTurnLog as ReplayedTurnLog
     from ostinato.durable._operations import DurableWorker as DurableWorker
     from ostinato.durable._operations import EngineOperations as EngineOperations
@@ -78,6 +82,8 @@ else:
             "SteerableTurn": "ostinato.durable._turns",
             "steer_turn": "ostinato.durable._turns",
             "durable_engine": "ostinato.durable._engines",
+            "follow_up_id": "ostinato.durable._follow_up",
+            "follow_up_request": "ostinato.durable._follow_up",
             "resolve_tools": "ostinato.durable._runner",
         },
     )

@@ -49,6 +49,8 @@ class TurnRequest:
             conversation itself, as an OpenAI client does), in order.
         remember: whether the worker's memory advisors take part (``False``: the
             conversation is the caller's; nothing is read from or written to memory).
+        follows: the id of the turn whose late steered messages this turn runs (its
+            *follow-up*, :func:`~ostinato.durable.follow_up_request`), else ``None``.
     """
 
     user: str
@@ -57,6 +59,7 @@ class TurnRequest:
     tools: tuple[str, ...] = field(default=())
     history: tuple[Message, ...] = field(default=())
     remember: bool = True
+    follows: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.user, str):
@@ -65,9 +68,9 @@ class TurnRequest:
         object.__setattr__(self, "history", tuple(self.history))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (``"schema": "ostinato.turn_request"``, version 1; ``history``
-        and ``remember`` only when set, so that a request without them reads the same
-        everywhere)."""
+        """The JSON form (``"schema": "ostinato.turn_request"``, version 1; ``history``,
+        ``remember`` and ``follows`` only when set, so that a request without them reads
+        the same everywhere)."""
         data: dict[str, Any] = {
             "schema": _SCHEMA,
             "version": 1,
@@ -80,6 +83,8 @@ class TurnRequest:
             data["history"] = [message.to_dict() for message in self.history]
         if not self.remember:
             data["remember"] = False
+        if self.follows is not None:
+            data["follows"] = self.follows
         return data
 
     def to_json(self) -> str:
@@ -110,6 +115,7 @@ class TurnRequest:
             tuple(str(t) for t in data.get("tools", ())),
             history,
             bool(data.get("remember", True)),
+            None if data.get("follows") is None else str(data["follows"]),
         )
 
     @classmethod
@@ -207,10 +213,16 @@ class SteerableTurn(Protocol):
 
     def steer(self, message: str) -> None:
         """Add a user message to the running turn, joining its conversation at the next
-        round boundary (recorded: a replay takes it at the same round).
+        round boundary (recorded: a replay takes it at the same round). A message that
+        comes after the turn's last round boundary runs in the turn's follow-up, a turn
+        of its own after it (:func:`~ostinato.durable.follow_up_id`): once this returns,
+        the message is the turn's or its follow-up's.
 
         Raises:
-            DurableTurnError: the turn has ended.
+            DurableTurnError: the turn ended before it could read the message (``status``
+                the turn's: submit the message as a turn of its own), or it is ending and
+                did not say within a while whether it read it (``status`` ``"closing"``:
+                look again shortly).
         """
         ...
 
