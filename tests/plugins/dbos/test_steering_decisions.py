@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ostinato.durable import TurnStatus
+from ostinato.durable import TurnStatus, follow_up_request
 from ostinato.errors import DurableTurnError
 from tests.plugins.dbos.fake_model import FakeModelServer
 from tests.plugins.dbos.test_crash_recovery import remembered
@@ -49,3 +49,36 @@ def test_a_second_decision_is_refused_from_any_process(workers: Workers) -> None
         assert refused.value.status == "already_decided"
         assert handle.result(timeout=workers.patience).text == "done d1"
         assert handle.status is TurnStatus.SUCCEEDED
+
+
+def test_a_follow_up_is_submitted_once_and_joins_a_turn_that_holds_its_id(
+    workers: Workers,
+) -> None:
+    from ostinato_dbos._steering import submit_follow_up
+
+    with workers.engine() as engine:  # no worker: the turns stay queued
+        engine.submit(turn_request("f1", "tool"), turn_id="turn:f1:1")
+        late = follow_up_request(turn_request("f1", "tool"), ["f1 late"], turn_id="turn:f1:1")
+        assert submit_follow_up(engine, late) == "turn:f1:2"
+        assert submit_follow_up(engine, late) == "turn:f1:2"  # run again: its own turn
+        assert sorted(engine.turn_ids("turn:f1:")) == ["turn:f1:1", "turn:f1:2"]
+        # Another turn holds the next id (an enqueued message): the late one joins it.
+        engine.submit(turn_request("f2", "tool"), turn_id="turn:f2:1")
+        engine.submit(turn_request("f2", "tool"), turn_id="turn:f2:2", after="turn:f2:1")
+        late = follow_up_request(turn_request("f2", "tool"), ["f2 late"], turn_id="turn:f2:1")
+        assert submit_follow_up(engine, late) == "turn:f2:2"
+        assert submit_follow_up(engine, late) == "turn:f2:2"  # the same message, once
+        assert sorted(engine.turn_ids("turn:f2:")) == ["turn:f2:1", "turn:f2:2"]
+        # An id held by a turn that has ended passes to the next one of the series.
+        engine.submit(turn_request("f3", "tool"), turn_id="f3")
+        engine.submit(turn_request("f3", "tool"), turn_id="f3:1").cancel()
+        late = follow_up_request(turn_request("f3", "tool"), ["f3 late"], turn_id="f3")
+        assert submit_follow_up(engine, late) == "f3:2"
+    workers.start("w1")
+    with workers.engine() as engine:  # the enqueued turn took the late message once
+        engine.turn("turn:f2:1").result(timeout=workers.patience)
+        assert engine.turn("turn:f2:2").result(timeout=workers.patience).text.endswith("done f2")
+    assert remembered(workers, "f2") == [
+        *("f2 tool", "done f2", "f2 tool"),
+        *("done f2", "f2 late", "done f2"),  # taken after its first answer: one more round
+    ]

@@ -335,25 +335,20 @@ class DbosTurnHandle:
 
     def steer(self, message: str) -> None:
         """Add a user message to the running turn: it joins the conversation at the
-        turn's next round boundary (recorded, so a replay takes it at the same round).
+        turn's next round boundary (recorded, so a replay takes it at the same round);
+        one that comes after the last boundary runs in the turn's follow-up
+        (``ostinato.durable.follow_up_id``), submitted by the turn itself.
 
         Raises:
-            DurableTurnError: the turn has ended (or no turn has this id).
+            DurableTurnError: the turn ended before it read the message (or no turn has
+                this id); the turn is ending and did not say in time whether it read it
+                (``status`` ``"closing"``).
         """
-        from ostinato_dbos._workflow import STEER_TOPIC
+        from ostinato_dbos._steering import send_steering
 
         if not isinstance(message, str) or not message.strip():
             raise ValueError("a steering message must be non-blank text")
-        if (status := self._raw_status()) in _TERMINAL:
-            turn_status = _STATUSES[status]
-            raise DurableTurnError(
-                f"the durable turn {self._id!r} has ended ({turn_status.value}); nothing "
-                "can join it — submit a new turn instead",
-                turn_id=self._id,
-                status=turn_status.value,
-            )
-        text = json.dumps({"text": message}, ensure_ascii=False)
-        self._engine.client.send(self._id, text, STEER_TOPIC, idempotency_key=str(uuid.uuid4()))
+        send_steering(self._engine, self._id, message)
 
     def cancel(self) -> None:
         """Cancel the turn (from any process): readers of its events get a cancelled

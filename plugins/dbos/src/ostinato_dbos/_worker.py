@@ -139,7 +139,9 @@ class Worker:
         began = time.monotonic()
         self._heartbeats.register()
         self._lease_until = began + settings.dead_after_seconds
-        configure_worker(runner, settings.approval_timeout_seconds, self.check_lease, self._writer)
+        configure_worker(
+            runner, settings.approval_timeout_seconds, self.check_lease, self._writer, settings
+        )
         activate(True)
         self._uninstall = lambda: activate(False)
         DBOS(

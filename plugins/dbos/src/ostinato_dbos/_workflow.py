@@ -23,20 +23,18 @@ from dbos import DBOS
 
 from ostinato.durable import TurnRequest, TurnRunner, Unit, ask_in_doubt, durable_turn
 from ostinato.errors import ApprovalError, ToolError
-from ostinato.messages import UserMessage
-from ostinato.runtime import Steering
 from ostinato.tools import ApprovalDecision, InDoubtRule, PendingToolCalls
 from ostinato.units import ToolInvocation, keeping_unit_notes, run_guarded
+from ostinato_dbos._settings import DbosSettings
+from ostinato_dbos._steering import DbosSteering, close_steering, submit_follow_up
 from ostinato_dbos._turn_log import DbosTurnLog, EventWriter
 
 __all__ = [
     "DECISIONS_TOPIC",
     "NOTE_EVENT",
     "PENDING_EVENT",
-    "STEER_TOPIC",
     "WORKFLOW_NAME",
     "DbosNotes",
-    "DbosSteering",
     "TurnFailure",
     "configure_worker",
     "dbos_unit",
@@ -50,8 +48,6 @@ WORKFLOW_NAME: Final = "ostinato.turn"
 PENDING_EVENT: Final = "ostinato.pending"
 #: The message topic decisions are sent on.
 DECISIONS_TOPIC: Final = "ostinato.decisions"
-#: The message topic steered user messages are sent on (``{"text": ...}``).
-STEER_TOPIC: Final = "ostinato.steer"
 #: What the event keeping a unit's note is named after (``"ostinato.note <key>"``).
 NOTE_EVENT: Final = "ostinato.note"
 
@@ -69,6 +65,7 @@ class _Worker:
     writer: EventWriter | None = None
     approval_timeout: float = 7 * 24 * 3600.0
     check_lease: Callable[[], None] = _no_lease
+    settings: DbosSettings | None = None
 
 
 def configure_worker(
@@ -76,15 +73,27 @@ def configure_worker(
     approval_timeout: float,
     check_lease: Callable[[], None] = _no_lease,
     writer: EventWriter | None = None,
+    settings: DbosSettings | None = None,
 ) -> None:
     """Give this process's turn workflows their runner (the worker's auto-configured
     client), how long they wait for decisions, the check that runs before each unit
-    (it returns while this worker still holds its turns; it ends the process otherwise)
-    and the writer of their events."""
+    (it returns while this worker still holds its turns; it ends the process otherwise),
+    the writer of their events, and the settings a turn's follow-up is submitted with
+    (default: read from the environment)."""
     _Worker.runner = runner
     _Worker.writer = writer
     _Worker.approval_timeout = approval_timeout
     _Worker.check_lease = check_lease
+    _Worker.settings = settings
+
+
+def _submit_follow_up(request: TurnRequest) -> str:
+    """Submit a turn's follow-up (in a step: fenced like a unit)."""
+    from ostinato_dbos._engine import DbosEngine
+
+    _Worker.check_lease()
+    with DbosEngine(_Worker.settings) as engine:
+        return submit_follow_up(engine, request)
 
 
 async def dbos_unit(unit: Unit[Any], next: Callable[[Unit[Any]], Awaitable[Any]]) -> Any:
@@ -158,21 +167,6 @@ async def _wait_for_decisions(pending: PendingToolCalls) -> Mapping[str, Approva
     return {call_id: ApprovalDecision.from_dict(d) for call_id, d in data.items()}
 
 
-class DbosSteering(Steering):
-    """A durable turn's steering: the messages sent to it (``STEER_TOPIC``) read with
-    ``DBOS.recv`` at each round boundary — recorded, so a replay takes the same messages
-    at the same round."""
-
-    __slots__ = ()
-
-    async def receive(self) -> list[UserMessage]:
-        """The messages sent since the previous round boundary."""
-        taken: list[UserMessage] = []
-        while (message := await DBOS.recv_async(STEER_TOPIC, timeout_seconds=0)) is not None:
-            taken.append(UserMessage(str(json.loads(message)["text"])))
-        return taken
-
-
 async def _wait_for_turn(turn_id: str) -> None:
     """Return once the turn ``turn_id`` has ended, however it ended (a turn submitted
     ``after`` it: an enqueued message). The wait is the workflow's own: a replay after a
@@ -223,10 +217,13 @@ async def run_turn_workflow(request_json: str, after: str | None = None) -> str:
     if writer is not None:  # what earlier runs of the turn stored (read, not recorded)
         stored = await asyncio.to_thread(writer.store.load, workflow_id)
         log = DbosTurnLog(workflow_id, stored, writer)
+    steering = DbosSteering()
+    answer = None
+    failure: TurnFailure | None = None
     try:
         with durable_turn(workflow_id), keeping_unit_notes(DbosNotes(workflow_id)):
             try:
-                answer = await runner.run(request, _wait_for_decisions, DbosSteering(), log=log)
+                answer = await runner.run(request, _wait_for_decisions, steering, log=log)
             finally:
                 # The turn's last events are written before its workflow ends (readers
                 # stop at the end of a finished turn's rows). Not on cancellation's
@@ -236,5 +233,11 @@ async def run_turn_workflow(request_json: str, after: str | None = None) -> str:
     except Exception as error:
         # Recorded as the turn's error: by name and message, as every process can read
         # it back (not every exception class can be rebuilt from DBOS's pickle).
-        raise TurnFailure(f"{type(error).__name__}: {error}") from None
+        failure = TurnFailure(f"{type(error).__name__}: {error}")
+    # Not on cancellation (a BaseException): a cancelled turn's steered messages go with it.
+    text = answer.text if answer is not None else None
+    await close_steering(steering, request, workflow_id, text, _submit_follow_up)
+    if failure is not None:
+        raise failure from None
+    assert answer is not None
     return json.dumps(answer.to_dict(), ensure_ascii=False)

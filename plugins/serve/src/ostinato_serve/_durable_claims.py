@@ -9,11 +9,13 @@ store (a DBOS workflow id), not in any server process.
 
 The busy policies: ``reject`` refuses (``409``, naming the running turn); ``steer`` sends
 the message to the running turn (the engine records it, read at its next round
-boundary); ``enqueue`` submits the next turn ``after`` the running one: the turn itself
-waits, inside the engine, until that one has ended, so the message outlives any server's
-restart; ``interrupt`` cancels the conversation's unfinished turns (each ends with its
-calls' cancelled results, leaving the conversation valid) and submits the next turn
-``after`` them in the same way. An engine whose ``submit`` has no ``exclusive`` and
+boundary, or by the turn's follow-up when it came after the last one; a turn that
+ended before reading it leaves the message to start a turn of its own); ``enqueue``
+submits the next turn ``after`` the running one: the turn itself waits, inside the
+engine, until that one has ended, so the message outlives any server's restart;
+``interrupt`` cancels the conversation's unfinished turns (each ends with its calls'
+cancelled results, leaving the conversation valid) and submits the next turn ``after``
+them in the same way. An engine whose ``submit`` has no ``exclusive`` and
 ``after`` (one without ordered turns) gets the check without the claim, and no
 ``enqueue`` or ``interrupt``.
 """
@@ -112,7 +114,9 @@ async def _steer(engine: DurableEngine, turn_id: str, text: str) -> bool:
         await asyncio.to_thread(steer_turn, engine.turn(turn_id), text)
     except DurableTurnError as exc:
         if exc.status in DONE:
-            return False
+            return False  # it ended before it read the message
+        if exc.status == "closing":
+            raise ApiError(503, "turn_closing", str(exc), {"Retry-After": "1"}) from None
         raise ApiError(409, "not_steerable", str(exc)) from None
     return True
 
