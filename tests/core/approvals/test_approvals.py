@@ -301,3 +301,31 @@ def test_a_tool_call_limit_counts_the_calls_before_and_after_the_resume(
     assert result is not None
     assert result.metadata.finish_reason == FinishReason.USAGE_LIMIT_EXCEEDED
     assert "tool_calls=3 (used 3)" in (result.output.text or "")
+
+
+@pytest.mark.parametrize("face", FACES)
+@pytest.mark.parametrize("where", ["inline", "resumed"])
+def test_a_denied_call_gets_its_tool_finished_event(face: str, where: str) -> None:
+    from ostinato.events import LoopEvent, ToolFailureKind, ToolFinished, ToolStarted
+
+    seen: list[LoopEvent] = []
+    client = ChatClient.create(asking_both())
+    spec = client.prompt("tidy up").tools(delete_file, list_files)
+    if where == "inline":
+        spec.approver(lambda request: ApprovalDecision.deny("not on Fridays"))
+    else:
+        pending = PendingToolCalls.of(answer(spec, face))
+        assert pending is not None
+        decisions = {pending.calls[0].id: ApprovalDecision.deny("not on Fridays")}
+        spec = client.prompt().tools(delete_file, list_files).resume(pending, decisions)
+    assert text(spec.listener(seen.append), face) == "Done."
+    assert RAN == ["list ."]  # the denied call never ran
+    denied = [e for e in seen if isinstance(e, ToolStarted | ToolFinished)]
+    denied = [e for e in denied if e.call.name == "delete_file"]
+    assert len(denied) == 1  # finished, never started
+    finished = denied[0]
+    assert isinstance(finished, ToolFinished)
+    assert finished.failure is ToolFailureKind.DENIED
+    assert finished.error is None and finished.duration == 0.0 and finished.round == 1
+    assert finished.result == "Tool call 'delete_file' was not run: denied (not on Fridays)."
+    assert ToolFinished.from_dict(finished.to_dict()) == finished  # the log's JSON form

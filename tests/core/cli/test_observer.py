@@ -208,3 +208,20 @@ async def test_a_tools_progress_is_reported_to_a_renderer_that_shows_it(mode):
     ]
     # A renderer without tool_progress is not told (it is optional).
     await run(ScriptedChatModel([tool_call_response(("steps", {})), "ok"]), Recorder(), mode, steps)
+
+
+async def test_a_denied_call_is_reported_as_denied_with_its_reason():
+    from ostinato.tools import ApprovalDecision
+
+    @tool(description="Pay", requires_approval=True)
+    def pay(amount: int) -> str:
+        raise AssertionError("a denied call must not run")
+
+    model = ScriptedChatModel([tool_call_response(("pay", {"amount": 5})), "ok"])
+    recorder = Recorder()
+    spec = ChatClient.create(model).prompt("go").tools(pay).listener(ToolCallListener(recorder))
+    spec.approver(lambda request: ApprovalDecision.deny("too much"))
+    assert await spec.call().acontent() == "ok"
+    [finished] = recorder.finished()
+    assert (finished.name, finished.duration, finished.error) == ("pay", None, "denied (too much)")
+    assert ("start", "pay", '{"amount": 5}') not in recorder.events

@@ -70,6 +70,8 @@ class ChatEvents(Protocol):
 def _error_text(event: ToolFinished) -> str:
     if event.failure is ToolFailureKind.CANCELLED:
         return "cancelled"
+    if event.failure is ToolFailureKind.DENIED:  # "Tool call 'x' was not run: denied (...)."
+        return "denied" + event.result.partition(": denied")[2].rstrip(".")
     text = event.result.removeprefix(_ERROR_PREFIX)
     if event.failure is ToolFailureKind.TIMED_OUT:  # "tool 'x' timed out ..." -> "timed out ..."
         return text.removeprefix(f"tool '{event.call.name}' ")
@@ -134,7 +136,7 @@ class ToolCallListener:
         if not ran and event.failure is ToolFailureKind.LIMIT:
             return
         duration = event.duration if ran else None
-        if event.error is None:
+        if event.error is None and event.failure is None:
             report = ToolCallEvent(call.name, call.arguments, duration, result=event.result)
         else:
             report = ToolCallEvent(call.name, call.arguments, duration, error=_error_text(event))

@@ -27,3 +27,6 @@ class ToolFailureKind(StrEnum):
     """A tool-call limit answered the call as text; the tool never ran."""
     CANCELLED = "cancelled"
     """The turn was cancelled before the call finished (``error``: ``CancelledError``)."""
+    DENIED = "denied"
+    """A person or an approver denied the call; the tool never ran (``error``: ``None``,
+    nothing was raised; ``result``: the denial the model reads)."""

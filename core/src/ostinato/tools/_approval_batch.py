@@ -155,12 +155,11 @@ async def complete_batch(
     to_run = [
         c for c in calls if c.id in decisions and decisions[c.id].kind is not ApprovalKind.DENY
     ]
-    denied = False
-    for call in calls:
-        decision = decisions.get(call.id)
-        if decision is not None and decision.kind is ApprovalKind.DENY:
-            denied = True
-            texts[call.id] = ToolResponse(call.id, call.name, decision.denial_text(call))
+    denied = [c for c in calls if c.id in decisions and decisions[c.id].kind is ApprovalKind.DENY]
+    for call in denied:
+        texts[call.id] = ToolResponse(call.id, call.name, decisions[call.id].denial_text(call))
+    if denied:
+        await _tell_denied(denied, texts)
     direct = done_direct and not denied
     if to_run:
         ran_ids = {r.id for r in done}
@@ -178,6 +177,19 @@ async def complete_batch(
     return ToolExecutionResult(
         (*prompt.messages, edited, ToolResponseMessage(responses)), return_direct=direct
     )
+
+
+async def _tell_denied(denied: Sequence[ToolCall], texts: Mapping[str, ToolResponse]) -> None:
+    """A ``ToolFinished`` (``failure`` ``denied``, duration 0) for each denied call, to the
+    sink of the tool calls being executed, if anybody listens."""
+    from ostinato.events import ToolFailureKind, current_event_sink
+
+    sink = current_event_sink()
+    if sink is None:
+        return
+    for call in denied:
+        text = texts[call.id].response_data
+        await sink.tool_finished(call, text, 0.0, None, False, ToolFailureKind.DENIED)
 
 
 async def _ask(settings: ApprovalSettings, request: ApprovalRequest) -> ApprovalDecision:
