@@ -10,6 +10,7 @@ installed into a clean environment) is checked by ``make wheels-check``
 from __future__ import annotations
 
 import importlib
+import re
 
 import pytest
 from packaging.requirements import Requirement
@@ -80,6 +81,12 @@ def test_it_has_a_readme_of_its_own(dist: Distribution):
     readme = (dist.folder / "README.md").read_text(encoding="utf-8")
     assert readme.startswith(f"# {dist.name}\n"), f"{dist}/README.md starts with its name"
     assert dist.project.get("description", "").strip(), f"{dist}: a one-line description"
+    # A package index shows the README alone: a relative link would lead nowhere there.
+    relative = re.findall(r"\]\((?!https?:|mailto:|#)([^)\s]+)\)", readme)
+    assert not relative, (
+        f"{dist}/README.md links {relative} relatively; fix: link the project's pages by "
+        "their full address (https://github.com/ostinato-ai/ostinato/blob/main/...)"
+    )
 
 
 @each
