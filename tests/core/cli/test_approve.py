@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import sys
 from collections.abc import Iterator
@@ -49,12 +50,15 @@ def test_a_denial_is_shown_like_the_tool_lines_and_takes_a_reason(approving: Ter
     approving.expect(r"why \(told to the model; Enter for no reason\): ")
     approving.type("\n")
     approving.expect(r'\n✗ get_weather\(city="Paris"\) denied\n')
-    approving.expect(r'approve get_weather\(city="Tokyo"\)\? \[y\]es / \[n\]o / \[e\]dit: ')
+    between = approving.expect(
+        r'approve get_weather\(city="Tokyo"\)\? \[y\]es / \[n\]o / \[e\]dit: '
+    )
+    assert "denied" not in between  # shown once
     approving.type("n\n")
     approving.expect(r"why \(told to the model; Enter for no reason\): ")
     approving.type("not Tokyo today\n")
     approving.expect(r'\n✗ get_weather\(city="Tokyo"\) denied: not Tokyo today\n')
-    approving.expect(r"usage: ")
+    assert "denied" not in approving.expect(r"usage: ")  # shown once
     assert approving.process.wait(timeout=20) == 0
 
 
@@ -68,8 +72,26 @@ def test_the_model_reads_the_reason_of_a_denial() -> None:
     renderer = TerminalRenderer(io.StringIO(), err, progress=False)
     approver = TerminalApprover(renderer, io.StringIO("n\nit costs money\n"), err)
     call = ToolCall(id="c1", name="pay", arguments='{"amount": 5}')
-    decision = approver._ask(ApprovalRequest(call=call, definition=None))
+    decision = asyncio.run(approver(ApprovalRequest(call=call, definition=None)))
     assert decision.kind is ApprovalKind.DENY
     assert decision.denial_text(call) == (
         "Tool call 'pay' was not run: denied (the user declined this call: it costs money)."
     )
+
+
+def test_ctrl_c_at_a_question_leaves_the_next_line_to_the_chat_prompt(
+    scripted: FakeDistributions, tmp_path: Path
+) -> None:
+    state = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    argv = ["chat", "-m", "scripted:weather", "--tools", WEATHER_PY, "--approve"]
+    with ostinato_on_terminal(scripted, tmp_path, *argv, env=state) as terminal:
+        terminal.expect(r"\n> ")
+        terminal.type("Weather?\n")
+        terminal.expect(r'approve get_weather\(city="Paris"\)\? \[y\]es / \[n\]o / \[e\]dit: ')
+        terminal.interrupt()  # Ctrl-C while the question waits for a line
+        terminal.expect(r"\ncancelled")
+        terminal.expect(r"\n> ")
+        # The abandoned question must not take this line: the prompt reads it and quits.
+        terminal.type("/exit\n")
+        assert terminal.process.wait(timeout=20) == 0
+        assert "approve" not in terminal.screen

@@ -223,5 +223,5 @@ async def test_a_denied_call_is_reported_as_denied_with_its_reason():
     spec.approver(lambda request: ApprovalDecision.deny("too much"))
     assert await spec.call().acontent() == "ok"
     [finished] = recorder.finished()
-    assert (finished.name, finished.duration, finished.error) == ("pay", None, "denied (too much)")
+    assert (finished.name, finished.duration, finished.error) == ("pay", None, "denied: too much")
     assert ("start", "pay", '{"amount": 5}') not in recorder.events

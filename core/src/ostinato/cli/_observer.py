@@ -54,7 +54,10 @@ class ToolCallEvent:
 
 
 class ChatEvents(Protocol):
-    """What the observer reports; the chat command's renderer implements it."""
+    """What the observer reports; the chat command's renderer implements it. A renderer
+    may also have ``tool_progress(name, text, fraction)`` (a running tool's progress)
+    and ``denied(name, arguments, reason)`` (a call denied before it ran; without it, a
+    denial is reported by ``tool_finished`` with the error ``denied: <reason>``)."""
 
     def model_started(self, round_number: int) -> None:
         """A model round (from 1) is about to be sent."""
@@ -67,11 +70,21 @@ class ChatEvents(Protocol):
         """A tool call ended (or was answered without running a tool)."""
 
 
+def denial_reason(event: ToolFinished) -> str | None:
+    """The reason of a denied call's ``ToolFinished`` as a person gave it, if any (the
+    result reads ``Tool call 'x' was not run: denied (<reason>).``)."""
+    from ostinato.cli._approval_prompt import DECLINED
+
+    reason = event.result.partition(": denied (")[2].removesuffix(").")
+    return reason.removeprefix(DECLINED).removeprefix(": ") or None
+
+
 def _error_text(event: ToolFinished) -> str:
     if event.failure is ToolFailureKind.CANCELLED:
         return "cancelled"
-    if event.failure is ToolFailureKind.DENIED:  # "Tool call 'x' was not run: denied (...)."
-        return "denied" + event.result.partition(": denied")[2].rstrip(".")
+    if event.failure is ToolFailureKind.DENIED:
+        reason = denial_reason(event)
+        return f"denied: {reason}" if reason else "denied"
     text = event.result.removeprefix(_ERROR_PREFIX)
     if event.failure is ToolFailureKind.TIMED_OUT:  # "tool 'x' timed out ..." -> "timed out ..."
         return text.removeprefix(f"tool '{event.call.name}' ")
@@ -134,6 +147,10 @@ class ToolCallListener:
         call = event.call
         ran = self._running.pop(call.id, None) is not None
         if not ran and event.failure is ToolFailureKind.LIMIT:
+            return
+        told = getattr(self._events, "denied", None)  # optional for a renderer
+        if event.failure is ToolFailureKind.DENIED and told is not None:
+            told(call.name, call.arguments, denial_reason(event))
             return
         duration = event.duration if ran else None
         if event.error is None and event.failure is None:

@@ -119,8 +119,12 @@ async def execute_with_approvals(
         tool = by_name.get(call.name)
         definition = None if tool is None else tool.tool_definition
         request = ApprovalRequest(call, definition, asked.get(call.id))
-        decisions[call.id] = await _ask(settings, request)
-    return await complete_batch(manager, prompt, assistant, done, direct, decisions, asked)
+        decision = decisions[call.id] = await _ask(settings, request)
+        if decision.kind is ApprovalKind.DENY:  # told as it is decided, before the next
+            await _tell_denied(call, decision)
+    return await complete_batch(
+        manager, prompt, assistant, done, direct, decisions, asked, told_denials=True
+    )
 
 
 async def complete_batch(
@@ -131,12 +135,15 @@ async def complete_batch(
     done_direct: bool,
     decisions: Mapping[str, ApprovalDecision],
     inputs: Mapping[str, InputRequest] | None = None,
+    *,
+    told_denials: bool = False,
 ) -> ToolExecutionResult:
     """Run the decided calls of ``assistant`` (``done`` answers the others) and return the
     batch's whole result: ``prompt``'s messages, the assistant message with edited
     arguments, one tool response per call in call order. A call of ``inputs`` (it asked
     for input) answered runs again with the answer (:func:`~ostinato.tools.input_answer`);
-    one that asks again is answered with a note saying so."""
+    one that asks again is answered with a note saying so. Each denied call gets its
+    ``ToolFinished`` here, first, unless ``told_denials`` (told as they were decided)."""
     inputs = inputs or {}
     answers = {
         call_id: InputAnswer(inputs[call_id], decision.fields)
@@ -158,8 +165,8 @@ async def complete_batch(
     denied = [c for c in calls if c.id in decisions and decisions[c.id].kind is ApprovalKind.DENY]
     for call in denied:
         texts[call.id] = ToolResponse(call.id, call.name, decisions[call.id].denial_text(call))
-    if denied:
-        await _tell_denied(denied, texts)
+        if not told_denials:
+            await _tell_denied(call, decisions[call.id])
     direct = done_direct and not denied
     if to_run:
         ran_ids = {r.id for r in done}
@@ -179,16 +186,15 @@ async def complete_batch(
     )
 
 
-async def _tell_denied(denied: Sequence[ToolCall], texts: Mapping[str, ToolResponse]) -> None:
-    """A ``ToolFinished`` (``failure`` ``denied``, duration 0) for each denied call, to the
-    sink of the tool calls being executed, if anybody listens."""
+async def _tell_denied(call: ToolCall, decision: ApprovalDecision) -> None:
+    """A ``ToolFinished`` for the denied ``call`` (``failure`` ``denied``, duration 0, the
+    denial as its result), to the sink of the tool calls being executed, if anybody
+    listens."""
     from ostinato.events import ToolFailureKind, current_event_sink
 
     sink = current_event_sink()
-    if sink is None:
-        return
-    for call in denied:
-        text = texts[call.id].response_data
+    if sink is not None:
+        text = decision.denial_text(call)
         await sink.tool_finished(call, text, 0.0, None, False, ToolFailureKind.DENIED)
 
 
