@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,7 @@ from ostinato.memory import EntryKind, SessionEntry
 from ostinato.messages import Message, SystemMessage, UserMessage
 from ostinato.testing import ScriptedChatModel
 from ostinato.testing.memory_conformance import turn
+from ostinato.units import UnitOrder, UnitWrapper
 from ostinato_memory import (
     InMemorySessionLog,
     LastTurns,
@@ -133,3 +135,40 @@ def test_the_session_advisor_needs_a_session_memory():
 
     with pytest.raises(TypeError, match="needs a SessionMemory"):
         SessionMemoryAdvisor(MessageWindowChatMemory())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("crash", [False, True])
+async def test_a_model_summary_in_a_durable_turn_is_a_recorded_model_call(crash: bool) -> None:
+    summarizer = ScriptedChatModel(responder=lambda prompt: "the gist")
+    memory = SessionMemory(strategies=[SummarizeOlderTurns(summarizer, max_turns=1, keep_turns=1)])
+    await memory.add("s", turn("old"))
+    advisor = SessionMemoryAdvisor(memory)
+    journal = Journal()
+    crashing = [crash]
+
+    async def crash_at_the_summary_write(unit: Any, next: Any) -> Any:
+        if crashing[0] and unit.kind is UnitKind.MEMORY_WRITE and unit.sequence == 6:
+            raise RuntimeError("the worker died here")  # after the summary's model call
+        return await next(unit)
+
+    crasher = UnitWrapper.of_all("crash", UnitOrder.DURABLE + 1, crash_at_the_summary_write)
+    for _ in range(2):  # the second run: a replay (past the end, or after the crash)
+        builder = ChatClient.builder(ScriptedChatModel(["new answer"]))
+        builder.default_advisors(advisor).unit_wrappers(journal.wrapper(), crasher)
+        client = builder.build()
+        with durable_turn("t-1"):
+            spec = client.prompt("new").advisors(AdvisorParams.conversation_id("s"))
+            assert await spec.call().acontent() == "new answer"
+        crashing[0] = False
+    assert [k for k, _ in journal.ran] == [
+        UnitKind.MEMORY_READ,
+        UnitKind.MODEL_CALL,
+        UnitKind.MEMORY_WRITE,
+        UnitKind.MEMORY_READ,  # compaction's read of the log
+        UnitKind.MODEL_CALL,  # the summarizer's model call
+        UnitKind.MEMORY_WRITE,  # the summary it appends (on the replay, after a crash)
+    ]
+    assert len(summarizer.prompts) == 1  # asked once, whatever the replays
+    entries = await memory.log.read("s")
+    assert [e.kind for e in entries] == [EntryKind.TURN, EntryKind.TURN, EntryKind.SUMMARY]
+    assert _texts(await memory.get("s"))[0].endswith("the gist")  # type: ignore[union-attr]

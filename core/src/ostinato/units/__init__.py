@@ -3,7 +3,8 @@
 A *unit* is one step of a turn a wrapper may observe, steer, record or replay: a model
 round (:class:`ModelCall`, :class:`ModelStream`), a tool call (:class:`ToolInvocation`),
 a chat memory read or write (:class:`MemoryRead`, :class:`MemoryWrite`), a vector store
-search (:class:`Retrieval`, made by :func:`search_documents`). Each has a kind,
+search (:class:`Retrieval`, made by :func:`search_documents`); a model call made
+outside the loop (a summary) is one too with :func:`call_model`. Each has a kind,
 a sequence number in its turn, a JSON description of its input and a codec for its
 result. A client runs every unit through one :class:`UnitStack` of
 :class:`UnitWrapper` values, composed once: core's own (the tool concurrency cap, the
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
         run_guarded,
     )
     from ostinato.units._memory import read_memory, write_memory
+    from ostinato.units._model_call import call_model
     from ostinato.units._notes import UnitNotes, keeping_unit_notes, unit_notes
     from ostinato.units._retrieval import (
         DOCUMENTS,
@@ -85,6 +87,7 @@ __all__ = [
     "UnitWrapper",
     "aggregate",
     "ask_reconcile_hook",
+    "call_model",
     "current_turn",
     "current_unit",
     "current_unit_stack",
@@ -118,6 +121,7 @@ __getattr__, __dir__ = lazy_exports(
         "MemoryWrite": "ostinato.units._values",
         "ModelCall": "ostinato.units._values",
         "ModelStream": "ostinato.units._values",
+        "call_model": "ostinato.units._model_call",
         "RecordedSteps": "ostinato.units._in_doubt",
         "Retrieval": "ostinato.units._retrieval",
         "search_documents": "ostinato.units._retrieval",

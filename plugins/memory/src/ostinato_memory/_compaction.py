@@ -170,9 +170,12 @@ class ChatModelSummarizer:
         self._instructions = instructions
 
     async def summarize(self, messages: Sequence[Message]) -> str:
-        """The model's summary of :func:`transcript` of ``messages``."""
+        """The model's summary of :func:`transcript` of ``messages`` (a model-call unit of
+        the current stack, so a durable turn records it: a replay does not ask again)."""
+        from ostinato.units import call_model
+
         prompt = Prompt([SystemMessage(self._instructions), UserMessage(transcript(messages))])
-        response = await self._model.call(prompt)
+        response = await call_model(self._model, prompt)
         return (response.text or "").strip()
 
 

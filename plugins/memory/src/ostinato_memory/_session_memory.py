@@ -126,7 +126,8 @@ class SessionMemory(ChatMemorySyncFaces):
         ``None``). The read and the append are memory units of ``units`` (a chain's
         stack and turn; by default the stack the tool loop made current, if any), so a
         durable turn records them (:mod:`ostinato_memory._session_io`); the summarizer
-        runs in between."""
+        runs in between, with that stack current (a :class:`ChatModelSummarizer`'s model
+        call is a unit of it too: a replay gets the recorded summary)."""
         check_conversation_id(conversation_id)
         if not self.summarizes:
             return None
@@ -137,7 +138,14 @@ class SessionMemory(ChatMemorySyncFaces):
             fold = strategy.plan(blocks) if summarizer is not None else None
             if summarizer is None or not fold:
                 continue
-            text = await summarizer.summarize([m for block in fold for m in block.messages])
+            folded = [m for block in fold for m in block.messages]
+            if units is None:
+                text = await summarizer.summarize(folded)
+            else:  # a summarizer's model call is a unit of the same stack
+                from ostinato.units import using_unit_stack
+
+                with using_unit_stack(units, turn):
+                    text = await summarizer.summarize(folded)
             start, end = fold[0].start, fold[-1].end
             entry = SessionEntry.summary(summary_message(text, start, end), start, end)
             await append_entries(self._entries, conversation_id, [entry], units=units, turn=turn)
