@@ -145,6 +145,7 @@ def test_sigterm_hands_a_waiting_turn_back_and_a_decision_from_the_api_resumes_i
         assert handle.result(timeout=workers.patience).text == "done t4"
         assert follower.kinds() == [
             *UNTIL_APPROVAL,  # no tool runs: the denied call is answered in the resumed round
+            "tool_finished 1",  # its denial
             "round_started 2",
             "round_finished 2",
             "loop_ended",

@@ -122,3 +122,19 @@ def test_bad_positions_and_unknown_turns_fail_at_once(
         assert expired.value.reason == "expired"
         assert list(handle.events(after=last)) == []  # the end is still the end
         assert time.monotonic() - began < 10  # never a hang
+
+
+def test_the_event_writer_checks_the_worker_s_lease_before_each_write(tmp_path) -> None:
+    from ostinato_dbos._turn_log import EventStore, EventWriter
+
+    store = EventStore(f"sqlite:///{tmp_path / 'events.sqlite3'}")
+    checked: list[int] = []  # the rows stored when the check ran
+    writer = EventWriter(store, check=lambda: checked.append(len(store.after("t", 0))))
+    try:
+        writer.put("t", 1, json.dumps({"kind": "text_delta", "seq": 1}))
+        writer.flush()
+        assert checked == [0]  # checked before the row was written (a fenced worker
+        assert [seq for seq, _ in store.after("t", 0)] == [1]  # ends there, writing none)
+    finally:
+        writer.close()
+        store.close()

@@ -19,7 +19,7 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 import sqlalchemy as sa
@@ -140,10 +140,18 @@ class EventStore:
 
 
 class EventWriter:
-    """The worker's thread writing its turns' events (one per process)."""
+    """The worker's thread writing its turns' events (one per process).
 
-    def __init__(self, store: EventStore) -> None:
+    Args:
+        store: the events table.
+        check: called before each write (the worker's lease check: it ends a worker whose
+            turns were adopted, so a worker that was presumed dead — stalled, frozen —
+            writes nothing more into the logs of turns another worker now runs).
+    """
+
+    def __init__(self, store: EventStore, check: Callable[[], None] | None = None) -> None:
         self.store = store
+        self._check = check
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._done = threading.Condition()
         self._queued = 0
@@ -180,6 +188,8 @@ class EventWriter:
                     self._queue.put(_STOP)
                     break
                 rows.append(item)
+            if self._check is not None:
+                self._check()  # fenced: not into a log another worker now writes
             for attempt in range(20):
                 try:
                     self.store.insert(rows)

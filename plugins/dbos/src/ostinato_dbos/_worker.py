@@ -135,7 +135,7 @@ class Worker:
         self._url = settings.system_database_url()
         DBOS.migrate(self._url)
         self._heartbeats = Heartbeats(self._url, self.executor_id)
-        self._writer = EventWriter(EventStore(self._url))
+        self._writer = EventWriter(EventStore(self._url), self.check_lease)
         began = time.monotonic()
         self._heartbeats.register()
         self._lease_until = began + settings.dead_after_seconds
