@@ -138,7 +138,10 @@ def test_a_denied_call_does_not_run_and_the_model_reads_why(page_on: Any) -> Non
         "Results: Tool call 'send_money' was not run: denied (over budget)."
     )
     expect(call).to_have_attribute("data-state", "denied")
-    expect(call.locator(".tool-result")).to_have_text("Not run: denied (over budget).")
+    # Once the resumed turn reports the call, the card shows what the model read.
+    expect(call.locator(".tool-result")).to_have_text(
+        "Tool call 'send_money' was not run: denied (over budget)."
+    )
     _idle(page)
 
 

@@ -197,8 +197,9 @@ export class TurnView {
         const card = this.card(event.round, event.call);
         this.setResult(card, event.result);
         card.duration.textContent = formatMs((event.duration || 0) * 1000);
-        // error: the class raised (ValueError...); failure: the kind (cancelled...)
+        // error: the class raised (ValueError...); failure: the kind (cancelled, denied...)
         if (event.failure === "cancelled") this.setCardState(card, "failed", "cancelled");
+        else if (event.failure === "denied") this.setCardState(card, "denied");
         else if (event.error) this.setCardState(card, "failed", `failed: ${event.error}`);
         else this.setCardState(card, "done");
         break;
