@@ -1,0 +1,167 @@
+"""Steering a running Temporal turn (a signal, taken at the next round boundary) and its
+follow-up (the messages that came after the last boundary), on a development server with
+a worker in this process (its listeners let a test hold the turn's last workflow task).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ostinato.testing.durable_engine.tools  # noqa: F401  # imported once, passed through
+from ostinato.durable import TurnRequest, follow_up_id
+from ostinato.errors import DurableTurnError
+from ostinato.events import LoopEnded, LoopEvent
+from ostinato.testing.durable_engine import TOOLS, FakeModelServer, worker_environment
+from ostinato_temporal import TemporalEngine, TemporalSettings, Worker
+from tests.servers import TemporalServer
+
+
+@dataclass
+class Turns:
+    """The fake model, a submitter's engine, and the memory the worker writes."""
+
+    server: FakeModelServer
+    engine: TemporalEngine
+    memory_path: Path
+
+    def remembered(self, conversation: str) -> list[str | None]:
+        from ostinato_memory import SQLiteChatMemoryRepository
+
+        repository = SQLiteChatMemoryRepository(self.memory_path)
+        return [m.text for m in repository.find_by_conversation_id_sync(conversation)]
+
+
+class Holding:
+    """A listener that holds the workflow task telling the first ``LoopEnded`` (up to a
+    second, within Temporal's deadlock limit) until the test has sent its message."""
+
+    def __init__(self) -> None:
+        self.ending = threading.Event()
+        self.sent = threading.Event()
+
+    def __call__(self, event: LoopEvent) -> None:
+        if isinstance(event, LoopEnded) and not self.ending.is_set():
+            self.ending.set()
+            self.sent.wait(1.0)
+
+
+@pytest.fixture
+def holding() -> Holding:
+    return Holding()
+
+
+@pytest.fixture
+def turns(
+    temporal_server: TemporalServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    holding: Holding,
+) -> Iterator[Turns]:
+    with FakeModelServer() as server:
+        memory = tmp_path / "memory.sqlite3"
+        env = {
+            **worker_environment(server, memory),
+            "OSTINATO_LOAD_PLUGINS": "openai,memory,temporal",
+            "OSTINATO_TEMPORAL_ADDRESS": temporal_server.address,
+            "OSTINATO_TEMPORAL_TASK_QUEUE": f"steer-{uuid.uuid4().hex[:8]}",
+            "OSTINATO_TEMPORAL_HEARTBEAT_SECONDS": "2",
+            "OSTINATO_TEMPORAL_SHUTDOWN_GRACE_SECONDS": "0",
+        }
+        for name in os.environ:
+            if name.startswith("OSTINATO_"):
+                monkeypatch.delenv(name)
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        worker = Worker(TemporalSettings(), listeners=[holding])
+        worker.start()
+        engine = TemporalEngine()
+        try:
+            yield Turns(server, engine, memory)
+        finally:
+            engine.close()
+            worker.stop(0)
+
+
+def _history(engine: TemporalEngine, turn_id: str) -> list[Any]:
+    async def read() -> list[Any]:
+        handle = (await engine.client()).get_workflow_handle(turn_id)
+        return [event async for event in handle.fetch_history_events()]
+
+    return engine._sync(read)
+
+
+def test_a_message_steered_in_a_tool_call_joins_the_next_round_and_memory(
+    turns: Turns,
+) -> None:
+    tool = turns.server.gate(("count", "s1", 0))
+    handle = turns.engine.submit(
+        TurnRequest("s1 tool", conversation_id="s1", tools=(f"{TOOLS}:count",))
+    )
+    assert tool.arrived.wait(30)
+    handle.steer("and the other one")  # taken at the boundary after the tool's result
+    tool.release.set()
+    assert handle.result(timeout=30).text == "done s1"
+    assert turns.server.user_texts[("model", "s1", 2)] == ["and the other one"]
+    assert turns.remembered("s1") == ["s1 tool", "and the other one", "done s1"]
+    with pytest.raises(DurableTurnError, match="has ended") as ended:
+        handle.steer("too late")
+    assert ended.value.status == "succeeded"
+    with pytest.raises(DurableTurnError) as unknown:  # nothing was left for a follow-up
+        _ = turns.engine.turn(follow_up_id(handle.id)).status
+    assert unknown.value.status == "unknown"
+    with pytest.raises(DurableTurnError) as nobody:
+        turns.engine.turn("no-such-turn").steer("hello")
+    assert nobody.value.status == "unknown"
+    with pytest.raises(ValueError, match="non-blank"):
+        handle.steer("  ")
+
+
+def test_a_message_steered_after_the_last_round_runs_in_the_follow_up(
+    turns: Turns, holding: Holding
+) -> None:
+    """The message arrives once the loop has ended (the worker holds the workflow task
+    telling it; the answer is not stored yet): it runs in the turn's follow-up, stored
+    after the turn's answer."""
+    handle = turns.engine.submit(TurnRequest("s2 plain", conversation_id="s2"), turn_id="turn:s2:1")
+    assert holding.ending.wait(30)
+    handle.steer("one more thing")  # no round boundary is left
+    holding.sent.set()
+    assert handle.result(timeout=30).text == "done s2"
+    follow_up = turns.engine.turn(follow_up_id(handle.id))
+    assert follow_up.id == "turn:s2:2"
+    assert follow_up.result(timeout=30).text == "done s2"
+    assert turns.server.user_texts[("model", "s2", 2)] == ["one more thing"]
+    assert turns.remembered("s2") == ["s2 plain", "done s2", "one more thing", "done s2"]
+
+
+def test_a_message_steered_while_the_turn_completes_is_not_dropped(
+    turns: Turns, holding: Holding
+) -> None:
+    """The message arrives while the worker holds the workflow task that ends the turn
+    (its answer computed, nothing left to await): the service refuses the completion,
+    and the workflow runs again from its history with the message delivered beside the
+    last round's result, before its round boundary: the turn takes it and goes on."""
+    handle = turns.engine.submit(TurnRequest("s3 plain", conversation_id="s3", remember=False))
+    assert holding.ending.wait(30)
+    handle.steer("and this")
+    holding.sent.set()
+    handle.result(timeout=30)
+    assert turns.server.user_texts[("model", "s3", 2)] == ["and this"]
+    from temporalio.api.enums.v1 import EventType, WorkflowTaskFailedCause
+
+    refused = [
+        e.workflow_task_failed_event_attributes.cause
+        for e in _history(turns.engine, handle.id)
+        if e.event_type == EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED
+    ]
+    assert refused == [WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND]
+    with pytest.raises(DurableTurnError):  # the turn took it: no follow-up
+        _ = turns.engine.turn(follow_up_id(handle.id)).status
