@@ -140,10 +140,40 @@ class TemporalEngine:
         return TemporalTurnHandle(self, turn_id)
 
     def turn_ids(self, prefix: str) -> list[str]:
-        """The ids of the durable turns starting with ``prefix``, oldest first."""
+        """The ids of the durable turns starting with ``prefix``, oldest first.
+
+        The service lists workflows from its visibility store, which may lag a moment
+        behind a workflow just started; the turns that continue the newest listed id's
+        series (:func:`~ostinato.durable.follow_up_id`; ``<prefix>1`` first when none is
+        listed and ``prefix`` ends with ``:``) are looked up directly and added, so a
+        numbered series (``turn:<conversation>:<n>``) is complete."""
         quoted = prefix.replace("\\", "\\\\").replace("'", "\\'")
         query = f"WorkflowType = '{WORKFLOW_NAME}' AND WorkflowId STARTS_WITH '{quoted}'"
-        return [turn_id for turn_id, _ in self._sync(lambda: self._list(query))]
+        return self._sync(lambda: self._series(prefix, query))
+
+    async def _series(self, prefix: str, query: str) -> list[str]:
+        from temporalio.service import RPCError, RPCStatusCode
+
+        from ostinato.durable import follow_up_id
+
+        found = [turn_id for turn_id, _ in await self._list(query)]
+        if found:
+            candidate = follow_up_id(found[-1])
+        elif prefix.endswith(":"):
+            candidate = f"{prefix}1"
+        else:
+            return found
+        client = await self.client()
+        while candidate not in found:
+            try:
+                await client.get_workflow_handle(candidate).describe()
+            except RPCError as error:
+                if error.status is RPCStatusCode.NOT_FOUND:
+                    break
+                raise
+            found.append(candidate)
+            candidate = follow_up_id(candidate)
+        return found
 
     async def _list(self, query: str) -> list[tuple[str, Any]]:
         client = await self.client()

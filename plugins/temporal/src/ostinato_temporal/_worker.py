@@ -1,6 +1,8 @@
 """A worker process: polls the task queue, runs turn workflows (the chain, in Temporal's
-sandbox) and unit activities (model rounds, tool calls, memory), on one auto-configured
-client built from the worker's environment.
+sandbox), unit activities (model rounds, tool calls, memory) and follow-up submissions,
+on one auto-configured client built from the worker's environment; and polls the queue of
+waits (``<task queue>.waits``: turns submitted ``after`` another, waiting for it), apart,
+so that waiting turns never take the slots of the units they wait for.
 
 :class:`Worker` is what ``ostinato worker --engine temporal`` runs. It runs Temporal's
 worker on an event loop of its own, in a thread. A worker that dies (SIGKILL) needs no
