@@ -1,93 +1,20 @@
 """Steering a running Temporal turn (a signal, taken at the next round boundary) and its
 follow-up (the messages that came after the last boundary), on a development server with
-a worker in this process (its listeners let a test hold the turn's last workflow task).
+a worker in this process (``turns``: its listener lets a test hold the workflow task
+that tells the loop's end).
 """
 
 from __future__ import annotations
 
-import os
-import threading
-import uuid
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import ostinato.testing.durable_engine.tools  # noqa: F401  # imported once, passed through
 from ostinato.durable import TurnRequest, follow_up_id
 from ostinato.errors import DurableTurnError
-from ostinato.events import LoopEnded, LoopEvent
-from ostinato.testing.durable_engine import TOOLS, FakeModelServer, worker_environment
-from ostinato_temporal import TemporalEngine, TemporalSettings, Worker
-from tests.servers import TemporalServer
-
-
-@dataclass
-class Turns:
-    """The fake model, a submitter's engine, and the memory the worker writes."""
-
-    server: FakeModelServer
-    engine: TemporalEngine
-    memory_path: Path
-
-    def remembered(self, conversation: str) -> list[str | None]:
-        from ostinato_memory import SQLiteChatMemoryRepository
-
-        repository = SQLiteChatMemoryRepository(self.memory_path)
-        return [m.text for m in repository.find_by_conversation_id_sync(conversation)]
-
-
-class Holding:
-    """A listener that holds the workflow task telling the first ``LoopEnded`` (up to a
-    second, within Temporal's deadlock limit) until the test has sent its message."""
-
-    def __init__(self) -> None:
-        self.ending = threading.Event()
-        self.sent = threading.Event()
-
-    def __call__(self, event: LoopEvent) -> None:
-        if isinstance(event, LoopEnded) and not self.ending.is_set():
-            self.ending.set()
-            self.sent.wait(1.0)
-
-
-@pytest.fixture
-def holding() -> Holding:
-    return Holding()
-
-
-@pytest.fixture
-def turns(
-    temporal_server: TemporalServer,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    holding: Holding,
-) -> Iterator[Turns]:
-    with FakeModelServer() as server:
-        memory = tmp_path / "memory.sqlite3"
-        env = {
-            **worker_environment(server, memory),
-            "OSTINATO_LOAD_PLUGINS": "openai,memory,temporal",
-            "OSTINATO_TEMPORAL_ADDRESS": temporal_server.address,
-            "OSTINATO_TEMPORAL_TASK_QUEUE": f"steer-{uuid.uuid4().hex[:8]}",
-            "OSTINATO_TEMPORAL_HEARTBEAT_SECONDS": "2",
-            "OSTINATO_TEMPORAL_SHUTDOWN_GRACE_SECONDS": "0",
-        }
-        for name in os.environ:
-            if name.startswith("OSTINATO_"):
-                monkeypatch.delenv(name)
-        for name, value in env.items():
-            monkeypatch.setenv(name, value)
-        worker = Worker(TemporalSettings(), listeners=[holding])
-        worker.start()
-        engine = TemporalEngine()
-        try:
-            yield Turns(server, engine, memory)
-        finally:
-            engine.close()
-            worker.stop(0)
+from ostinato.testing.durable_engine import TOOLS
+from ostinato_temporal import TemporalEngine
+from tests.plugins.temporal.conftest import Holding, Turns
 
 
 def _history(engine: TemporalEngine, turn_id: str) -> list[Any]:
