@@ -43,17 +43,25 @@ class Turns:
 
 
 class Holding:
-    """A listener that holds the workflow task telling the first ``LoopEnded`` (up to a
-    second, within Temporal's deadlock limit) until the test has sent its message."""
+    """A listener that holds the workflow task telling the first ``LoopEnded`` (of the
+    turn :meth:`arm` named, else of any turn) up to 1.5 s, within Temporal's 2 s deadlock
+    limit, until the test has sent its message."""
 
     def __init__(self) -> None:
         self.ending = threading.Event()
         self.sent = threading.Event()
+        self.turn_id: str | None = None
+
+    def arm(self, turn_id: str) -> None:
+        """Hold the ``LoopEnded`` of the turn ``turn_id`` next."""
+        self.ending, self.sent, self.turn_id = threading.Event(), threading.Event(), turn_id
 
     def __call__(self, event: LoopEvent) -> None:
-        if isinstance(event, LoopEnded) and not self.ending.is_set():
+        if not isinstance(event, LoopEnded) or self.ending.is_set():
+            return
+        if self.turn_id is None or event.turn_id == self.turn_id:
             self.ending.set()
-            self.sent.wait(1.0)
+            self.sent.wait(1.5)
 
 
 @pytest.fixture

@@ -92,3 +92,37 @@ def test_a_message_steered_while_the_turn_completes_is_not_dropped(
     assert refused == [WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND]
     with pytest.raises(DurableTurnError):  # the turn took it: no follow-up
         _ = turns.engine.turn(follow_up_id(handle.id)).status
+
+
+def test_late_messages_pass_an_ended_turn_of_the_series_and_join_a_running_one(
+    turns: Turns, holding: Holding
+) -> None:
+    """The follow-up's id taken by an ended turn: the next id of the series; taken by a
+    running turn (the conversation's next message, submitted after this one): the late
+    messages are steered into it."""
+    engine = turns.engine
+    assert engine.submit(TurnRequest("f0 plain", conversation_id="f0"), turn_id="f:2").result(
+        timeout=30
+    )
+    holding.arm("f:1")
+    first = engine.submit(TurnRequest("f1 plain", conversation_id="f1"), turn_id="f:1")
+    assert holding.ending.wait(30)
+    first.steer("late f")
+    holding.sent.set()
+    assert first.result(timeout=30).text == "done f1"  # it ends once it passed them on
+    assert engine.turn("f:3").result(timeout=30).text == "done f1"
+    assert turns.server.user_texts[("model", "f1", 2)] == ["late f"]
+
+    holding.arm("g:1")
+    ahead = engine.submit(TurnRequest("g1 plain", conversation_id="g1"), turn_id="g:1")
+    after = engine.submit(
+        TurnRequest("g2 plain", conversation_id="g2"), turn_id="g:2", after="g:1", exclusive=True
+    )
+    assert holding.ending.wait(30)
+    ahead.steer("late g")
+    holding.sent.set()
+    assert ahead.result(timeout=30).text == "done g1"
+    after.result(timeout=30)
+    assert turns.server.user_texts[("model", "g2", 2)] == ["late g"]  # its first boundary
+    with pytest.raises(DurableTurnError):
+        _ = engine.turn("g:3").status
