@@ -6,15 +6,18 @@ that tells the loop's end).
 
 from __future__ import annotations
 
+import dataclasses
+import uuid
 from typing import Any
 
 import pytest
 
-from ostinato.durable import TurnRequest, follow_up_id
+from ostinato.durable import TurnRequest, follow_up_id, follow_up_request
 from ostinato.errors import DurableTurnError
 from ostinato.testing.durable_engine import TOOLS
-from ostinato_temporal import TemporalEngine
+from ostinato_temporal import TemporalEngine, TemporalSettings
 from tests.plugins.temporal.conftest import Holding, Turns
+from tests.servers import TemporalServer
 
 
 def _history(engine: TemporalEngine, turn_id: str) -> list[Any]:
@@ -126,3 +129,51 @@ def test_late_messages_pass_an_ended_turn_of_the_series_and_join_a_running_one(
     assert turns.server.user_texts[("model", "g2", 2)] == ["late g"]  # its first boundary
     with pytest.raises(DurableTurnError):
         _ = engine.turn("g:3").status
+
+
+def test_the_follow_up_activity_run_again_finds_its_own_work(
+    temporal_server: TemporalServer,
+) -> None:
+    """A retry of the activity (its worker lost) finds the follow-up it submitted; a
+    later batch is steered into it under the batch's id, which the turn takes once
+    however often it is sent. No worker polls the queue: the follow-up only waits."""
+    from temporalio.api.enums.v1 import EventType
+    from temporalio.testing import ActivityEnvironment
+
+    from ostinato_temporal._ordering import submit_follow_up
+    from ostinato_temporal._steering import TemporalSteering
+
+    queue = f"idle-{uuid.uuid4().hex[:8]}"
+    engine = TemporalEngine(TemporalSettings(address=temporal_server.address, task_queue=queue))
+    client = engine._sync(engine.client)
+    environment = ActivityEnvironment(client)
+    environment.info = dataclasses.replace(environment.info, task_queue=queue)
+    turn_id = f"r-{uuid.uuid4().hex[:8]}:1"
+    request = follow_up_request(TurnRequest("r1 plain"), ["late"], turn_id=turn_id)
+    payload = {
+        "turn": turn_id,
+        "key": f"{turn_id}/late/1",
+        "request": request.to_dict(),
+        "texts": ["late"],
+        "options": engine._options(),
+    }
+    later = {**payload, "key": f"{turn_id}/late/2", "texts": ["later"]}
+
+    def run(arguments: dict[str, Any]) -> Any:
+        return engine._sync(lambda: environment.run(submit_follow_up, arguments))
+
+    follow_up = follow_up_id(turn_id)
+    assert [run(payload), run(payload), run(later), run(later)] == [follow_up] * 4
+    signals = [
+        e.workflow_execution_signaled_event_attributes
+        for e in _history(engine, follow_up)
+        if e.event_type == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED
+    ]
+    assert len(signals) == 2  # the later batch, sent twice
+    steering = TemporalSteering()
+    for signal in signals:
+        (message,) = engine._sync(lambda s=signal: client.data_converter.decode(s.input.payloads))
+        steering.signalled(message)
+    assert [m.text for m in steering.drain()] == ["later"]
+    engine.turn(follow_up).cancel()
+    engine.close()
