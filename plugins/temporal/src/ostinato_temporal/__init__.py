@@ -15,7 +15,8 @@ import ostinato
 from ostinato.plugins import lazy_exports
 
 if TYPE_CHECKING:
-    from ostinato_temporal._engine import TemporalEngine, TemporalTurnHandle
+    from ostinato_temporal._engine import TemporalEngine
+    from ostinato_temporal._handle import TemporalTurnHandle
     from ostinato_temporal._settings import TemporalSettings
     from ostinato_temporal._worker import Worker
 
@@ -28,7 +29,7 @@ __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "TemporalEngine": "ostinato_temporal._engine",
-        "TemporalTurnHandle": "ostinato_temporal._engine",
+        "TemporalTurnHandle": "ostinato_temporal._handle",
         "TemporalSettings": "ostinato_temporal._settings",
         "Worker": "ostinato_temporal._worker",
     },

@@ -1,5 +1,5 @@
 """Connecting to the Temporal service the settings name, and the names every process
-shares: the turn workflow's, its signal's, the unit activity's, the memo keys."""
+shares: the turn workflow's, its signals', the activities', the memo keys."""
 
 from __future__ import annotations
 
@@ -15,22 +15,41 @@ if TYPE_CHECKING:
 __all__ = [
     "DECIDE_SIGNAL",
     "EVENTS_MEMO",
+    "FOLLOWS_MEMO",
+    "FOLLOW_UP_ACTIVITY",
     "PENDING_MEMO",
+    "STEER_SIGNAL",
     "UNIT_ACTIVITY",
+    "WAIT_ACTIVITY",
     "WORKFLOW_NAME",
     "connect",
+    "waits_queue",
 ]
 
 #: The registered name of the turn workflow.
 WORKFLOW_NAME: Final = "ostinato.turn"
 #: The signal decisions are sent with.
 DECIDE_SIGNAL: Final = "ostinato.decide"
+#: The signal steered user messages are sent with (``{"texts": [...], "id": ...}``).
+STEER_SIGNAL: Final = "ostinato.steer"
 #: The activity running one unit (local for a memory read).
 UNIT_ACTIVITY: Final = "ostinato.unit"
+#: The activity a turn submitted ``after`` another waits in until that one has ended.
+WAIT_ACTIVITY: Final = "ostinato.wait_for_turn"
+#: The activity that submits a turn's follow-up (or steers its late messages onward).
+FOLLOW_UP_ACTIVITY: Final = "ostinato.follow_up"
 #: The memo key of the calls a waiting turn waits for (``""`` once decided).
 PENDING_MEMO: Final = "ostinato.pending"
 #: The memo key of the events told before the turn started waiting.
 EVENTS_MEMO: Final = "ostinato.events"
+#: The memo key of a follow-up: ``{"turn": <the turn it follows>, "key": <its batch>}``.
+FOLLOWS_MEMO: Final = "ostinato.follows"
+
+
+def waits_queue(task_queue: str) -> str:
+    """The task queue of the waits of turns submitted ``after`` another on ``task_queue``
+    (polled by the same workers, apart from the units: a wait holds no unit's slot)."""
+    return f"{task_queue}.waits"
 
 
 async def connect(settings: TemporalSettings) -> Client:

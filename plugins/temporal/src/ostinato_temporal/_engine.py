@@ -10,37 +10,22 @@ it on ostinato's private event loop, the async ones await it there.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import uuid
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ostinato.durable import TurnRequest, TurnStatus, decision_of
-from ostinato.errors import DurableTurnError
-from ostinato.model import ChatResponse
-from ostinato.tools import ApprovalDecision, PendingToolCalls
-from ostinato_temporal._connection import DECIDE_SIGNAL, PENDING_MEMO, WORKFLOW_NAME, connect
+from ostinato.durable import TurnRequest
+from ostinato_temporal._connection import WORKFLOW_NAME, connect
+from ostinato_temporal._handle import TemporalTurnHandle
 from ostinato_temporal._settings import TemporalSettings
 from ostinato_temporal._worker import Worker
 
 if TYPE_CHECKING:
-    from temporalio.client import Client, WorkflowHandle
-
-    from ostinato.events import LoopEvent
+    from temporalio.client import Client
 
 __all__ = ["TemporalEngine", "TemporalTurnHandle"]
 
 T = TypeVar("T")
-
-_STATUSES: Final = {
-    "RUNNING": TurnStatus.RUNNING,
-    "COMPLETED": TurnStatus.SUCCEEDED,
-    "FAILED": TurnStatus.FAILED,
-    "TERMINATED": TurnStatus.FAILED,
-    "TIMED_OUT": TurnStatus.FAILED,
-    "CANCELED": TurnStatus.CANCELLED,
-}
 
 
 class TemporalEngine:
@@ -102,37 +87,93 @@ class TemporalEngine:
             "approval_timeout_seconds": s.approval_timeout_seconds,
         }
 
-    def submit(self, request: TurnRequest, *, turn_id: str | None = None) -> TemporalTurnHandle:
-        """Start the turn's workflow; the same ``turn_id`` twice is one turn."""
+    def submit(
+        self,
+        request: TurnRequest,
+        *,
+        turn_id: str | None = None,
+        after: str | None = None,
+        exclusive: bool = False,
+    ) -> TemporalTurnHandle:
+        """Start the turn's workflow; the same ``turn_id`` twice is one turn.
+
+        ``exclusive``: the id must be new — of processes submitting the same id at once,
+        the service lets one create the turn and the others get
+        :class:`~ostinato.errors.DurableTurnError` (status ``"exists"``), as does an id
+        an ended turn had. ``after``: the id of a turn this one waits for, inside its
+        workflow, before it runs (it runs once that one has ended, however it ended), so
+        the wait outlives any process.
+
+        Raises:
+            DurableTurnError: ``exclusive`` and the id is taken (``"exists"``), or no
+                turn has the id ``after`` (``"unknown"``).
+        """
+        if after is not None:
+            self.turn(after).status  # noqa: B018  # an unknown turn: DurableTurnError
         turn_id = turn_id or str(uuid.uuid4())
-        self._sync(lambda: self._start(request, turn_id))
+        self._sync(lambda: self._start(request, turn_id, after, exclusive))
         return TemporalTurnHandle(self, turn_id)
 
-    async def _start(self, request: TurnRequest, turn_id: str) -> None:
-        from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
+    async def _start(
+        self, request: TurnRequest, turn_id: str, after: str | None, exclusive: bool
+    ) -> None:
         from temporalio.exceptions import WorkflowAlreadyStartedError
 
+        from ostinato_temporal._starting import exists_error, start_turn
+
         client = await self.client()
-        with contextlib.suppress(WorkflowAlreadyStartedError):  # an ended turn of that id
-            await client.start_workflow(
-                WORKFLOW_NAME,
-                {"request": request.to_dict(), "options": self._options()},
-                id=turn_id,
+        try:
+            await start_turn(
+                client,
+                request,
+                turn_id,
                 task_queue=self.settings.task_queue,
-                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
-                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-                memo={PENDING_MEMO: ""},
+                options=self._options(),
+                after=after,
+                exclusive=exclusive,
             )
+        except WorkflowAlreadyStartedError:
+            raise exists_error(turn_id) from None
 
     def turn(self, turn_id: str) -> TemporalTurnHandle:
         """The handle of the turn ``turn_id``."""
         return TemporalTurnHandle(self, turn_id)
 
     def turn_ids(self, prefix: str) -> list[str]:
-        """The ids of the durable turns starting with ``prefix``, oldest first."""
+        """The ids of the durable turns starting with ``prefix``, oldest first.
+
+        The service lists workflows from its visibility store, which may lag a moment
+        behind a workflow just started; the turns that continue the newest listed id's
+        series (:func:`~ostinato.durable.follow_up_id`; ``<prefix>1`` first when none is
+        listed and ``prefix`` ends with ``:``) are looked up directly and added, so a
+        numbered series (``turn:<conversation>:<n>``) is complete."""
         quoted = prefix.replace("\\", "\\\\").replace("'", "\\'")
         query = f"WorkflowType = '{WORKFLOW_NAME}' AND WorkflowId STARTS_WITH '{quoted}'"
-        return [turn_id for turn_id, _ in self._sync(lambda: self._list(query))]
+        return self._sync(lambda: self._series(prefix, query))
+
+    async def _series(self, prefix: str, query: str) -> list[str]:
+        from temporalio.service import RPCError, RPCStatusCode
+
+        from ostinato.durable import follow_up_id
+
+        found = [turn_id for turn_id, _ in await self._list(query)]
+        if found:
+            candidate = follow_up_id(found[-1])
+        elif prefix.endswith(":"):
+            candidate = f"{prefix}1"
+        else:
+            return found
+        client = await self.client()
+        while candidate not in found:
+            try:
+                await client.get_workflow_handle(candidate).describe()
+            except RPCError as error:
+                if error.status is RPCStatusCode.NOT_FOUND:
+                    break
+                raise
+            found.append(candidate)
+            candidate = follow_up_id(candidate)
+        return found
 
     async def _list(self, query: str) -> list[tuple[str, Any]]:
         client = await self.client()
@@ -155,203 +196,3 @@ class TemporalEngine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-class TemporalTurnHandle:
-    """A durable turn on Temporal (:class:`~ostinato.durable.TurnHandle`)."""
-
-    __slots__ = ("_engine", "_id")
-
-    def __init__(self, engine: TemporalEngine, turn_id: str) -> None:
-        self._engine = engine
-        self._id = turn_id
-
-    @property
-    def id(self) -> str:
-        """The turn's id (its workflow id)."""
-        return self._id
-
-    async def _handle(self) -> WorkflowHandle[Any, Any]:
-        return (await self._engine.client()).get_workflow_handle(self._id)
-
-    async def _describe(self) -> tuple[str, Mapping[str, Any]]:
-        from temporalio.service import RPCError, RPCStatusCode
-
-        try:
-            description = await (await self._handle()).describe()
-        except RPCError as error:
-            if error.status is RPCStatusCode.NOT_FOUND:
-                raise self._unknown() from None
-            raise
-        status = description.status.name if description.status is not None else "RUNNING"
-        return status, await description.memo()
-
-    def _unknown(self) -> DurableTurnError:
-        return DurableTurnError(
-            f"no durable turn has the id {self._id!r}", turn_id=self._id, status="unknown"
-        )
-
-    @property
-    def status(self) -> TurnStatus:
-        """Its status now."""
-        status, memo = self._engine._sync(self._describe)
-        turn_status = _STATUSES.get(status, TurnStatus.RUNNING)
-        if turn_status is TurnStatus.RUNNING and memo.get(PENDING_MEMO):
-            return TurnStatus.WAITING_FOR_APPROVAL
-        return turn_status
-
-    def pending(self) -> PendingToolCalls | None:
-        """The calls the turn waits for a decision on, or ``None`` (read from its memo:
-        no worker needs to run)."""
-        status, memo = self._engine._sync(self._describe)
-        value = memo.get(PENDING_MEMO) if status == "RUNNING" else None
-        return PendingToolCalls.from_json(value) if value else None
-
-    def decide(self, decisions: Mapping[str, ApprovalDecision | bool]) -> None:
-        """Send one decision per waiting call id (a signal: kept by the service until a
-        worker runs the turn); the turn resumes on a worker."""
-        pending = self.pending()
-        if pending is None:
-            status = self.status.value
-            raise DurableTurnError(
-                f"the durable turn {self._id!r} waits for no decision (status {status})",
-                turn_id=self._id,
-                status=status,
-            )
-        checked = {str(call_id): decision_of(call_id, d) for call_id, d in decisions.items()}
-        pending.check_resumable(checked, None)
-        message = {
-            "round": pending.rounds,
-            "decisions": {k: d.to_dict() for k, d in checked.items()},
-        }
-
-        async def send() -> None:
-            await (await self._handle()).signal(DECIDE_SIGNAL, message)
-
-        self._engine._sync(send)
-
-    async def _result(self) -> ChatResponse:
-        from temporalio.client import WorkflowFailureError
-        from temporalio.exceptions import ApplicationError, CancelledError
-
-        handle = await self._handle()
-        try:
-            output = await handle.result()
-        except WorkflowFailureError as error:
-            cause = error.cause
-            status = (
-                TurnStatus.CANCELLED if isinstance(cause, CancelledError) else TurnStatus.FAILED
-            )
-            detail = f": {cause.message}" if isinstance(cause, ApplicationError) else ""
-            raise DurableTurnError(
-                f"the durable turn {self._id!r} ended {status.value}{detail}",
-                turn_id=self._id,
-                status=status.value,
-            ) from None
-        except Exception as error:
-            from temporalio.service import RPCError, RPCStatusCode
-
-            if isinstance(error, RPCError) and error.status is RPCStatusCode.NOT_FOUND:
-                raise self._unknown() from None
-            raise
-        return ChatResponse.from_dict(json.loads(output))
-
-    def result(self, timeout: float | None = None) -> ChatResponse:
-        """Wait for the answer (a long poll of the service)."""
-
-        async def wait() -> ChatResponse:
-            try:
-                async with asyncio.timeout(timeout):
-                    return await self._result()
-            except TimeoutError:
-                raise TimeoutError(
-                    f"the durable turn {self._id!r} did not end within {timeout} s"
-                ) from None
-
-        return self._engine._sync(wait)
-
-    async def aresult(self) -> ChatResponse:
-        """Async twin of :meth:`result`."""
-        return await self._engine._async(self._result)
-
-    def events(self, after: int = 0, timeout: float | None = None) -> Iterator[LoopEvent]:
-        """The turn's loop events after position ``after`` (0: from its first), each
-        once, in order, until the turn ends, read from its history (see
-        :mod:`ostinato_temporal._events`): an event is readable once the workflow task
-        that told it completed; a model round's text comes as one piece when the round
-        ends.
-
-        Raises:
-            DurableTurnError: no turn has this id (or its history is past retention).
-            TurnLogError: ``after`` is past the end of the log.
-            TimeoutError: no event came within ``timeout`` seconds of the previous one.
-        """
-        from ostinato.runtime import iterate_sync
-
-        _check_position(after)
-        stream = iterate_sync(lambda: self._events(after, seconds=timeout))
-        try:
-            yield from stream
-        finally:
-            stream.close()
-
-    async def _events(
-        self, after: int, *, seconds: float | None
-    ) -> AsyncGenerator[LoopEvent, None]:
-        from ostinato_temporal._events import read_log
-
-        client = await self._engine.client()
-        async for event in read_log(client, self._id, after, seconds, self._unknown):
-            yield event
-
-    async def aevents(self, after: int = 0) -> AsyncIterator[LoopEvent]:
-        """Async twin of :meth:`events` (bound the wait with ``asyncio.timeout``)."""
-        from ostinato.runtime import get_private_loop
-
-        _check_position(after)
-        loop = get_private_loop()
-        events = self._events(after, seconds=None)
-        try:
-            while True:
-                step = asyncio.run_coroutine_threadsafe(_next(events), loop)
-                found, event = await asyncio.wrap_future(step)
-                if not found:
-                    return
-                yield event
-        finally:
-            asyncio.run_coroutine_threadsafe(events.aclose(), loop)
-
-    def wait_for_pending(
-        self, timeout: float, poll_seconds: float = 0.1
-    ) -> PendingToolCalls | None:
-        """Wait up to ``timeout`` seconds until the turn waits for decisions; its pending
-        calls, or ``None``."""
-        import time
-
-        deadline = time.monotonic() + timeout
-        while (pending := self.pending()) is None and time.monotonic() < deadline:
-            time.sleep(poll_seconds)
-        return pending
-
-    def cancel(self) -> None:
-        """Ask the service to cancel the turn (its workflow)."""
-
-        async def cancel() -> None:
-            await (await self._handle()).cancel()
-
-        self._engine._sync(cancel)
-
-    def __repr__(self) -> str:
-        return f"<TemporalTurnHandle {self._id}>"
-
-
-def _check_position(after: object) -> None:
-    if isinstance(after, bool) or not isinstance(after, int) or after < 0:
-        raise ValueError(f"after must be a position (an int >= 0), got {after!r}")
-
-
-async def _next(events: AsyncIterator[LoopEvent]) -> tuple[bool, Any]:
-    try:
-        return True, await anext(events)
-    except StopAsyncIteration:
-        return False, None

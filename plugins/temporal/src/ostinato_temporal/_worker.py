@@ -1,6 +1,8 @@
 """A worker process: polls the task queue, runs turn workflows (the chain, in Temporal's
-sandbox) and unit activities (model rounds, tool calls, memory), on one auto-configured
-client built from the worker's environment.
+sandbox), unit activities (model rounds, tool calls, memory) and follow-up submissions,
+on one auto-configured client built from the worker's environment; and polls the queue of
+waits (``<task queue>.waits``: turns submitted ``after`` another, waiting for it), apart,
+so that waiting turns never take the slots of the units they wait for.
 
 :class:`Worker` is what ``ostinato worker --engine temporal`` runs. It runs Temporal's
 worker on an event loop of its own, in a thread. A worker that dies (SIGKILL) needs no
@@ -32,6 +34,9 @@ __all__ = ["SANDBOX_PASSTHROUGH", "Worker", "sandbox_restrictions"]
 #: Modules a worker passes through the sandbox besides ostinato and its plugins: pure
 #: libraries its chain may import lazily while a turn runs.
 SANDBOX_PASSTHROUGH: Final = ("httpx", "httpcore", "anyio", "sniffio", "pydantic_settings")
+#: How many turns' waits for the turn before them one worker holds at once (each a long
+#: poll of the service, heartbeating: cheap).
+_WAITS: Final = 1000
 
 
 def sandbox_restrictions(plugin_modules: Sequence[str] = ()) -> Any:
@@ -71,7 +76,9 @@ class Worker:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._worker: Any = None
+        self._waits: Any = None
         self._running: Future[None] | None = None
+        self._waiting: Future[None] | None = None
 
     @property
     def queue(self) -> str:
@@ -127,7 +134,8 @@ class Worker:
         from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner
 
         from ostinato_temporal._activities import run_unit
-        from ostinato_temporal._connection import connect
+        from ostinato_temporal._connection import connect, waits_queue
+        from ostinato_temporal._ordering import submit_follow_up, wait_for_turn
         from ostinato_temporal._workflow import TurnWorkflow
 
         settings = self.settings
@@ -137,7 +145,7 @@ class Worker:
             client,
             task_queue=settings.task_queue,
             workflows=[TurnWorkflow],
-            activities=[run_unit],
+            activities=[run_unit, submit_follow_up],
             workflow_runner=SandboxedWorkflowRunner(restrictions=sandbox_restrictions(plugins)),
             max_concurrent_activities=settings.worker_concurrency,
             max_concurrent_workflow_tasks=settings.worker_concurrency,
@@ -149,8 +157,19 @@ class Worker:
             # the server every quarter of the timeout instead.
             max_heartbeat_throttle_interval=timedelta(seconds=settings.heartbeat_seconds / 4),
         )
+        # The waits of turns submitted after another: a queue of their own, so that
+        # waiting turns never hold the slots their predecessors' units need.
+        self._waits = TemporalWorker(
+            client,
+            task_queue=waits_queue(settings.task_queue),
+            activities=[wait_for_turn],
+            max_concurrent_activities=_WAITS,
+            graceful_shutdown_timeout=timedelta(0),
+            max_heartbeat_throttle_interval=timedelta(seconds=settings.heartbeat_seconds / 4),
+        )
         loop = asyncio.get_running_loop()
         self._running = asyncio.run_coroutine_threadsafe(self._worker.run(), loop)
+        self._waiting = asyncio.run_coroutine_threadsafe(self._waits.run(), loop)
         await asyncio.sleep(0)
 
     def stop(self, grace_seconds: float | None = None) -> list[str]:
@@ -167,6 +186,8 @@ class Worker:
         left: list[str] = []
 
         async def shutdown() -> None:
+            if self._waits is not None:  # a wait cut short runs again on another worker
+                await self._waits.shutdown()
             task = asyncio.ensure_future(worker.shutdown())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(task), grace + 0.5)

@@ -12,6 +12,16 @@ A turn stopped for approvals publishes its pending calls in its memo
 the service, so a decision sent while no worker runs reaches the turn when one does.
 Its loop events go out in activity inputs and memo changes (see
 :mod:`ostinato_temporal._turn`).
+
+A turn submitted ``after`` another first waits for that one to end, in the activity
+``ostinato.wait_for_turn`` (see :mod:`ostinato_temporal._ordering`). Messages steered
+to the turn (the signal ``ostinato.steer``) join it at its round boundaries
+(:class:`~ostinato_temporal._steering.TemporalSteering`). Those that came after its last
+boundary are read once its loop has run, however it ended but cancelled, and go to its
+follow-up (the activity ``ostinato.follow_up``); a signal that arrives while the workflow
+completes makes the service refuse the completion, and the workflow runs again from its
+history with the signal delivered before the code that follows its last await: the
+messages are read again until none is left, so none is dropped.
 """
 
 from __future__ import annotations
@@ -25,11 +35,22 @@ from typing import Any
 from temporalio import workflow
 from temporalio.exceptions import ApplicationError
 
-from ostinato.durable import TurnRequest, durable_turn
+from ostinato.durable import TurnRequest, durable_turn, follow_up_request
 from ostinato.errors import ApprovalError
+from ostinato.model import ChatResponse
 from ostinato.tools import ApprovalDecision, PendingToolCalls
 from ostinato_temporal import _worker_state
-from ostinato_temporal._connection import DECIDE_SIGNAL, EVENTS_MEMO, PENDING_MEMO, WORKFLOW_NAME
+from ostinato_temporal._connection import (
+    DECIDE_SIGNAL,
+    EVENTS_MEMO,
+    FOLLOW_UP_ACTIVITY,
+    PENDING_MEMO,
+    STEER_SIGNAL,
+    WAIT_ACTIVITY,
+    WORKFLOW_NAME,
+    waits_queue,
+)
+from ostinato_temporal._steering import TemporalSteering
 from ostinato_temporal._turn import TemporalTurnLog, TurnJob, running_turn, take_events
 from ostinato_temporal._unit_wrapper import UnitFailure
 
@@ -43,6 +64,12 @@ class TurnWorkflow:
     def __init__(self) -> None:
         self._waiting: int | None = None  # the round of decisions it waits for
         self._decisions: dict[str, Any] | None = None
+        self._steering = TemporalSteering()
+
+    @workflow.signal(name=STEER_SIGNAL)
+    def steer(self, message: dict[str, Any]) -> None:
+        """User messages for the turn's next round boundary (``{"texts", "id"}``)."""
+        self._steering.signalled(message)
 
     @workflow.signal(name=DECIDE_SIGNAL)
     def decide(self, message: dict[str, Any]) -> None:
@@ -80,15 +107,20 @@ class TurnWorkflow:
         """Run the turn (its units are activities) and return its answer's JSON."""
         request = TurnRequest.from_dict(turn["request"])
         options = turn["options"]
+        if turn.get("after"):
+            await _wait_for_turn(str(turn["after"]), options)
         job = TurnJob(workflow.info().workflow_id, request.tools, options)
         timeout = float(options["approval_timeout_seconds"])
         job.wait_for_decisions = lambda pending: self._wait_for_decisions(pending, timeout)
+        answer: ChatResponse | None = None
+        failure: Exception | None = None
         try:
             with running_turn(job), durable_turn(job.turn_id):
                 runner = _worker_state.turn_runner()
                 answer = await runner.run(
                     request,
                     lambda pending: self._wait_for_decisions(pending, timeout),
+                    self._steering,
                     log=TemporalTurnLog(job),
                 )
         except asyncio.CancelledError:
@@ -97,11 +129,66 @@ class TurnWorkflow:
         except workflow.NondeterminismError:
             raise  # the workflow task fails and is retried: a worker's bug, not the turn's
         except Exception as error:
-            workflow.upsert_memo({EVENTS_MEMO: job.events})
+            failure = error
+        workflow.upsert_memo({EVENTS_MEMO: list(job.events)})  # its last events, once
+        job.events.clear()
+        await self._follow_up(request, job.turn_id, options, answer)
+        if failure is not None:
             text = (
-                str(error) if isinstance(error, UnitFailure) else f"{type(error).__name__}: {error}"
+                str(failure)
+                if isinstance(failure, UnitFailure)
+                else f"{type(failure).__name__}: {failure}"
             )
             # Recorded as the turn's error, by name and message (never retried).
-            raise ApplicationError(text, type=type(error).__name__, non_retryable=True) from None
-        workflow.upsert_memo({EVENTS_MEMO: job.events})
+            raise ApplicationError(text, type=type(failure).__name__, non_retryable=True)
+        assert answer is not None
         return json.dumps(answer.to_dict(), ensure_ascii=False)
+
+    async def _follow_up(
+        self,
+        request: TurnRequest,
+        turn_id: str,
+        options: Mapping[str, Any],
+        answer: ChatResponse | None,
+    ) -> None:
+        """Send the messages steered after the last round boundary to the follow-up, a
+        batch at a time until none is left (see the module's docstring)."""
+        batch = 0
+        while texts := [message.text for message in self._steering.drain()]:
+            batch += 1
+            follow_up = follow_up_request(
+                request,
+                texts,
+                turn_id=turn_id,
+                joined=self._steering.joined,
+                answer=None if answer is None else answer.text,
+            )
+            payload = {
+                "turn": turn_id,
+                "key": f"{turn_id}/late/{batch}",
+                "request": follow_up.to_dict(),
+                "texts": texts,
+                "options": dict(options),
+            }
+            await workflow.execute_activity(
+                FOLLOW_UP_ACTIVITY,
+                payload,
+                start_to_close_timeout=timedelta(seconds=float(options["unit_timeout_seconds"])),
+            )
+
+
+async def _wait_for_turn(turn_id: str, options: Mapping[str, Any]) -> None:
+    """Wait until the turn ``turn_id`` has ended (the wait activity, on the workers'
+    queue of waits: a waiting turn takes none of the slots its predecessor's units need).
+    Heartbeats tell a lost worker; a wait that outlasts its day runs again."""
+    from temporalio.common import RetryPolicy
+
+    beat = float(options["heartbeat_seconds"])
+    await workflow.execute_activity(
+        WAIT_ACTIVITY,
+        {"turn": turn_id},
+        task_queue=waits_queue(workflow.info().task_queue),
+        start_to_close_timeout=timedelta(days=1),
+        heartbeat_timeout=timedelta(seconds=beat),
+        retry_policy=RetryPolicy(maximum_interval=timedelta(seconds=max(beat, 1.0))),
+    )

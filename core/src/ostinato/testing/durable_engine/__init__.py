@@ -20,6 +20,9 @@ counting fake model server (:class:`FakeModelServer`) with counting tools
 * a reader follows a turn's log live across a worker killed in a streamed round, and one
   that dropped its connection before the kill reattaches by position after it: both read
   the log event for event, nothing lost or repeated; bad positions fail at once;
+* ordered turns, for an engine whose ``submit`` takes ``exclusive`` and ``after``
+  (:mod:`ostinato.testing.durable_engine._ordering`): an id taken once of two racing
+  submissions, a turn after another running once that one has ended;
 * the crash matrix (:mod:`ostinato.testing.durable_engine._crash_matrix`): turns calling
   a destructive tool (:mod:`ostinato.testing.durable_effects`), their workers
   SIGKILLed inside the tool before and after its effect and around it at random points:
@@ -43,6 +46,7 @@ import pytest
 pytest.register_assert_rewrite(
     "ostinato.testing.durable_engine._checks",
     "ostinato.testing.durable_engine._crash_matrix",
+    "ostinato.testing.durable_engine._ordering",
     "ostinato.testing.durable_engine._reading",
 )
 

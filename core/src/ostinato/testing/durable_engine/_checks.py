@@ -18,6 +18,7 @@ from ostinato.errors import DurableTurnError, TurnLogError
 from ostinato.events import LoopEnded, LoopEvent, LoopExitReason, ToolFailureKind, ToolFinished
 from ostinato.testing.durable_engine._crash_matrix import CrashMatrix, run_crash_matrix
 from ostinato.testing.durable_engine._fake_model import FakeModelServer
+from ostinato.testing.durable_engine._ordering import OrderedTurnsChecks
 from ostinato.testing.durable_engine._reading import TOOL_TURN, LiveReader, assert_log
 from ostinato.testing.durable_engine._steering import SteeringChecks
 from ostinato.testing.durable_engine._workers import Workers
@@ -103,7 +104,7 @@ def _log(handle: TurnHandle, kinds: tuple[str, ...], text: str | None) -> list[L
     return events
 
 
-class DurableEngineConformance(SteeringChecks):
+class DurableEngineConformance(OrderedTurnsChecks, SteeringChecks):
     """The kit (see the package's docstring). Subclasses set :attr:`engine_name`, give
     the fixture ``engine_env`` and implement :meth:`cancel`."""
 
