@@ -11,22 +11,27 @@ messages are those of an in-process turn: ``event: turn``, then each loop event 
 approval adds ``event: pending`` (``pending_id`` ``<turn_id>@<seq>``) and the stream ends
 after its ``loop_ended``, as an in-process turn's does; ``POST
 /api/approvals/<pending_id>`` decides it through the handle (each round decided once,
-across processes: ``409 already_decided``) and streams the turn on from there.
+across processes: ``409 already_decided``) and streams the turn on from there. A client
+that goes away before the turn ended leaves it running (``on_disconnect=detach``) or
+cancels it through its handle (``cancel``: see :mod:`ostinato_serve._durable_disconnect`
+for which readers count, and the grace).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from starlette.responses import JSONResponse, Response
+from starlette.types import Receive
 
 from ostinato.errors import DurableTurnError, ResumeError, TurnLogError
 from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent, LoopExitReason
 from ostinato.tools import PendingToolCalls
 from ostinato_serve._decisions import parse_decisions
 from ostinato_serve._durable_claims import DONE, claim_turn, conversation_of
+from ostinato_serve._durable_disconnect import DurableReaders, cancel_handle
 from ostinato_serve._problems import ApiError
 from ostinato_serve._running import BusyPolicy
 from ostinato_serve._sse import error_event, event_stream_response, sse
@@ -47,11 +52,19 @@ class DurableTurns:
     Args:
         engine: the durable engine (``durable_engine()``).
         tools: the tool names every submitted turn offers (workers resolve them).
+        readers: this process's readers of the turns and the disconnect policy
+            (default: ``detach``).
     """
 
-    def __init__(self, engine: DurableEngine, tools: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        engine: DurableEngine,
+        tools: tuple[str, ...] = (),
+        readers: DurableReaders | None = None,
+    ) -> None:
         self.engine = engine
         self.tools = tools
+        self.readers = readers if readers is not None else DurableReaders()
 
     def handle(self, turn_id: str) -> TurnHandle:
         """The handle of ``turn_id`` (one of this server's ids, else ``404``)."""
@@ -111,9 +124,24 @@ def _pending(turn_id: str, event: ApprovalRequired) -> bytes:
     return sse({"pending_id": f"{turn_id}@{event.seq}", "calls": calls}, event="pending")
 
 
-async def _respond(handle: TurnHandle, after: int, stream: bool, skip: bool) -> Response:
-    if stream:
-        return event_stream_response(_read(handle, after, skip))
+def _streamed(durable: DurableTurns, handle: TurnHandle, after: int, skip: bool) -> Response:
+    """The turn read on as SSE, its reader counted until the response is over."""
+    read_to_end = False
+
+    async def body() -> AsyncIterator[bytes]:
+        nonlocal read_to_end
+        async for message in _read(handle, after, skip):
+            yield message
+        read_to_end = True  # not when the client went away: the body was cancelled
+
+    durable.readers.attach(handle.id)
+    return event_stream_response(
+        body(), on_close=lambda: durable.readers.detach(handle, not read_to_end)
+    )
+
+
+async def _summary(handle: TurnHandle, after: int, skip: bool) -> dict[str, Any]:
+    """The non-streamed answer: where the turn stands once it ended or stopped."""
     outcome: str | None = None
     answer: str | None = None
     pending_id: str | None = None
@@ -130,7 +158,7 @@ async def _respond(handle: TurnHandle, after: int, stream: bool, skip: bool) -> 
             answer = event.response.text if event.response is not None else None
             if _stopped(event):
                 break
-    body = {
+    return {
         "turn_id": handle.id,
         "conversation_id": _conversation_of(handle.id),
         "done": outcome is not None and not _stopped_outcome(outcome),
@@ -139,7 +167,43 @@ async def _respond(handle: TurnHandle, after: int, stream: bool, skip: bool) -> 
         "pending_id": pending_id if outcome == "approval_required" else None,
         "position": last,
     }
-    return JSONResponse(body)
+
+
+async def _gone(receive: Receive) -> None:
+    """Return once the client went away (its request's body was read already)."""
+    try:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+    except Exception:  # nothing more comes from the client: it is gone
+        pass
+
+
+async def _respond(
+    durable: DurableTurns,
+    handle: TurnHandle,
+    after: int,
+    stream: bool,
+    skip: bool,
+    receive: Receive | None,
+) -> Response:
+    if stream:
+        return _streamed(durable, handle, after, skip)
+    durable.readers.attach(handle.id)
+    reading = asyncio.ensure_future(_summary(handle, after, skip))
+    watching = asyncio.ensure_future(_gone(receive)) if receive is not None else None
+    gone = False
+    try:
+        if watching is not None:
+            await asyncio.wait((reading, watching), return_when=asyncio.FIRST_COMPLETED)
+            gone = not reading.done()
+        if gone:
+            reading.cancel()
+            return Response(status_code=499)  # nobody reads it: the client went away
+        return JSONResponse(await reading)
+    finally:
+        if watching is not None:
+            watching.cancel()
+        durable.readers.detach(handle, gone)
 
 
 def _stopped_outcome(outcome: str) -> bool:
@@ -147,9 +211,15 @@ def _stopped_outcome(outcome: str) -> bool:
 
 
 async def start(
-    state: ServeState, question: str, conversation_id: str, stream: bool, policy: BusyPolicy
+    state: ServeState,
+    question: str,
+    conversation_id: str,
+    stream: bool,
+    policy: BusyPolicy,
+    receive: Receive | None = None,
 ) -> Response:
-    """``POST /api/turns`` on the engine."""
+    """``POST /api/turns`` on the engine (``receive``: the request's, to notice a
+    non-streamed call's client going away)."""
     from ostinato.durable import TurnRequest
 
     durable = state.durable
@@ -159,11 +229,16 @@ async def start(
     if claimed.steered:
         body = {"turn_id": claimed.turn_id, "conversation_id": conversation_id, "steered": True}
         return JSONResponse(body, status_code=202)
-    return await _respond(durable.engine.turn(claimed.turn_id), 0, stream, False)
+    handle = durable.engine.turn(claimed.turn_id)
+    return await _respond(durable, handle, 0, stream, False, receive)
 
 
 async def resume(
-    state: ServeState, pending_id: str, data: dict[str, Any], stream: bool
+    state: ServeState,
+    pending_id: str,
+    data: dict[str, Any],
+    stream: bool,
+    receive: Receive | None = None,
 ) -> Response:
     """``POST /api/approvals/<turn_id>@<seq>``: decide through the handle, then read on."""
     durable = state.durable
@@ -187,7 +262,7 @@ async def resume(
         raise ApiError(404, "unknown_pending", str(exc)) from None
     except ResumeError as exc:
         raise ApiError(422, "invalid_resume", str(exc)) from None
-    return await _respond(handle, int(at), stream, True)
+    return await _respond(durable, handle, int(at), stream, True, receive)
 
 
 async def show(state: ServeState, turn_id: str) -> Response:
@@ -215,7 +290,7 @@ async def events(state: ServeState, turn_id: str, after: int) -> Response:
         await asyncio.to_thread(_probe, handle, after)
     except TurnLogError as exc:
         raise ApiError(_LOG_ERRORS.get(exc.reason, 422), exc.reason, str(exc)) from None
-    return event_stream_response(_read(handle, after, False))
+    return _streamed(state.durable, handle, after, False)
 
 
 def _probe(handle: TurnHandle, after: int) -> None:
@@ -235,13 +310,12 @@ async def cancel(state: ServeState, turn_id: str) -> Response:
     have ``cancel()``)."""
     assert state.durable is not None
     handle = state.durable.handle(turn_id)
-    stop: Callable[[], None] | None = getattr(handle, "cancel", None)
-    if stop is None:
+    if getattr(handle, "cancel", None) is None:
         raise ApiError(
             501,
             "not_cancellable",
             f"the durable engine's handle ({type(handle).__name__}) cannot cancel a turn",
         )
     await _status(handle)
-    await asyncio.to_thread(stop)
+    await asyncio.to_thread(cancel_handle, handle)
     return JSONResponse({"turn_id": turn_id, "cancelled": True}, status_code=202)
