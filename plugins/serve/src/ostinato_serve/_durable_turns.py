@@ -197,10 +197,10 @@ async def _respond(
             await asyncio.wait((reading, watching), return_when=asyncio.FIRST_COMPLETED)
             gone = not reading.done()
         if gone:
-            reading.cancel()
             return Response(status_code=499)  # nobody reads it: the client went away
         return JSONResponse(await reading)
     finally:
+        reading.cancel()  # no-op once it is done
         if watching is not None:
             watching.cancel()
         durable.readers.detach(handle, gone)
