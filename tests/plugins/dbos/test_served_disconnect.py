@@ -1,9 +1,11 @@
 """``OSTINATO_SERVE_ON_DISCONNECT=cancel`` on the durable engine (SQLite, one server
 process, one worker on loopback): a client that goes away from a streamed or a
-non-streamed ``/api/turns`` turn held in a tool call cancels it, the turn's events end
-with the call's cancelled result and the conversation stays valid (its next message is
-answered); a client that goes away while another reader of the turn reads on (a
-reattached ``GET /api/turns/<id>/events``) leaves it running to its answer. Under the
+non-streamed ``/api/turns`` turn, or from the stream of an approved turn, held in a tool
+call cancels it, the turn's events end with the call's cancelled result and the
+conversation stays valid (its next message is answered); a reader of a turn waiting for
+approval leaving cancels nothing; a client that goes away while another reader of the
+turn reads on (a reattached ``GET /api/turns/<id>/events``) leaves it running to its
+answer. Under the
 default ``detach`` a dropped turn goes on: ``test_served_durable`` reads one to its end."""
 
 from __future__ import annotations
@@ -49,11 +51,14 @@ def _check_cancelled(http: httpx.Client, url: str, conversation: str) -> None:
     """The turn's events end cancelled, every call with its result; the conversation
     holds nothing of it and answers its next message."""
     turn_id = f"turn:{conversation}:1"
-    with http.stream("GET", f"{url}/api/turns/{turn_id}/events") as response:
-        read = [(kind, data) for kind, ident, data in messages(response) if ident is not None]
+    read: list[tuple[str, dict[str, Any]]] = []
+    while not read or read[-1][1].get("reason") == "approval_required":  # read past a stop
+        after = read[-1][1]["seq"] if read else 0
+        with http.stream("GET", f"{url}/api/turns/{turn_id}/events?after={after}") as response:
+            read += [(kind, data) for kind, ident, data in messages(response) if ident]
     requested = {d["call"]["id"] for kind, d in read if kind == "tool_call_requested"}
     finished = {d["call"]["id"] for kind, d in read if kind == "tool_finished"}
-    assert requested == finished == {f"call-{conversation}"}, read
+    assert requested == finished == {f"call-{conversation}"}, " ".join(k for k, _ in read)
     assert read[-1][0] == "loop_ended" and read[-1][1]["reason"] == "cancelled", read[-1]
     unknown = http.get(f"{url}/api/conversations/{conversation}")  # memory is written
     assert unknown.status_code == 404, unknown.text  # when a turn answers: nothing yet
@@ -84,6 +89,26 @@ def test_a_client_going_away_cancels_its_durable_turn_under_cancel(
             _wait_status(http, workers, url, f"turn:{conversation}:1", "cancelled")
             gate.release.set()
             _check_cancelled(http, url, conversation)
+
+        # A turn stopped for approval: its reader leaving cancels nothing (the turn has
+        # stopped); the reader of the approved turn leaving mid-call cancels it.
+        gate = model_server.gate(("pay", "dca", 0))
+        body = {"message": "dca approval", "conversation_id": "dca"}
+        with http.stream("POST", f"{url}/api/turns", json=body) as response:
+            stopped = list(messages(response))
+        pending = next(data for kind, _, data in stopped if kind == "pending")
+        waiting = _send(url, "GET", f"/api/turns/turn:dca:1/events?after={stopped[-1][1]}")
+        assert waiting.recv(1024).startswith(b"HTTP/1.1 200")
+        waiting.close()
+        time.sleep(0.5)  # a cancel would have been sent by now
+        assert _status(http, url, "turn:dca:1") == "waiting_for_approval"
+        decision = {"decisions": {pending["calls"][0]["id"]: {"decision": "approve"}}}
+        client = _send(url, "POST", f"/api/approvals/{pending['pending_id']}", decision)
+        assert gate.arrived.wait(workers.patience)  # the approved call runs
+        client.close()
+        _wait_status(http, workers, url, "turn:dca:1", "cancelled")
+        gate.release.set()
+        _check_cancelled(http, url, "dca")
 
         # Two readers: the first going away leaves the turn to the other.
         gate = model_server.gate(("count", "dcr", 0))

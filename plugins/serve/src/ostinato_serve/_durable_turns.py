@@ -33,7 +33,7 @@ from ostinato_serve._decisions import parse_decisions
 from ostinato_serve._durable_claims import DONE, claim_turn, conversation_of
 from ostinato_serve._durable_disconnect import DurableReaders, cancel_handle
 from ostinato_serve._problems import ApiError
-from ostinato_serve._running import BusyPolicy
+from ostinato_serve._running import BusyPolicy, Disconnect
 from ostinato_serve._sse import error_event, event_stream_response, sse
 
 if TYPE_CHECKING:
@@ -96,7 +96,19 @@ def _opening(turn_id: str) -> bytes:
     return sse({"conversation_id": conversation, "turn_id": turn_id}, event="turn")
 
 
-async def _read(handle: TurnHandle, after: int, skip_stop: bool) -> AsyncIterator[bytes]:
+class _Reader:
+    """Where a reader of a turn stands: ``stopped`` while the last event it knows of is
+    the turn stopping for approval (the turn waits: its reader leaving cancels nothing)."""
+
+    __slots__ = ("stopped",)
+
+    def __init__(self, stopped: bool) -> None:
+        self.stopped = stopped
+
+
+async def _read(
+    handle: TurnHandle, after: int, skip_stop: bool, reader: _Reader
+) -> AsyncIterator[bytes]:
     """The turn's messages after ``after``, until it ends or stops for approval
     (``skip_stop``: the stop at ``after`` was decided: read on past its ``loop_ended``)."""
     yield _opening(handle.id)
@@ -105,6 +117,7 @@ async def _read(handle: TurnHandle, after: int, skip_stop: bool) -> AsyncIterato
             if skip_stop:
                 skip_stop = not isinstance(event, LoopEnded)
                 continue
+            reader.stopped = _stopped(event)
             yield sse(event.to_dict(), event=event.kind, id=event.seq)
             if isinstance(event, ApprovalRequired) and event.pending is not None:
                 yield _pending(handle.id, event)
@@ -124,20 +137,25 @@ def _pending(turn_id: str, event: ApprovalRequired) -> bytes:
     return sse({"pending_id": f"{turn_id}@{event.seq}", "calls": calls}, event="pending")
 
 
-def _streamed(durable: DurableTurns, handle: TurnHandle, after: int, skip: bool) -> Response:
-    """The turn read on as SSE, its reader counted until the response is over."""
+def _streamed(
+    durable: DurableTurns, handle: TurnHandle, after: int, skip: bool, stopped: bool = False
+) -> Response:
+    """The turn read on as SSE, its reader counted until the response is over
+    (``stopped``: the event at ``after`` is the turn stopping for approval)."""
+    reader = _Reader(stopped)
     read_to_end = False
 
     async def body() -> AsyncIterator[bytes]:
         nonlocal read_to_end
-        async for message in _read(handle, after, skip):
+        async for message in _read(handle, after, skip, reader):
             yield message
         read_to_end = True  # not when the client went away: the body was cancelled
 
+    def closed() -> None:
+        durable.readers.detach(handle, not read_to_end and not reader.stopped)
+
     durable.readers.attach(handle.id)
-    return event_stream_response(
-        body(), on_close=lambda: durable.readers.detach(handle, not read_to_end)
-    )
+    return event_stream_response(body(), on_close=closed)
 
 
 async def _summary(handle: TurnHandle, after: int, skip: bool) -> dict[str, Any]:
@@ -287,18 +305,23 @@ async def events(state: ServeState, turn_id: str, after: int) -> Response:
     handle = state.durable.handle(turn_id)
     await _status(handle)  # 404 for an unknown turn, before the stream starts
     try:  # a bad position fails at the first read: at once, before the stream starts
-        await asyncio.to_thread(_probe, handle, after)
+        await asyncio.to_thread(_first, handle, after)
+        at = None
+        if after > 0 and state.durable.readers.disconnect is Disconnect.CANCEL:
+            at = await asyncio.to_thread(_first, handle, after - 1)
     except TurnLogError as exc:
         raise ApiError(_LOG_ERRORS.get(exc.reason, 422), exc.reason, str(exc)) from None
-    return _streamed(state.durable, handle, after, False)
+    stopped = at is not None and _stopped(at)  # read on after a stop: the turn waits
+    return _streamed(state.durable, handle, after, False, stopped)
 
 
-def _probe(handle: TurnHandle, after: int) -> None:
+def _first(handle: TurnHandle, after: int) -> LoopEvent | None:
+    """The turn's event after ``after`` if it is there now (a bad position raises)."""
     reader = handle.events(after, timeout=0)
     try:
-        next(iter(reader), None)
+        return next(iter(reader), None)
     except TimeoutError:
-        pass
+        return None
     finally:
         close = getattr(reader, "close", None)
         if close is not None:
