@@ -12,6 +12,7 @@ from ostinato.events import (
     LoopEvent,
     LoopExitReason,
     RoundStarted,
+    ToolCallRequested,
     ToolFailureKind,
     ToolFinished,
     ToolStarted,
@@ -87,3 +88,21 @@ def test_a_turn_that_ended_or_never_started_owes_nothing() -> None:
     for event in waiting:
         batches.follow(event)
     assert batches.cancelled_ending() == []  # cancelled while it waited: its loop had ended
+
+
+def test_a_turn_cancelled_after_its_approval_owes_the_approved_calls_end() -> None:
+    # Approved, the loop resumes with the decided call (no new round yet): cancelled
+    # then, its readers get the call's cancelled result and the loop's end.
+    pay = tool_call("pay", {}, id="p1")
+    batches = CancelledEnding()
+    for event in (
+        RoundStarted(1, ()),
+        ToolCallRequested(1, pay),
+        LoopEnded(LoopExitReason.APPROVAL_REQUIRED, None, Usage(), 1),
+        ToolStarted(1, pay),
+    ):
+        batches.follow(event)
+    finished, ended = batches.cancelled_ending()
+    assert isinstance(finished, ToolFinished) and finished.call == pay
+    assert finished.failure is ToolFailureKind.CANCELLED
+    assert isinstance(ended, LoopEnded) and ended.reason is LoopExitReason.CANCELLED

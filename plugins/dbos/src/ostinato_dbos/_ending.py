@@ -39,11 +39,12 @@ class CancelledEnding:
 
         self._batch.record(event)
         if isinstance(event, RoundStarted):
-            self._rounds, self._ended = event.round, False  # a resumed loop goes on
+            self._rounds = event.round
         elif isinstance(event, RoundFinished):
             self._usage = self._usage + event.usage
-        elif isinstance(event, LoopEnded):
-            self._ended = True
+        # Any event after a stop for approval is the resumed loop going on (its decided
+        # calls start before any new round does).
+        self._ended = isinstance(event, LoopEnded)
 
     def cancelled_ending(self) -> list[LoopEvent]:
         """What a turn cancelled through DBOS (its workflow cancelled) still owes its

@@ -133,14 +133,12 @@ class DbosEngine:
             settings = DbosSettings(**{**dict(settings), **changes})
         return Worker(settings, poll_seconds=poll_seconds)
 
-    def turn_ids(self, prefix: str) -> list[str]:
-        """The ids of the durable turns starting with ``prefix``, oldest first."""
-        from ostinato_dbos._workflow import WORKFLOW_NAME
+    def turn_ids(self, prefix: str, *, newest: int | None = None) -> list[str]:
+        """The ids of the durable turns starting with ``prefix``, oldest first (by
+        creation); ``newest``: only that many, those created last (one query)."""
+        from ostinato_dbos._listing import turn_ids
 
-        found = self.client.list_workflows(
-            name=WORKFLOW_NAME, workflow_id_prefix=prefix, load_input=False, load_output=False
-        )
-        return [t.workflow_id for t in found]
+        return turn_ids(self.client, prefix, newest)
 
     def submit(
         self,

@@ -25,11 +25,13 @@ from ostinato.memory import ChatMemoryRepository
 from ostinato.tools import tool_callbacks
 from ostinato_serve._agui import run_agent
 from ostinato_serve._conversations import list_conversations, running_turn, show_conversation
+from ostinato_serve._durable_disconnect import DurableReaders
 from ostinato_serve._durable_turns import DurableTurns
 from ostinato_serve._guard import Guard
 from ostinato_serve._info import healthz, info
 from ostinato_serve._openai import chat_completions, list_models
 from ostinato_serve._problems import ApiError, error_response
+from ostinato_serve._running import Disconnect
 from ostinato_serve._settings import ServeSettings
 from ostinato_serve._state import ServeState
 from ostinato_serve._static import PACKAGE_STATIC, index, static_file
@@ -122,7 +124,8 @@ def _durable(settings: ServeSettings, engine: Any) -> DurableTurns | None:
             )
         return None
     names = tuple(n.strip() for n in settings.durable_tools.split(",") if n.strip())
-    return DurableTurns(engine, names)
+    readers = DurableReaders(Disconnect(settings.on_disconnect), settings.reattach_seconds)
+    return DurableTurns(engine, names, readers)
 
 
 def create_app(

@@ -5,7 +5,9 @@ turns from 1. A server submits the conversation's next turn under the next numbe
 ``exclusive=True``: the engine creates an id once, so of two servers submitting at the
 same instant one creates the turn and the other finds the number taken; it looks again,
 finds the winner running, and follows the busy policy. The claim lives in the engine's
-store (a DBOS workflow id), not in any server process.
+store (a DBOS workflow id), not in any server process. The next number is found from
+the conversation's few newest turns (on an engine whose ``turn_ids`` takes ``newest``)
+and the ids after them, not from all of its turns (see :func:`_turns`).
 
 The busy policies: ``reject`` refuses (``409``, naming the running turn); ``steer`` sends
 the message to the running turn (the engine records it, read at its next round
@@ -34,7 +36,15 @@ from ostinato_serve._running import BusyPolicy
 if TYPE_CHECKING:
     from ostinato.durable import DurableEngine, TurnRequest
 
-__all__ = ["DONE", "Claimed", "claim_turn", "conversation_of", "latest_unfinished", "ordered"]
+__all__ = [
+    "DONE",
+    "WINDOW",
+    "Claimed",
+    "claim_turn",
+    "conversation_of",
+    "latest_unfinished",
+    "ordered",
+]
 
 #: The statuses of a turn that has ended.
 DONE = ("succeeded", "failed", "cancelled")
@@ -77,21 +87,52 @@ async def _status(engine: DurableEngine, turn_id: str) -> str:
         return "unknown"
 
 
+#: How many of a conversation's newest turns a busy check lists, on an engine whose
+#: ``turn_ids`` takes ``newest`` (see :func:`_turns`).
+WINDOW = 4
+
+
+async def _numbered(engine: DurableEngine, conversation_id: str) -> list[str]:
+    """The conversation's turn ids by number: on an engine whose ``turn_ids`` takes
+    ``newest``, only the :data:`WINDOW` created last; else all of them."""
+    find: Any = getattr(engine, "turn_ids", None)
+    if find is None:
+        return []
+    prefix = f"turn:{conversation_id}:"
+    if "newest" in inspect.signature(find).parameters:
+        found = await asyncio.to_thread(functools.partial(find, prefix, newest=WINDOW))
+        mine = [t for t in found if conversation_of(t) == conversation_id]
+        # Other conversations' ids may share the prefix (``c`` and ``c:x``): a window
+        # full of theirs says nothing of this one's, which are then all listed.
+        if mine or len(found) < WINDOW:
+            return sorted(mine, key=_number)
+    found = await asyncio.to_thread(find, prefix)
+    return sorted((t for t in found if conversation_of(t) == conversation_id), key=_number)
+
+
 async def _turns(engine: DurableEngine, conversation_id: str) -> tuple[int, list[str]]:
     """The conversation's last turn number, and its turns that have not ended, oldest
     first (a turn ends only after those before it: it was claimed once they had ended,
-    or waits for them)."""
-    find: Any = getattr(engine, "turn_ids", None)
-    if find is None:
-        return 0, []
-    found = await asyncio.to_thread(find, f"turn:{conversation_id}:")
-    ids = sorted((t for t in found if conversation_of(t) == conversation_id), key=_number)
+    or waits for them).
+
+    The numbers have no gaps (each turn is claimed as the one after the last), so from
+    the highest number listed the turns after it are looked up by id until a number has
+    none (the newest listed by creation may miss a turn created in the same instant: the
+    database's clock counts milliseconds, or seconds on SQLite), then statuses are read
+    from the last turn back until one that ended: a busy check reads a few turns,
+    however many the conversation had.
+    """
+    ids = await _numbered(engine, conversation_id)
+    last = _number(ids[-1]) if ids else 0
+    while ids and await _status(engine, f"turn:{conversation_id}:{last + 1}") != "unknown":
+        last += 1
     unfinished: list[str] = []
-    for turn_id in reversed(ids):
-        if await _status(engine, turn_id) in DONE:
+    for number in range(last, 0, -1):
+        turn_id = f"turn:{conversation_id}:{number}"
+        if await _status(engine, turn_id) in (*DONE, "unknown"):
             break
         unfinished.insert(0, turn_id)
-    return (_number(ids[-1]) if ids else 0), unfinished
+    return last, unfinished
 
 
 async def latest_unfinished(engine: DurableEngine, conversation_id: str) -> str | None:

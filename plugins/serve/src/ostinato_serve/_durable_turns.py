@@ -11,24 +11,29 @@ messages are those of an in-process turn: ``event: turn``, then each loop event 
 approval adds ``event: pending`` (``pending_id`` ``<turn_id>@<seq>``) and the stream ends
 after its ``loop_ended``, as an in-process turn's does; ``POST
 /api/approvals/<pending_id>`` decides it through the handle (each round decided once,
-across processes: ``409 already_decided``) and streams the turn on from there.
+across processes: ``409 already_decided``) and streams the turn on from there. A client
+that goes away before the turn ended leaves it running (``on_disconnect=detach``) or
+cancels it through its handle (``cancel``: see :mod:`ostinato_serve._durable_disconnect`
+for which readers count, and the grace).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from starlette.responses import JSONResponse, Response
+from starlette.types import Receive
 
 from ostinato.errors import DurableTurnError, ResumeError, TurnLogError
 from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent, LoopExitReason
 from ostinato.tools import PendingToolCalls
 from ostinato_serve._decisions import parse_decisions
 from ostinato_serve._durable_claims import DONE, claim_turn, conversation_of
+from ostinato_serve._durable_disconnect import DurableReaders, cancel_handle
 from ostinato_serve._problems import ApiError
-from ostinato_serve._running import BusyPolicy
+from ostinato_serve._running import BusyPolicy, Disconnect
 from ostinato_serve._sse import error_event, event_stream_response, sse
 
 if TYPE_CHECKING:
@@ -47,11 +52,19 @@ class DurableTurns:
     Args:
         engine: the durable engine (``durable_engine()``).
         tools: the tool names every submitted turn offers (workers resolve them).
+        readers: this process's readers of the turns and the disconnect policy
+            (default: ``detach``).
     """
 
-    def __init__(self, engine: DurableEngine, tools: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        engine: DurableEngine,
+        tools: tuple[str, ...] = (),
+        readers: DurableReaders | None = None,
+    ) -> None:
         self.engine = engine
         self.tools = tools
+        self.readers = readers if readers is not None else DurableReaders()
 
     def handle(self, turn_id: str) -> TurnHandle:
         """The handle of ``turn_id`` (one of this server's ids, else ``404``)."""
@@ -83,7 +96,19 @@ def _opening(turn_id: str) -> bytes:
     return sse({"conversation_id": conversation, "turn_id": turn_id}, event="turn")
 
 
-async def _read(handle: TurnHandle, after: int, skip_stop: bool) -> AsyncIterator[bytes]:
+class _Reader:
+    """Where a reader of a turn stands: ``stopped`` while the last event it knows of is
+    the turn stopping for approval (the turn waits: its reader leaving cancels nothing)."""
+
+    __slots__ = ("stopped",)
+
+    def __init__(self, stopped: bool) -> None:
+        self.stopped = stopped
+
+
+async def _read(
+    handle: TurnHandle, after: int, skip_stop: bool, reader: _Reader
+) -> AsyncIterator[bytes]:
     """The turn's messages after ``after``, until it ends or stops for approval
     (``skip_stop``: the stop at ``after`` was decided: read on past its ``loop_ended``)."""
     yield _opening(handle.id)
@@ -92,6 +117,7 @@ async def _read(handle: TurnHandle, after: int, skip_stop: bool) -> AsyncIterato
             if skip_stop:
                 skip_stop = not isinstance(event, LoopEnded)
                 continue
+            reader.stopped = _stopped(event)
             yield sse(event.to_dict(), event=event.kind, id=event.seq)
             if isinstance(event, ApprovalRequired) and event.pending is not None:
                 yield _pending(handle.id, event)
@@ -111,9 +137,29 @@ def _pending(turn_id: str, event: ApprovalRequired) -> bytes:
     return sse({"pending_id": f"{turn_id}@{event.seq}", "calls": calls}, event="pending")
 
 
-async def _respond(handle: TurnHandle, after: int, stream: bool, skip: bool) -> Response:
-    if stream:
-        return event_stream_response(_read(handle, after, skip))
+def _streamed(
+    durable: DurableTurns, handle: TurnHandle, after: int, skip: bool, stopped: bool = False
+) -> Response:
+    """The turn read on as SSE, its reader counted until the response is over
+    (``stopped``: the event at ``after`` is the turn stopping for approval)."""
+    reader = _Reader(stopped)
+    read_to_end = False
+
+    async def body() -> AsyncIterator[bytes]:
+        nonlocal read_to_end
+        async for message in _read(handle, after, skip, reader):
+            yield message
+        read_to_end = True  # not when the client went away: the body was cancelled
+
+    def closed() -> None:
+        durable.readers.detach(handle, not read_to_end and not reader.stopped)
+
+    durable.readers.attach(handle.id)
+    return event_stream_response(body(), on_close=closed)
+
+
+async def _summary(handle: TurnHandle, after: int, skip: bool) -> dict[str, Any]:
+    """The non-streamed answer: where the turn stands once it ended or stopped."""
     outcome: str | None = None
     answer: str | None = None
     pending_id: str | None = None
@@ -130,7 +176,7 @@ async def _respond(handle: TurnHandle, after: int, stream: bool, skip: bool) -> 
             answer = event.response.text if event.response is not None else None
             if _stopped(event):
                 break
-    body = {
+    return {
         "turn_id": handle.id,
         "conversation_id": _conversation_of(handle.id),
         "done": outcome is not None and not _stopped_outcome(outcome),
@@ -139,7 +185,43 @@ async def _respond(handle: TurnHandle, after: int, stream: bool, skip: bool) -> 
         "pending_id": pending_id if outcome == "approval_required" else None,
         "position": last,
     }
-    return JSONResponse(body)
+
+
+async def _gone(receive: Receive) -> None:
+    """Return once the client went away (its request's body was read already)."""
+    try:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+    except Exception:  # nothing more comes from the client: it is gone
+        pass
+
+
+async def _respond(
+    durable: DurableTurns,
+    handle: TurnHandle,
+    after: int,
+    stream: bool,
+    skip: bool,
+    receive: Receive | None,
+) -> Response:
+    if stream:
+        return _streamed(durable, handle, after, skip)
+    durable.readers.attach(handle.id)
+    reading = asyncio.ensure_future(_summary(handle, after, skip))
+    watching = asyncio.ensure_future(_gone(receive)) if receive is not None else None
+    gone = False
+    try:
+        if watching is not None:
+            await asyncio.wait((reading, watching), return_when=asyncio.FIRST_COMPLETED)
+            gone = not reading.done()
+        if gone:
+            return Response(status_code=499)  # nobody reads it: the client went away
+        return JSONResponse(await reading)
+    finally:
+        reading.cancel()  # no-op once it is done
+        if watching is not None:
+            watching.cancel()
+        durable.readers.detach(handle, gone)
 
 
 def _stopped_outcome(outcome: str) -> bool:
@@ -147,9 +229,15 @@ def _stopped_outcome(outcome: str) -> bool:
 
 
 async def start(
-    state: ServeState, question: str, conversation_id: str, stream: bool, policy: BusyPolicy
+    state: ServeState,
+    question: str,
+    conversation_id: str,
+    stream: bool,
+    policy: BusyPolicy,
+    receive: Receive | None = None,
 ) -> Response:
-    """``POST /api/turns`` on the engine."""
+    """``POST /api/turns`` on the engine (``receive``: the request's, to notice a
+    non-streamed call's client going away)."""
     from ostinato.durable import TurnRequest
 
     durable = state.durable
@@ -159,11 +247,16 @@ async def start(
     if claimed.steered:
         body = {"turn_id": claimed.turn_id, "conversation_id": conversation_id, "steered": True}
         return JSONResponse(body, status_code=202)
-    return await _respond(durable.engine.turn(claimed.turn_id), 0, stream, False)
+    handle = durable.engine.turn(claimed.turn_id)
+    return await _respond(durable, handle, 0, stream, False, receive)
 
 
 async def resume(
-    state: ServeState, pending_id: str, data: dict[str, Any], stream: bool
+    state: ServeState,
+    pending_id: str,
+    data: dict[str, Any],
+    stream: bool,
+    receive: Receive | None = None,
 ) -> Response:
     """``POST /api/approvals/<turn_id>@<seq>``: decide through the handle, then read on."""
     durable = state.durable
@@ -187,7 +280,7 @@ async def resume(
         raise ApiError(404, "unknown_pending", str(exc)) from None
     except ResumeError as exc:
         raise ApiError(422, "invalid_resume", str(exc)) from None
-    return await _respond(handle, int(at), stream, True)
+    return await _respond(durable, handle, int(at), stream, True, receive)
 
 
 async def show(state: ServeState, turn_id: str) -> Response:
@@ -212,18 +305,23 @@ async def events(state: ServeState, turn_id: str, after: int) -> Response:
     handle = state.durable.handle(turn_id)
     await _status(handle)  # 404 for an unknown turn, before the stream starts
     try:  # a bad position fails at the first read: at once, before the stream starts
-        await asyncio.to_thread(_probe, handle, after)
+        await asyncio.to_thread(_first, handle, after)
+        at = None
+        if after > 0 and state.durable.readers.disconnect is Disconnect.CANCEL:
+            at = await asyncio.to_thread(_first, handle, after - 1)
     except TurnLogError as exc:
         raise ApiError(_LOG_ERRORS.get(exc.reason, 422), exc.reason, str(exc)) from None
-    return event_stream_response(_read(handle, after, False))
+    stopped = at is not None and _stopped(at)  # read on after a stop: the turn waits
+    return _streamed(state.durable, handle, after, False, stopped)
 
 
-def _probe(handle: TurnHandle, after: int) -> None:
+def _first(handle: TurnHandle, after: int) -> LoopEvent | None:
+    """The turn's event after ``after`` if it is there now (a bad position raises)."""
     reader = handle.events(after, timeout=0)
     try:
-        next(iter(reader), None)
+        return next(iter(reader), None)
     except TimeoutError:
-        pass
+        return None
     finally:
         close = getattr(reader, "close", None)
         if close is not None:
@@ -235,13 +333,12 @@ async def cancel(state: ServeState, turn_id: str) -> Response:
     have ``cancel()``)."""
     assert state.durable is not None
     handle = state.durable.handle(turn_id)
-    stop: Callable[[], None] | None = getattr(handle, "cancel", None)
-    if stop is None:
+    if getattr(handle, "cancel", None) is None:
         raise ApiError(
             501,
             "not_cancellable",
             f"the durable engine's handle ({type(handle).__name__}) cannot cancel a turn",
         )
     await _status(handle)
-    await asyncio.to_thread(stop)
+    await asyncio.to_thread(cancel_handle, handle)
     return JSONResponse({"turn_id": turn_id, "cancelled": True}, status_code=202)

@@ -14,7 +14,8 @@ stops for approval is cancelled at once (no OpenAI client can approve) and answe
 approval is possible. A request this endpoint cannot hand to the engine as it is (the
 caller's own ``tools``, sampling options, a last message other than the user's) runs in
 the server's process, as without the engine. A round a worker failover withdrew was
-streamed already: its text comes again (the non-streamed answer is unaffected).
+streamed already: its text comes again (the non-streamed answer is unaffected). The
+cancel is :mod:`ostinato_serve._durable_disconnect`'s, shared with ``/api/turns``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from starlette.responses import JSONResponse, Response
 from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent, TextDelta
 from ostinato.messages import Message, UserMessage
 from ostinato.model import Usage
+from ostinato_serve._durable_disconnect import cancel_handle, cancel_soon
 from ostinato_serve._openai_wire import caller_tools, chunk, completion, request_options
 from ostinato_serve._problems import ApiError
 from ostinato_serve._sse import event_stream_response, failure_body, sse
@@ -84,12 +86,6 @@ async def _submit(state: ServeState, messages: list[Message]) -> TurnHandle:
     return await asyncio.to_thread(durable.engine.submit, request, turn_id=turn_id)
 
 
-def _cancel(handle: TurnHandle) -> None:
-    stop: Callable[[], None] | None = getattr(handle, "cancel", None)
-    if stop is not None:
-        stop()
-
-
 async def _failure(handle: TurnHandle) -> str:
     """Why a turn whose log ended without ``loop_ended`` ended (its status, masked)."""
     try:
@@ -107,7 +103,7 @@ async def _call(
         if seen.see(event):
             break
     if seen.waiting:
-        await asyncio.to_thread(_cancel, handle)
+        await asyncio.to_thread(cancel_handle, handle)
         seen.answer = not_approvable(seen.waiting)
     elif not seen.ended:
         raise ApiError(502, "turn_failed", await _failure(handle))
@@ -130,7 +126,7 @@ async def _stream(
         if seen.see(event):
             break
     if seen.waiting:
-        await asyncio.to_thread(_cancel, handle)
+        await asyncio.to_thread(cancel_handle, handle)
         yield sse(chunk(handle.id, model, {"content": not_approvable(seen.waiting)}))
     elif not seen.ended:
         seen.ended = True  # it ended without an answer: nothing left to cancel
@@ -161,7 +157,7 @@ async def durable_completion(
         # started — a turn that has not ended is cancelled (not awaited: the response
         # is over).
         if cancel and not seen.ended and not seen.waiting:
-            asyncio.get_running_loop().run_in_executor(None, _cancel, handle)
+            cancel_soon(handle)
 
     body = _stream(state, handle, seen, include_usage, not_approvable)
     return event_stream_response(body, on_close=closed)

@@ -52,7 +52,8 @@ class ServeSettings(PluginSettings):
         on_disconnect: what a ``/api/turns`` turn does when its last reader goes away
             (``OSTINATO_SERVE_ON_DISCONNECT``): ``detach`` (default: it goes on, and can
             be read again by position) or ``cancel`` (cancelled unless a reader comes
-            back within ``reattach_seconds``).
+            back within ``reattach_seconds``; under ``turns=durable``, back to the same
+            server process, which cancels through the engine).
         openai_on_disconnect: what a ``/v1/chat/completions`` turn does when its stream
             is closed before it ended (``OSTINATO_SERVE_OPENAI_ON_DISCONNECT``):
             ``cancel`` (default: OpenAI clients expect a closed stream to stop the

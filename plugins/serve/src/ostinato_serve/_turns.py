@@ -208,7 +208,9 @@ async def start_turn(request: Request) -> Response:
     stream = stream_flag(data)
     policy = busy_policy(data, state)
     if state.durable is not None:
-        return await durable.start(state, question, conversation_id, stream, policy)
+        return await durable.start(
+            state, question, conversation_id, stream, policy, request.receive
+        )
     busy = state.turns.busy(conversation_id)
     if busy is not None:
         if policy is BusyPolicy.REJECT:
@@ -233,7 +235,7 @@ async def resume_turn(request: Request) -> Response:
     data = await read_json_object(request)
     stream = stream_flag(data)
     if state.durable is not None:
-        return await durable.resume(state, pending_id, data, stream)
+        return await durable.resume(state, pending_id, data, stream, request.receive)
     waiting = state.pending.peek(pending_id)
     decisions = parse_decisions(data, waiting.pending.awaiting)
     try:
