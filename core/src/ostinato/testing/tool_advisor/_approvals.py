@@ -16,7 +16,7 @@ import pytest
 
 from ostinato.advisors import ToolAdvisor
 from ostinato.client import ChatClient, ChatClientRequestSpec
-from ostinato.events import LoopExitReason, ToolFinished
+from ostinato.events import LoopExitReason, ToolFailureKind, ToolFinished
 from ostinato.model import ChatResponse
 from ostinato.testing._scripted import (
     ScriptedChatModel,
@@ -144,6 +144,11 @@ class ApprovalConformance:
         finished = [e for e in run.of(ToolFinished) if e.call.name == "weather"]
         if decision == "deny":
             assert tools.ran["weather"] == 0
+            # Its ToolFinished tells the denial: failure "denied", nothing raised, at once.
+            assert [(e.failure, e.error, e.duration) for e in finished] == [
+                (ToolFailureKind.DENIED, None, 0.0)
+            ]
+            assert finished[0].result == "Tool call 'weather' was not run: denied (not today)."
         else:
             assert tools.ran["weather"] == 1
             city = "Rome" if decision == "edit" else "Paris"

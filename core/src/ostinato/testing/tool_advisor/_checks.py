@@ -20,6 +20,7 @@ from ostinato.events import (
     TextDelta,
     ToolCallDelta,
     ToolCallRequested,
+    ToolFailureKind,
     ToolFinished,
     ToolStarted,
 )
@@ -73,9 +74,12 @@ def check_turn(run: Run) -> None:
             assert event.duration >= 0, f"a negative duration: {event!r} {where}"
             if event.call.id in started:
                 started.discard(event.call.id)
-            else:  # answered without running: an error, at once
+            else:  # answered without running: an error or a denial, at once
                 assert event.call.id in requested, f"{event!r} was not requested {where}"
-                assert event.error is not None, f"{event!r} ran without ToolStarted {where}"
+                denied = event.failure is ToolFailureKind.DENIED
+                assert event.error is not None or denied, (
+                    f"{event!r} ran without ToolStarted {where}"
+                )
                 assert event.duration == 0, f"{event!r} did not run but took time {where}"
         elif isinstance(event, ApprovalRequired):
             assert finished, f"approval required before RoundFinished {where}"
