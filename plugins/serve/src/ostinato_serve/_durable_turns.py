@@ -44,6 +44,8 @@ __all__ = ["DurableTurns", "cancel", "events", "resume", "show", "start"]
 
 _DONE = DONE
 _LOG_ERRORS = {"unknown_turn": 404, "past_end": 416, "expired": 410}
+#: How long a decision waits for the calls of a stop it read to be published.
+_PUBLISH_WAIT = 1.5
 
 
 class DurableTurns:
@@ -270,6 +272,8 @@ async def resume(
     pending = await asyncio.to_thread(handle.pending)
     try:
         if pending is None:
+            pending = await _published(handle)
+        if pending is None:
             await asyncio.to_thread(handle.decide, {})  # raises: decided, or none waits
         else:
             decisions = parse_decisions(data, pending.awaiting)
@@ -281,6 +285,23 @@ async def resume(
     except ResumeError as exc:
         raise ApiError(422, "invalid_resume", str(exc)) from None
     return await _respond(durable, handle, int(at), stream, True, receive)
+
+
+async def _published(handle: TurnHandle) -> PendingToolCalls | None:
+    """The calls ``handle``'s turn waits for, once published: a turn logs its stop a
+    moment before it publishes the calls, so a client deciding as soon as it read the
+    stop waits for them here, up to :data:`_PUBLISH_WAIT` seconds (``None``: none were
+    published in that time, or the turn ended: a round decided already, or no stop)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + _PUBLISH_WAIT
+    while loop.time() < deadline:
+        await asyncio.sleep(0.05)
+        pending = await asyncio.to_thread(handle.pending)
+        if pending is not None:
+            return pending
+        if (await _status(handle)) in _DONE:
+            return None
+    return None
 
 
 async def show(state: ServeState, turn_id: str) -> Response:
