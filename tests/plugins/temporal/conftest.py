@@ -21,6 +21,31 @@ from ostinato_temporal import TemporalEngine, TemporalSettings, Worker
 from tests.servers import TemporalServer
 
 
+def temporal_environment(
+    server: FakeModelServer, memory: Path, temporal: TemporalServer, queue: str
+) -> dict[str, str]:
+    """The environment of a worker of these tests: the kit's (the fake model, chat memory
+    at ``memory``), the development server, a task queue of its own named after
+    ``queue``, quick heartbeats and no shutdown grace."""
+    return {
+        **worker_environment(server, memory),
+        "OSTINATO_LOAD_PLUGINS": "openai,memory,temporal",
+        "OSTINATO_TEMPORAL_ADDRESS": temporal.address,
+        "OSTINATO_TEMPORAL_TASK_QUEUE": f"{queue}-{uuid.uuid4().hex[:8]}",
+        "OSTINATO_TEMPORAL_HEARTBEAT_SECONDS": "2",
+        "OSTINATO_TEMPORAL_SHUTDOWN_GRACE_SECONDS": "0",
+    }
+
+
+def use_environment(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> None:
+    """Make ``env`` this process's ``OSTINATO_*`` settings (and no others)."""
+    for name in os.environ:
+        if name.startswith("OSTINATO_"):
+            monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+
+
 @pytest.fixture(scope="module")
 def temporal_server() -> Iterator[TemporalServer]:
     with TemporalServer() as server:
@@ -78,19 +103,7 @@ def turns(
 ) -> Iterator[Turns]:
     with FakeModelServer() as server:
         memory = tmp_path / "memory.sqlite3"
-        env = {
-            **worker_environment(server, memory),
-            "OSTINATO_LOAD_PLUGINS": "openai,memory,temporal",
-            "OSTINATO_TEMPORAL_ADDRESS": temporal_server.address,
-            "OSTINATO_TEMPORAL_TASK_QUEUE": f"steer-{uuid.uuid4().hex[:8]}",
-            "OSTINATO_TEMPORAL_HEARTBEAT_SECONDS": "2",
-            "OSTINATO_TEMPORAL_SHUTDOWN_GRACE_SECONDS": "0",
-        }
-        for name in os.environ:
-            if name.startswith("OSTINATO_"):
-                monkeypatch.delenv(name)
-        for name, value in env.items():
-            monkeypatch.setenv(name, value)
+        use_environment(monkeypatch, temporal_environment(server, memory, temporal_server, "steer"))
         worker = Worker(TemporalSettings(), listeners=[holding])
         worker.start()
         engine = TemporalEngine()

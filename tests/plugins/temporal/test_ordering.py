@@ -10,19 +10,17 @@ unfinished turn."""
 from __future__ import annotations
 
 import asyncio
-import os
-import uuid
 from pathlib import Path
 
 import pytest
 
 from ostinato.durable import TurnRequest, TurnStatus
-from ostinato.testing.durable_engine import FakeModelServer, Workers, worker_environment
+from ostinato.testing.durable_engine import FakeModelServer, Workers
 from ostinato_serve._durable_claims import claim_turn, ordered
 from ostinato_serve._problems import ApiError
 from ostinato_serve._running import BusyPolicy
 from ostinato_temporal import TemporalEngine
-from tests.plugins.temporal.conftest import Turns
+from tests.plugins.temporal.conftest import Turns, temporal_environment, use_environment
 from tests.servers import TemporalServer
 
 
@@ -30,19 +28,8 @@ def test_a_turn_after_another_waits_across_a_worker_killed_in_the_wait(
     temporal_server: TemporalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with FakeModelServer() as server:
-        env = {
-            **worker_environment(server, tmp_path / "memory.sqlite3"),
-            "OSTINATO_LOAD_PLUGINS": "openai,memory,temporal",
-            "OSTINATO_TEMPORAL_ADDRESS": temporal_server.address,
-            "OSTINATO_TEMPORAL_TASK_QUEUE": f"order-{uuid.uuid4().hex[:8]}",
-            "OSTINATO_TEMPORAL_HEARTBEAT_SECONDS": "2",
-            "OSTINATO_TEMPORAL_SHUTDOWN_GRACE_SECONDS": "0",
-        }
-        for name in os.environ:
-            if name.startswith("OSTINATO_"):
-                monkeypatch.delenv(name)
-        for name, value in env.items():
-            monkeypatch.setenv(name, value)
+        env = temporal_environment(server, tmp_path / "memory.sqlite3", temporal_server, "order")
+        use_environment(monkeypatch, env)
         held = server.gate(("model", "w1", 1))
         second_round = server.gate(("model", "w2", 1))
         with (

@@ -8,8 +8,6 @@ a loaded machine's sandbox may take over Temporal's 2 s deadlock limit to do).""
 
 from __future__ import annotations
 
-import os
-import uuid
 from pathlib import Path
 
 import pytest
@@ -17,8 +15,9 @@ import pytest
 from ostinato.durable import TurnRequest, durable_engine
 from ostinato.retrieval import Document
 from ostinato.testing import HashingEmbeddingModel
-from ostinato.testing.durable_engine import FakeModelServer, Workers, worker_environment
+from ostinato.testing.durable_engine import FakeModelServer, Workers
 from ostinato_retrieval import SQLiteVectorStore
+from tests.plugins.temporal.conftest import temporal_environment, use_environment
 from tests.servers import TemporalServer
 
 
@@ -30,22 +29,14 @@ def test_a_replayed_turn_sends_the_documents_its_first_run_retrieved(
     store.add_sync([Document("The first fact: alpha.", id="first")])
     with FakeModelServer() as server:
         env = {
-            **worker_environment(server, tmp_path / "memory.sqlite3"),
+            **temporal_environment(server, tmp_path / "memory.sqlite3", temporal_server, "rag"),
             "OSTINATO_LOAD_PLUGINS": "openai,memory,retrieval,temporal",
-            "OSTINATO_TEMPORAL_ADDRESS": temporal_server.address,
-            "OSTINATO_TEMPORAL_TASK_QUEUE": f"rag-{uuid.uuid4().hex[:8]}",
-            "OSTINATO_TEMPORAL_HEARTBEAT_SECONDS": "2",
-            "OSTINATO_TEMPORAL_SHUTDOWN_GRACE_SECONDS": "0",
             "OSTINATO_RETRIEVAL_ADVISOR": "question-answer",
             "OSTINATO_RETRIEVAL_STORE": "sqlite",
             "OSTINATO_RETRIEVAL_PATH": str(vectors),
             "OSTINATO_RETRIEVAL_EMBEDDING": "hashing",
         }
-        for name in os.environ:
-            if name.startswith("OSTINATO_"):
-                monkeypatch.delenv(name)
-        for name, value in env.items():
-            monkeypatch.setenv(name, value)
+        use_environment(monkeypatch, env)
         gate = server.gate(("model", "r1", 1))
         with Workers(env, ["--engine", "temporal"], Path.cwd()) as workers:
             engine = durable_engine("temporal")
