@@ -82,3 +82,26 @@ def test_a_follow_up_is_submitted_once_and_joins_a_turn_that_holds_its_id(
         *("f2 tool", "done f2", "f2 tool"),
         *("done f2", "f2 late", "done f2"),  # taken after its first answer: one more round
     ]
+
+
+def test_a_follow_up_that_cannot_be_submitted_leaves_the_turn_its_answer(
+    workers: Workers, model_server: FakeModelServer
+) -> None:
+    import json
+
+    from ostinato_dbos._steering import ENDED_EVENT
+
+    workers.env["OSTINATO_TOOLS__MAX_ITERATIONS"] = "2"  # the answer's boundary takes none
+    answer = model_server.gate(("model", "g1", 2))
+    with workers.engine() as engine:
+        for n in range(1, 21):  # every id the follow-up may take is held by an ended turn
+            engine.submit(turn_request("g1", "tool"), turn_id=f"g1:{n}").cancel()
+        workers.start("w1")
+        handle = engine.submit(turn_request("g1", "tool"), turn_id="g1")
+        assert answer.arrived.wait(workers.patience)
+        handle.steer("g1 late")  # read when the turn closes; its follow-up fails
+        answer.release.set()
+        assert handle.result(timeout=workers.patience).text == "done g1"  # kept
+        ended = json.loads(engine.client.get_event("g1", ENDED_EVENT, timeout_seconds=5))
+        assert ended == {"read": [], "follow_up": None}  # a sender still waiting: unread
+        assert "g1:21" not in engine.turn_ids("g1:")

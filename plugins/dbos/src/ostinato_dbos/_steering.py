@@ -8,7 +8,9 @@ the same round. A message sent after the turn's last boundary would stay unread,
 turn closes its steering once its loop has run (:func:`close_steering`): it sets the
 event :data:`CLOSED_EVENT`, reads what is left (the late messages), submits them as its
 follow-up (:func:`~ostinato.durable.follow_up_id`, after itself) and sets
-:data:`ENDED_EVENT` to the ids it read and the follow-up's id.
+:data:`ENDED_EVENT` to the ids it read and the follow-up's id. A follow-up that cannot be
+submitted (after retries) is logged; the turn keeps its answer, and its late messages
+count as unread, so a sender still waiting is told the turn ended.
 
 The sender looks for :data:`CLOSED_EVENT` after sending. Not set: the send is in the
 database before the turn closes, so the turn reads the message at a boundary or when
@@ -22,6 +24,7 @@ closes nothing: what was sent to it and not yet taken is dropped with it, as in 
 from __future__ import annotations
 
 import json
+import logging
 import time
 import uuid
 from collections.abc import Callable
@@ -55,6 +58,14 @@ ENDED_EVENT: Final = "ostinato.steer.ended"
 #: How long a sender waits for a closing turn to say whether it read the message.
 CLOSING_WAIT_SECONDS: Final = 60.0
 _DONE: Final = (TurnStatus.SUCCEEDED, TurnStatus.FAILED, TurnStatus.CANCELLED)
+#: The follow-up's step: retried (a database hiccup, a turn that holds its id closing).
+_FOLLOW_UP_STEP: Final[Any] = {
+    "name": "steering follow-up",
+    "retries_allowed": True,
+    "max_attempts": 4,
+    "interval_seconds": 0.5,
+}
+_log = logging.getLogger("ostinato_dbos")
 #: How many ids of a turn's series its follow-up tries (each taken by a turn that ended).
 _SERIES_TRIES: Final = 20
 
@@ -98,8 +109,10 @@ async def close_steering(
     from dbos import DBOS
 
     await DBOS.set_event_async(CLOSED_EVENT, "closed")
+    taken = len(steering.read)
     late = await steering.receive()
     follow: str | None = None
+    read = steering.read
     if late:
         texts = [m.text or "" for m in late]
         next_request = follow_up_request(
@@ -111,8 +124,19 @@ async def close_steering(
 
             return await asyncio.to_thread(submit, next_request)
 
-        follow = await DBOS.run_step_async({"name": "steering follow-up"}, step)
-    ended = {"read": steering.read, "follow_up": follow}
+        try:
+            follow = await DBOS.run_step_async(_FOLLOW_UP_STEP, step)
+        except Exception as error:  # the turn keeps its answer; the senders are told
+            _log.error(
+                "the follow-up of the durable turn %s could not be submitted (%s: %s); "
+                "its %d late steered message(s) did not run",
+                turn_id,
+                type(error).__name__,
+                error,
+                len(late),
+            )
+            read = read[:taken]  # a sender still waiting learns its message was not read
+    ended = {"read": read, "follow_up": follow}
     await DBOS.set_event_async(ENDED_EVENT, json.dumps(ended))
     return follow
 
