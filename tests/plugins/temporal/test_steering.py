@@ -177,3 +177,23 @@ def test_the_follow_up_activity_run_again_finds_its_own_work(
     assert [m.text for m in steering.drain()] == ["later"]
     engine.turn(follow_up).cancel()
     engine.close()
+
+
+def test_a_follow_up_that_cannot_be_submitted_leaves_the_turn_its_answer(
+    turns: Turns, holding: Holding
+) -> None:
+    """Every id the follow-up may take is held by a turn that ended: its activity gives
+    up after its attempts, the failure is logged, and the turn keeps its answer."""
+    engine = turns.engine
+    for n in range(1, 21):
+        engine.submit(TurnRequest("h0 plain", conversation_id="h0"), turn_id=f"h:{n}").result(
+            timeout=30
+        )
+    holding.arm("h")
+    handle = engine.submit(TurnRequest("h1 plain", conversation_id="h1"), turn_id="h")
+    assert holding.ending.wait(30)
+    handle.steer("late h")
+    holding.sent.set()
+    assert handle.result(timeout=60).text == "done h1"  # not stuck retrying for ever
+    with pytest.raises(DurableTurnError):
+        _ = engine.turn("h:21").status

@@ -15,7 +15,9 @@ messages in its memo (``ostinato.follows``). Run again (a retry after a lost wor
 finds the id taken by its own earlier attempt and is done. An id another turn holds (the
 conversation's next message, submitted meanwhile) gets the messages as steered input
 instead, with the batch as the signal's id so that a retry is read once; an id whose turn
-has ended passes to the next id of the series. Returns the id the messages went to.
+has ended passes to the next id of the series (up to :data:`SERIES_TRIES` ids; then the
+activity fails, and the turn logs that its late messages did not run, keeping its
+answer). Returns the id the messages went to.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import contextlib
 from typing import Any
 
 from temporalio import activity
+from temporalio.exceptions import ApplicationError
 
 from ostinato_temporal._connection import (
     FOLLOW_UP_ACTIVITY,
@@ -33,7 +36,10 @@ from ostinato_temporal._connection import (
     WAIT_ACTIVITY,
 )
 
-__all__ = ["submit_follow_up", "wait_for_turn"]
+__all__ = ["SERIES_TRIES", "submit_follow_up", "wait_for_turn"]
+
+#: How many ids of a turn's series its follow-up tries (each held by a turn that ended).
+SERIES_TRIES = 20
 
 
 async def _heartbeat(period: float) -> None:
@@ -81,7 +87,7 @@ async def submit_follow_up(payload: dict[str, Any]) -> str:
     request = TurnRequest.from_dict(payload["request"])
     client = activity.client()
     candidate = follow_up_id(turn)
-    while True:
+    for _ in range(SERIES_TRIES):
         try:
             await start_turn(
                 client,
@@ -109,3 +115,9 @@ async def submit_follow_up(payload: dict[str, Any]) -> str:
                 if error.status is not RPCStatusCode.NOT_FOUND:
                     raise  # else it ended meanwhile: the next id
         candidate = follow_up_id(candidate)
+    raise ApplicationError(
+        f"the follow-up of the durable turn {turn!r} found {SERIES_TRIES} ids of its series "
+        "taken by turns that have ended; its late steered messages were not run",
+        type="DurableTurnError",
+        non_retryable=True,
+    )

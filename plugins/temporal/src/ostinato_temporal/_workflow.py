@@ -170,11 +170,30 @@ class TurnWorkflow:
                 "texts": texts,
                 "options": dict(options),
             }
-            await workflow.execute_activity(
-                FOLLOW_UP_ACTIVITY,
-                payload,
-                start_to_close_timeout=timedelta(seconds=float(options["unit_timeout_seconds"])),
-            )
+            from temporalio.common import RetryPolicy
+            from temporalio.exceptions import ActivityError
+
+            try:
+                await workflow.execute_activity(
+                    FOLLOW_UP_ACTIVITY,
+                    payload,
+                    start_to_close_timeout=timedelta(
+                        seconds=float(options["unit_timeout_seconds"])
+                    ),
+                    retry_policy=RetryPolicy(maximum_attempts=_FOLLOW_UP_ATTEMPTS),
+                )
+            except ActivityError as error:  # the turn keeps its answer: logged, not raised
+                workflow.logger.error(
+                    "the follow-up of the durable turn %s could not be submitted (%s); its "
+                    "%d late steered message(s) did not run",
+                    turn_id,
+                    error.cause or error,
+                    len(texts),
+                )
+
+
+#: How many times the follow-up's activity is tried before its messages are given up.
+_FOLLOW_UP_ATTEMPTS = 4
 
 
 async def _wait_for_turn(turn_id: str, options: Mapping[str, Any]) -> None:
