@@ -11,8 +11,8 @@ import subprocess
 from contextlib import closing
 from pathlib import Path
 
+from ostinato.testing.durable_engine import FakeModelServer
 from ostinato_dbos._worker import FENCED_EXIT_STATUS
-from tests.plugins.dbos.fake_model import FakeModelServer
 from tests.plugins.dbos.workers import Workers, submit_followed
 
 
