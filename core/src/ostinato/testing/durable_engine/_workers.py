@@ -39,6 +39,8 @@ _LAUNCHER: Final = (
     "if os.getppid() != int(sys.argv[1]): os._exit(1)\n"
     "os.execvp(sys.argv[2], sys.argv[2:])\n"
 )
+#: How many of the last lines a worker printed the kit keeps (:attr:`Workers.output`).
+_KEPT: Final = 1000
 #: What a worker prints once it takes turns: ``ostinato worker <executor id>: taking...``.
 _STARTED: Final = "taking turns"
 
@@ -95,7 +97,7 @@ class Workers:
                 self._by_executor[said] = process
                 # Read on, or a worker that prints much (a long traceback, retried)
                 # would block once the pipe is full.
-                tail = self.output[process.pid] = deque(maxlen=200)
+                tail = self.output[process.pid] = deque(maxlen=_KEPT)
                 reader = threading.Thread(target=tail.extend, args=(process.stdout,), daemon=True)
                 self._readers[process.pid] = reader
                 reader.start()
@@ -146,15 +148,20 @@ class Workers:
         process.send_signal(signal.SIGKILL)
         process.wait(30)
 
-    def terminate(self, process: subprocess.Popen[str]) -> str:
-        """SIGTERM, and the last lines the worker printed after it started, once it
-        exited (within 60 s)."""
-        process.send_signal(signal.SIGTERM)
-        process.wait(60)
+    def printed(self, process: subprocess.Popen[str], timeout: float = 60) -> str:
+        """What the worker printed after it started (its last 1000 lines), once
+        it exited (waited for ``timeout`` seconds): its pipe is read by the kit, so read
+        it here rather than from ``process.stdout``."""
+        process.wait(timeout)
         reader = self._readers.get(process.pid)
         if reader is not None:
-            reader.join(30)  # the pipe ends with the process
+            reader.join(timeout)  # the pipe ends with the process
         return "".join(self.output.get(process.pid, ()))
+
+    def terminate(self, process: subprocess.Popen[str]) -> str:
+        """SIGTERM, and what the worker printed after it started (:meth:`printed`)."""
+        process.send_signal(signal.SIGTERM)
+        return self.printed(process)
 
     def kill_all(self) -> None:
         """SIGKILL every worker still running."""
