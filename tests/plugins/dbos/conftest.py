@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.plugins.dbos.fake_model import FakeModelServer
+from ostinato.testing.durable_engine import FakeModelServer
 from tests.plugins.dbos.workers import Workers
 
 

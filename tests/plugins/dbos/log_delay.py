@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ostinato.durable import TurnRequest
 from ostinato.events import TextDelta
-from tests.plugins.dbos.fake_model import FakeModelServer
+from ostinato.testing.durable_engine import FakeModelServer
 from tests.plugins.dbos.scale import fresh_database_url
 from tests.plugins.dbos.workers import Workers
 from tests.servers import PostgresServer

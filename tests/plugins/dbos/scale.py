@@ -19,7 +19,7 @@ from pathlib import Path
 import psycopg
 
 from ostinato.durable import TurnRequest
-from tests.plugins.dbos.fake_model import FakeModelServer
+from ostinato.testing.durable_engine import FakeModelServer
 from tests.plugins.dbos.workers import TOOLS, Workers
 from tests.servers import PostgresServer
 

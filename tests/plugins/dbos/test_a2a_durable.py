@@ -12,8 +12,8 @@ from typing import Any
 from a2a.types import GetTaskRequest, SubscribeToTaskRequest
 from google.protobuf import json_format
 
+from ostinato.testing.durable_engine import FakeModelServer
 from tests.plugins.a2a.sdk import collect, plain, sdk_client, user_message
-from tests.plugins.dbos.fake_model import FakeModelServer
 from tests.plugins.dbos.served import Servers
 from tests.plugins.dbos.workers import Workers
 

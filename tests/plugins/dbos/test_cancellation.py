@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ostinato.durable import TurnStatus
 from ostinato.events import LoopEnded, LoopExitReason, ToolFailureKind, ToolFinished
-from tests.plugins.dbos.fake_model import FakeModelServer
+from ostinato.testing.durable_engine import FakeModelServer
 from tests.plugins.dbos.workers import Workers, submit_followed
 
 

@@ -10,8 +10,8 @@ from ostinato.cli._approve_command import run_approve
 from ostinato.durable import TurnRequest, TurnStatus
 from ostinato.errors import DurableTurnError
 from ostinato.events import withdrawn
+from ostinato.testing.durable_engine import FakeModelServer
 from ostinato_memory import SQLiteChatMemoryRepository
-from tests.plugins.dbos.fake_model import FakeModelServer
 from tests.plugins.dbos.workers import Workers, submit_followed
 
 #: What a reader sees of a turn with one tool call, whether or not a worker died in it.

@@ -11,8 +11,8 @@ import pytest
 from ostinato.config import AutoConfiguration
 from ostinato.durable import TurnHandle, TurnRunner
 from ostinato.events import LoopEnded, LoopEvent, LoopExitReason
+from ostinato.testing.durable_engine import FakeModelServer
 from ostinato.tools import ApprovalDecision, PendingToolCalls
-from tests.plugins.dbos.fake_model import FakeModelServer
 from tests.plugins.dbos.workers import Workers, turn_request
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.plugins.dbos.fake_model import FakeModelServer
+from ostinato.testing.durable_engine import FakeModelServer
 from tests.plugins.dbos.scale import fresh_database_url, run_scale
 from tests.plugins.dbos.workers import Workers, turn_request
 from tests.servers import PostgresServer

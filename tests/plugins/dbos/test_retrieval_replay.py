@@ -10,8 +10,8 @@ from pathlib import Path
 
 from ostinato.retrieval import Document
 from ostinato.testing import HashingEmbeddingModel
+from ostinato.testing.durable_engine import FakeModelServer
 from ostinato_retrieval import SQLiteVectorStore
-from tests.plugins.dbos.fake_model import FakeModelServer
 from tests.plugins.dbos.workers import Workers, turn_request
 
 

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from ostinato.durable import TurnStatus
-from tests.plugins.dbos.fake_model import FakeModelServer, long_answer
+from ostinato.testing.durable_engine import FakeModelServer, long_answer
 from tests.plugins.dbos.scale import fresh_database_url
 from tests.plugins.dbos.served import Servers, messages
 from tests.plugins.dbos.workers import Workers

@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from tests.plugins.dbos.fake_model import FakeModelServer
+from ostinato.testing.durable_engine import FakeModelServer
 from tests.plugins.dbos.served import Servers, messages
 from tests.plugins.dbos.workers import Workers
 

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from ostinato.events import LoopEvent, TextDelta, withdrawn
-from tests.plugins.dbos.fake_model import FakeModelServer, long_answer
+from ostinato.testing.durable_engine import FakeModelServer, long_answer
 from tests.plugins.dbos.scale import fresh_database_url
 from tests.plugins.dbos.served import Message, Servers, messages
 from tests.plugins.dbos.workers import Workers

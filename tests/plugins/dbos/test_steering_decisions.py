@@ -9,7 +9,7 @@ import pytest
 
 from ostinato.durable import TurnStatus, follow_up_request
 from ostinato.errors import DurableTurnError
-from tests.plugins.dbos.fake_model import FakeModelServer
+from ostinato.testing.durable_engine import FakeModelServer
 from tests.plugins.dbos.test_crash_recovery import remembered
 from tests.plugins.dbos.workers import Workers, turn_request
 

@@ -6,7 +6,7 @@ again)."""
 from __future__ import annotations
 
 from ostinato.events import ToolProgress
-from tests.plugins.dbos.fake_model import FakeModelServer
+from ostinato.testing.durable_engine import FakeModelServer
 from tests.plugins.dbos.workers import Workers, submit_followed
 
 PROGRESS_TURN = [

@@ -18,7 +18,7 @@ import pytest
 from ostinato.durable import TurnRequest
 from ostinato.errors import DurableTurnError, TurnLogError
 from ostinato.events import LoopEvent, TextDelta, withdrawn
-from tests.plugins.dbos.fake_model import FakeModelServer, long_answer
+from ostinato.testing.durable_engine import FakeModelServer, long_answer
 from tests.plugins.dbos.workers import ROOT, Workers, turn_request
 
 #: Seconds between two words of the streamed answer (40 words: about a second a turn).

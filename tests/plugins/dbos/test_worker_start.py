@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from tests.plugins.dbos.fake_model import FakeModelServer
+from ostinato.testing.durable_engine import FakeModelServer
 from tests.plugins.dbos.workers import PROJECT, Workers, submit_followed
 
 

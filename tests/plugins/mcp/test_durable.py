@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from ostinato.durable import TurnRequest, TurnStatus
+from ostinato.testing.durable_engine import FakeModelServer
 from ostinato.tools import ApprovalDecision
-from tests.plugins.dbos.fake_model import FakeModelServer
 from tests.plugins.dbos.workers import Workers
 from tests.plugins.mcp.task_server import Board, serve_tasks
 

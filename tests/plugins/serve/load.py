@@ -38,7 +38,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.plugins.dbos.fake_model import FakeModelServer
+from ostinato.testing.durable_engine import FakeModelServer
 from tests.plugins.dbos.scale import fresh_database_url
 from tests.plugins.dbos.served import Servers
 from tests.plugins.dbos.workers import PLAN_TOOLS, Workers

@@ -34,6 +34,9 @@ Every check reads the whole log back (positions 1 to n, each once) and compares 
 with each run of pieces folded into one and withdrawals applied (see
 :mod:`ostinato.testing.durable_engine._reading`), and its last loop's text with the answer.
 
+The kit's fake model server (:class:`FakeModelServer`: its plans, gates and counts) and
+worker processes (:class:`Workers`) serve an engine's own tests too.
+
 Each check costs a few worker starts (seconds each): see the durable-turns guide for the
 kit's cost per engine. This package imports pytest, so it is not re-exported by
 :mod:`ostinato.testing`; it needs the ``openai`` and ``memory`` plugins installed (the
@@ -56,7 +59,11 @@ from ostinato.testing.durable_engine._checks import (  # noqa: E402
     Kit,
     worker_environment,
 )
-from ostinato.testing.durable_engine._fake_model import FakeModelServer, Gate  # noqa: E402
+from ostinato.testing.durable_engine._fake_model import (  # noqa: E402
+    FakeModelServer,
+    Gate,
+    long_answer,
+)
 from ostinato.testing.durable_engine._workers import PROGRAM_SECONDS, Workers  # noqa: E402
 
 __all__ = [
@@ -67,5 +74,6 @@ __all__ = [
     "Gate",
     "Kit",
     "Workers",
+    "long_answer",
     "worker_environment",
 ]

@@ -1,19 +1,28 @@
-"""A fake OpenAI-compatible model server on loopback for the durable engine kit.
+"""A fake OpenAI-compatible model server on loopback for durable turns' tests.
 
 Each request is a turn's round; the turn and what it does come from its first user
 message, ``"<turn> <plan>"`` (its first two words; :attr:`FakeModelServer.user_texts`
-keeps each round's last user message): ``plain`` answers at once; ``tool`` asks for
-``count`` then answers; ``approval`` asks for ``pay`` (which needs an approval) then
-answers; ``reconcile``, ``approve`` and ``fail`` ask for the destructive tool of that
-in-doubt rule (``pay_<rule>``, :mod:`ostinato.testing.durable_effects`) then answer. The
-server also serves the tools (``/tool``), so it counts every model round and tool call,
-started and finished. A *gate* holds one round or one tool call until the test releases
-it, after telling the test it arrived (so a test kills a worker in the middle of it).
+keeps each round's last user message). The plans: ``plain`` (or any other word) answers
+``done <turn>`` at once; ``long`` answers :func:`long_answer`; the others ask for one
+tool in their first round (arguments ``{"turn": turn}``), then answer: ``tool`` asks for
+``count``, ``approval`` for ``pay`` (which needs an approval), ``progress`` for ``steps``
+(which reports its progress), ``reconcile``, ``approve`` and ``fail`` for the
+destructive tool of that in-doubt rule (``pay_<rule>``,
+:mod:`ostinato.testing.durable_effects`), and ``call:NAME`` for the tool ``NAME``.
+
+The server also serves the tools (``/tool``), so it counts every model round and tool
+call, started and finished. A *gate* holds one round or one tool call until the test
+releases it, after telling the test it arrived (so a test kills a worker in the middle
+of it).
 
 A streamed request (``"stream": true``, as durable turns make them) gets its answer as
-server-sent chunks: the tool call in one, the text in two pieces (``"done "``, then the
-turn's name). The gate of key ``("piece", turn, round)`` holds such a round after its
-first piece was sent: a worker killed there dies in the middle of a streamed round.
+server-sent chunks: the tool call in one, the text a word at a time (``word_delay``
+seconds apart; each word but the first after its space). The gate of key ``("piece",
+turn, round)`` holds such a round after its first word was sent: a worker killed there
+dies in the middle of a streamed round. The server notes when each answer was sent in
+full (:attr:`FakeModelServer.answered`) and when each piece of text was
+(:attr:`FakeModelServer.sent`): what the live delay measurements compare with the
+moment a reader read it.
 """
 
 from __future__ import annotations
@@ -27,17 +36,30 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["FakeModelServer", "Gate"]
+__all__ = ["FakeModelServer", "Gate", "long_answer"]
 
-#: The tool each plan asks for in its first round.
+#: The tool each plan asks for in its first round (and ``call:NAME``: ``NAME``).
 _PLAN_TOOLS = {
     "tool": "count",
     "approval": "pay",
+    "progress": "steps",
     **{rule: f"pay_{rule}" for rule in ("reconcile", "approve", "fail")},
 }
 
-#: ``("model", turn, round)``, ``("piece", turn, round)`` or ``("count" | "pay", turn, 0)``.
+#: ``("model", turn, round)``, ``("piece", turn, round)`` or ``(tool, turn, 0)`` (the
+#: ``kind`` a tool reports: ``count``, ``pay``).
 Key = tuple[str, str, int]
+
+
+def long_answer(turn: str, words: int = 40) -> str:
+    """The answer of the ``long`` plan: ``done <turn>:`` and ``words`` more words."""
+    return f"done {turn}: " + " ".join(f"w{i}" for i in range(words))
+
+
+def _tool_of(plan: str) -> str | None:
+    if plan.startswith("call:"):
+        return plan.removeprefix("call:")
+    return _PLAN_TOOLS.get(plan)
 
 
 class Gate:
@@ -49,19 +71,36 @@ class Gate:
         self.release = threading.Event()
 
 
-class FakeModelServer:
-    """The server; ``started`` and ``finished`` count requests by key."""
+class _Listening(ThreadingHTTPServer):
+    # Hundreds of connections may arrive at once (a served load test): the default
+    # backlog of 5 would drop some and the clients see their connection reset.
+    request_queue_size = 1024
 
-    def __init__(self, latency: float = 0.0) -> None:
+
+class FakeModelServer:
+    """The server (a context manager: serving inside); ``started`` and ``finished``
+    count requests by key.
+
+    Args:
+        latency: seconds each model round and tool call takes (a scale measurement).
+        word_delay: seconds before each word of a streamed answer.
+    """
+
+    def __init__(self, latency: float = 0.0, word_delay: float = 0.0) -> None:
         self.latency = latency
+        self.word_delay = word_delay
         self.started: Counter[Key] = Counter()
         self.finished: Counter[Key] = Counter()
+        #: The idempotency key of each tool call, in arrival order (``""``: none).
         self.keys: list[str] = []
         #: The text of the last user message of each model round, by key, in order.
         self.user_texts: dict[Key, list[str]] = {}
         #: When the last answer of each key was sent in full (``time.time()``).
         self.answered: dict[Key, float] = {}
-        #: The process id of each tool call's worker, by key, in arrival order.
+        #: When each piece of text was sent, by (completion id, text): ``time.time()``.
+        self.sent: dict[tuple[str, str], float] = {}
+        #: The process id of each tool call's worker, by key, in arrival order (0: the
+        #: tool did not say).
         self.pids: dict[Key, list[int]] = {}
         self.gates: dict[Key, Gate] = {}
         self._lock = threading.Lock()
@@ -91,6 +130,7 @@ class FakeModelServer:
                     for chunk in server.chunks(answer):
                         self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                         self.wfile.flush()
+                        server.sent_now(answer["id"], chunk)
                     self.wfile.write(b"data: [DONE]\n\n")
                     self.wfile.flush()
                 except OSError:
@@ -112,7 +152,7 @@ class FakeModelServer:
                 except OSError:
                     pass  # the worker was killed while it waited
 
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._http = _Listening(("127.0.0.1", 0), Handler)
         self._http.daemon_threads = True
         self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
 
@@ -146,7 +186,8 @@ class FakeModelServer:
             self.finished[key] += 1
 
     def complete(self, body: dict[str, Any]) -> dict[str, Any]:
-        """A chat completion for ``body`` (see the module's docstring)."""
+        """A chat completion for ``body`` (see the module's docstring), with the turn
+        and the round it answers (``"turn"``, ``"round"``)."""
         messages = body["messages"]
         # The first two words: an advisor may have added text (retrieved documents).
         turn, plan = next(m["content"] for m in messages if m["role"] == "user").split()[:2]
@@ -157,8 +198,8 @@ class FakeModelServer:
             self.user_texts.setdefault(key, []).append(last_user)
         self._enter(key)
         message: dict[str, Any]
-        if plan in _PLAN_TOOLS and round_ == 1:
-            name = _PLAN_TOOLS[plan]
+        name = _tool_of(plan)
+        if name is not None and round_ == 1:
             message = {
                 "role": "assistant",
                 "content": None,
@@ -172,7 +213,8 @@ class FakeModelServer:
             }
             finish = "tool_calls"
         else:
-            message = {"role": "assistant", "content": f"done {turn}"}
+            text = long_answer(turn) if plan == "long" else f"done {turn}"
+            message = {"role": "assistant", "content": text}
             finish = "stop"
         self._leave(key)
         return {
@@ -204,13 +246,21 @@ class FakeModelServer:
         for call in message.get("tool_calls") or ():
             yield chunk({"tool_calls": [{"index": 0, **call}]})
         text = message.get("content") or ""
-        if text:
-            head, _, tail = text.partition(" ")
-            yield chunk({"content": f"{head} "})
-            self._hold(("piece", answer["turn"], answer["round"]))
-            yield chunk({"content": tail})
+        for n, word in enumerate(text.split(" ") if text else ()):
+            if n == 1:
+                self._hold(("piece", answer["turn"], answer["round"]))
+            if self.word_delay:
+                time.sleep(self.word_delay)
+            yield chunk({"content": word if n == 0 else " " + word})
         yield chunk({}, choice["finish_reason"])
         yield {**chunk({}), "choices": [], "usage": answer["usage"]}
+
+    def sent_now(self, completion_id: str, chunk: dict[str, Any]) -> None:
+        """Note when ``chunk``'s text was sent (now): :attr:`sent`."""
+        for choice in chunk["choices"]:
+            text = choice["delta"].get("content")
+            if text:
+                self.sent[(completion_id, text)] = time.time()
 
     def tool(self, query: dict[str, str]) -> str:
         """One tool call (counted, with its idempotency key and its worker's pid)."""
@@ -219,7 +269,7 @@ class FakeModelServer:
             self.pids.setdefault(key, []).append(int(query.get("pid", 0)))
         self._enter(key)
         with self._lock:
-            self.keys.append(query.get("key", ""))
+            self.keys.append(query.get("key", ""))  # none outside a durable turn
         self._leave(key)
         return f"{query['kind']} {query['turn']} ok"
 
