@@ -93,6 +93,8 @@ class LogReader:
 
             ending = CancelledEnding()
             for event in self._store.load(self._turn_id):
+                if event.seq > last:
+                    break  # landed after ``last``: the ending follows ``last``
                 ending.follow(event)
             self._ending = [
                 dataclasses.replace(e, turn_id=self._turn_id, seq=last + n)
@@ -124,10 +126,13 @@ class LogReader:
         rows = self._store.after(self._turn_id, self._position)  # written before it ended
         if rows:
             return self.poll_rows(rows)
-        self._over = True
         if status == "CANCELLED":
             last, _ = self._store.bounds(self._turn_id)
+            if last > self._position:  # its worker's last rows landed meanwhile: read them
+                return self.poll_rows(self._store.after(self._turn_id, self._position))
+            self._over = True
             return [e for e in self._cancelled_ending(last) if e.seq > self._position] or None
+        self._over = True
         return None
 
     def poll_rows(self, rows: list[tuple[int, str]]) -> list[LoopEvent]:
