@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from ostinato.config import build_container
 from ostinato.durable import TurnRequest, TurnRunner, durable_turn
-from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent
-from ostinato.testing import ScriptedChatModel, tool_call_response
-from ostinato.tools import ApprovalDecision, PendingToolCalls
+from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent, TextDelta
+from ostinato.testing import ScriptedChatModel, text_response, tool_call_response
+from ostinato.tools import ApprovalDecision, PendingToolCalls, tool
 from tests.core.durable.journal import Journal
 
 PAY = "tests.plugins.dbos.durable_tools:pay"
@@ -72,3 +72,41 @@ async def test_a_turn_with_history_and_no_memory_sends_the_callers_conversation(
     with durable_turn("t-3"):
         await runner.run(TurnRequest("Hi", conversation_id="c"), decide)
     assert [m.text for m in await memory.get("c")] == ["Hi", "Again."]  # remembered
+
+
+@tool
+def tally(city: str) -> str:
+    """Count a city's people."""
+    return "1"
+
+
+def preamble_script() -> ScriptedChatModel:
+    return ScriptedChatModel(
+        [
+            tool_call_response(("tally", {"city": "Oslo"}), text="Let me count. ", usage=(1, 2, 3)),
+            text_response("Oslo: 1.", usage=(4, 5, 9)),
+        ]
+    )
+
+
+async def test_the_answer_is_the_loops_final_response_not_every_rounds_text():
+    """A round's text before its tool calls reaches readers, but the turn's answer is
+    the one the call face returns in process: the final round's, with the turn's usage."""
+    from ostinato import ChatClient
+
+    events: list[LoopEvent] = []
+    container = build_container(plugins=[], chat_model=preamble_script())
+    runner = TurnRunner(container, listeners=[events.append])
+
+    async def decide(pending: PendingToolCalls) -> dict[str, ApprovalDecision]:
+        raise AssertionError("nothing waits")
+
+    with durable_turn("t-4"):
+        answer = await runner.run(TurnRequest("Count", tools=(f"{__name__}:tally",)), decide)
+    in_process = ChatClient.create(preamble_script()).prompt("Count").tools(tally).call()
+    expected = in_process.chat_response()
+    assert expected is not None
+    assert answer.text == expected.text == "Oslo: 1."
+    assert answer.metadata.usage == expected.metadata.usage
+    deltas = [e.text for e in events if isinstance(e, TextDelta)]
+    assert "".join(deltas) == "Let me count. Oslo: 1."  # both rounds streamed

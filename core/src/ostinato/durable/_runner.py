@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ostinato.client import ChatClient
     from ostinato.config import AutoConfiguration
     from ostinato.durable._turns import TurnRequest
-    from ostinato.events import EventListener, TurnLog
+    from ostinato.events import EventListener, LoopEvent, TurnLog
     from ostinato.model import ChatResponse
     from ostinato.plugins import FactoryContext, Registry
     from ostinato.runtime import Steering
@@ -138,7 +138,10 @@ class TurnRunner:
     ) -> ChatResponse:
         """Run the turn to its answer, waiting for decisions whenever it stops for them.
 
-        The turn streams its rounds (so its text reaches its readers piece by piece);
+        The answer is the one the call face returns in process: the loop's final response
+        (a round's text before its tool calls, or an answer before a steered message,
+        belongs to its own round, not to the answer). The turn streams its rounds (so its
+        text reaches its readers piece by piece);
         ``steering`` (an engine's, reading recorded input) adds messages at its round
         boundaries; ``log``: the turn's log (the engine's), which numbers and keeps its
         events."""
@@ -159,7 +162,8 @@ class TurnRunner:
         spec = spec.user(request.user).tools(*tools).advisors(*params)
         if steering is not None:
             spec = spec.steering(steering)
-        listeners: tuple[EventListener, ...] = self._listeners
+        ended = _LastAnswer()
+        listeners: tuple[EventListener, ...] = (*self._listeners, ended)
         if log is not None:
             listeners = (*listeners, log)
         for listener in listeners:
@@ -173,8 +177,23 @@ class TurnRunner:
             for listener in listeners:
                 spec = spec.listener(listener)
             response = await _streamed(spec)
-        answer = response.chat_response
+        answer = ended.response if ended.response is not None else response.chat_response
         return answer if answer is not None else ChatResponse([])
+
+
+class _LastAnswer:
+    """Keeps the response of the last ``LoopEnded`` its loop emits (``None`` before)."""
+
+    __slots__ = ("response",)
+
+    def __init__(self) -> None:
+        self.response: ChatResponse | None = None
+
+    def __call__(self, event: LoopEvent) -> None:
+        from ostinato.events import LoopEnded
+
+        if isinstance(event, LoopEnded):
+            self.response = event.response
 
 
 async def _streamed(spec: Any) -> Any:
