@@ -3,6 +3,7 @@ resolved by name, its approvals waited for through the engine, its events emitte
 
 from __future__ import annotations
 
+from ostinato.advisors import Guard, GuardAdvisor, GuardDecision
 from ostinato.config import build_container
 from ostinato.durable import TurnRequest, TurnRunner, durable_turn
 from ostinato.events import ApprovalRequired, LoopEnded, LoopEvent, TextDelta
@@ -91,7 +92,8 @@ def preamble_script() -> ScriptedChatModel:
 
 async def test_the_answer_is_the_loops_final_response_not_every_rounds_text():
     """A round's text before its tool calls reaches readers, but the turn's answer is
-    the one the call face returns in process: the final round's, with the turn's usage."""
+    the one the call face returns in process: the final round's, with the turn's usage
+    (it was every round's streamed text joined)."""
     from ostinato import ChatClient
 
     events: list[LoopEvent] = []
@@ -110,3 +112,31 @@ async def test_the_answer_is_the_loops_final_response_not_every_rounds_text():
     assert answer.metadata.usage == expected.metadata.usage
     deltas = [e.text for e in events if isinstance(e, TextDelta)]
     assert "".join(deltas) == "Let me count. Oslo: 1."  # both rounds streamed
+
+
+class MaskDigits(Guard):
+    """Output: digits never reach the user."""
+
+    def check_output(self, text: str, response: object) -> GuardDecision:
+        return GuardDecision.rewrite("".join("*" if c.isdigit() else c for c in text), "digit")
+
+
+async def test_an_output_guard_outside_the_loop_guards_the_answer():
+    """An output guard holds the stream back until the turn is complete: the answer is
+    what it let through (all of the turn's text, rewritten), as the stream face gives it
+    in process — never the model's own final text."""
+    from ostinato import ChatClient
+
+    def guarded() -> ChatClient:
+        model = preamble_script()
+        return ChatClient.builder(model).default_advisors(GuardAdvisor([MaskDigits()])).build()
+
+    runner = TurnRunner(build_container(plugins=[], chat_client=guarded()))
+
+    async def decide(pending: PendingToolCalls) -> dict[str, ApprovalDecision]:
+        raise AssertionError("nothing waits")
+
+    with durable_turn("t-5"):
+        answer = await runner.run(TurnRequest("Count", tools=(f"{__name__}:tally",)), decide)
+    streamed = "".join(guarded().prompt("Count").tools(tally).stream().content())
+    assert answer.text == streamed == "Let me count. Oslo: *."

@@ -138,10 +138,12 @@ class TurnRunner:
     ) -> ChatResponse:
         """Run the turn to its answer, waiting for decisions whenever it stops for them.
 
-        The answer is the one the call face returns in process: the loop's final response
-        (a round's text before its tool calls, or an answer before a steered message,
-        belongs to its own round, not to the answer). The turn streams its rounds (so its
-        text reaches its readers piece by piece);
+        The answer is the final round's, as the call face returns it in process: a
+        round's text before its tool calls, or an answer a steered message followed,
+        reached the turn's readers but is not the answer. An output guard outside the
+        loop holds the stream back and gives the whole turn's text, checked; the answer
+        is then what it let through. The turn streams its rounds (so its text reaches its
+        readers piece by piece);
         ``steering`` (an engine's, reading recorded input) adds messages at its round
         boundaries; ``log``: the turn's log (the engine's), which numbers and keeps its
         events."""
@@ -162,13 +164,13 @@ class TurnRunner:
         spec = spec.user(request.user).tools(*tools).advisors(*params)
         if steering is not None:
             spec = spec.steering(steering)
-        ended = _LastAnswer()
-        listeners: tuple[EventListener, ...] = (*self._listeners, ended)
+        rounds = _Rounds()
+        listeners: tuple[EventListener, ...] = (*self._listeners, rounds)
         if log is not None:
             listeners = (*listeners, log)
         for listener in listeners:
             spec = spec.listener(listener)
-        response = await _streamed(spec)
+        response = await _streamed(spec, rounds)
         while (pending := PendingToolCalls.of(response)) is not None:
             decisions = await wait_for_decisions(pending)
             spec = client.prompt().tools(*tools).advisors(*params).resume(pending, decisions)
@@ -176,37 +178,45 @@ class TurnRunner:
                 spec = spec.steering(steering)
             for listener in listeners:
                 spec = spec.listener(listener)
-            response = await _streamed(spec)
-        answer = ended.response if ended.response is not None else response.chat_response
+            response = await _streamed(spec, rounds)
+        answer = response.chat_response
         return answer if answer is not None else ChatResponse([])
 
 
-class _LastAnswer:
-    """Keeps the response of the last ``LoopEnded`` its loop emits (``None`` before)."""
+class _Rounds:
+    """Which round of the turn's loop started last (0 before the first)."""
 
-    __slots__ = ("response",)
+    __slots__ = ("round",)
 
     def __init__(self) -> None:
-        self.response: ChatResponse | None = None
+        self.round = 0
 
     def __call__(self, event: LoopEvent) -> None:
-        from ostinato.events import LoopEnded
+        from ostinato.events import RoundStarted
 
-        if isinstance(event, LoopEnded):
-            self.response = event.response
+        if isinstance(event, RoundStarted):
+            self.round = event.round
 
 
-async def _streamed(spec: Any) -> Any:
-    """The turn's answer, its rounds streamed: the aggregate of the answer's chunks,
-    with the last chunk's context (where a turn stopped for approvals keeps its pending
-    calls)."""
+async def _streamed(spec: Any, rounds: _Rounds) -> Any:
+    """The turn's answer, its rounds streamed: the aggregate of the chunks that came in
+    the last round that streamed any, with the last chunk's context (where a turn stopped
+    for approvals keeps its pending calls).
+
+    An earlier round's text (a preamble before tool calls, an answer a steered message
+    followed) reached the stream as that round ran and is not the answer. An advisor
+    outside the loop that holds the stream back until the turn is complete (an output
+    guard) gives its chunks in the last round, so the answer is what it let through."""
     from ostinato.advisors import ChatClientResponse
     from ostinato.model import MessageAggregator
 
     aggregator = MessageAggregator()
     context: Any = {}
+    streaming = -1  # the round whose chunks the aggregator holds
     async for chunk in spec.stream().achat_client_responses():
         context = chunk.context
         if chunk.chat_response is not None:
+            if rounds.round != streaming:
+                aggregator, streaming = MessageAggregator(), rounds.round
             aggregator.add(chunk.chat_response)
     return ChatClientResponse(aggregator.result(), context)

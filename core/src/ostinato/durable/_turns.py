@@ -156,8 +156,8 @@ class TurnHandle(Protocol):
         ...
 
     def result(self, timeout: float | None = None) -> ChatResponse:
-        """Wait for the answer: the loop's final response, as ``.call()`` returns it in
-        process (the text of earlier rounds reaches :meth:`events`, not the answer).
+        """Wait for the answer: the final round's, as ``.call()`` returns it in process
+        (the text of earlier rounds reaches :meth:`events`, not the answer).
 
         Raises:
             DurableTurnError: the turn failed or was cancelled.
