@@ -5,7 +5,9 @@ message the turn's, those before it the turn's ``history``, with the server's du
 tools and ``remember=False`` (the caller holds the conversation: the worker's memory
 advisors are left out, as the in-process endpoint leaves the server's out). The turn is
 submitted under the completion's id (``chatcmpl-<hex>``) and its answer read from its
-turn log: streamed as chunks (each text piece as it is logged), or once it ended.
+turn log: streamed as chunks (each text piece as it is logged), or once it ended (the
+answer the turn's workflow returned, which an output guard outside the loop checked;
+the streamed pieces are the loop's own, as every turn log's text events are).
 
 Closing the stream before the turn ended cancels the durable turn
 (``OSTINATO_SERVE_OPENAI_ON_DISCONNECT=cancel``, the default: OpenAI clients expect a
@@ -95,6 +97,16 @@ async def _failure(handle: TurnHandle) -> str:
     return "the turn ended without an answer"
 
 
+async def _answer(handle: TurnHandle) -> str | None:
+    """The ended turn's answer as its workflow returned it: after the advisors outside
+    the loop, so an output guard's rewrite (``LoopEnded`` carries the loop's own text)."""
+    try:
+        answer = await handle.aresult()
+    except Exception as exc:  # it failed after its loop ended (a memory write)
+        raise ApiError(502, "turn_failed", str(failure_body(exc)["error"]["message"])) from None
+    return answer.text
+
+
 async def _call(
     state: ServeState, handle: TurnHandle, not_approvable: Callable[[tuple[Any, ...]], str]
 ) -> Response:
@@ -107,6 +119,8 @@ async def _call(
         seen.answer = not_approvable(seen.waiting)
     elif not seen.ended:
         raise ApiError(502, "turn_failed", await _failure(handle))
+    else:
+        seen.answer = await _answer(handle)
     body = completion(handle.id, state.model_name, seen.answer, (), "stop", seen.usage)
     return JSONResponse(body)
 
