@@ -362,6 +362,30 @@ def test_an_unreachable_server_is_an_error(page_on: Any) -> None:
     _an_error(page)
 
 
+def test_a_message_sent_while_the_page_connects_keeps_the_state_it_ended_in(
+    page_on: Any,
+) -> None:
+    """The page says it is connecting until the server answered; a message sent meanwhile
+    that failed stays an error when the connection completes (it was overwritten by
+    "Idle", and a check for "Idle" passed before the page had connected)."""
+    page = page_on().page
+    _idle(page)
+    held: list[Any] = []
+    page.route("**/api/info", lambda route: held.append(route))  # the first request, held
+    page.route("**/api/turns", lambda route: route.abort("connectionreset"))
+    page.reload()
+    status = page.get_by_test_id("status")
+    try:
+        expect(status).to_have_attribute("data-state", "connecting")
+        expect(status).to_have_text("Connecting…")
+        _ask(page, "hi")
+        _an_error(page)
+    finally:
+        held.pop().continue_()  # a held request would hold the page's closing too
+    expect(page).to_have_title(re.compile("^ostinato · "))  # connected (idle came with it)
+    assert status.get_attribute("data-state") == "error"
+
+
 def test_model_text_is_shown_as_text_never_as_markup(page_on: Any) -> None:
     page = page_on().page
     _ask(page, "markup please")

@@ -30,6 +30,7 @@ import {
 import { TurnView } from "./turn.js";
 
 const STATUS_TEXT = {
+  connecting: "Connecting…",
   idle: "Idle",
   running: "Running…",
   waiting: "Waiting for approval",
@@ -66,6 +67,7 @@ const state = {
   abort: null, // the AbortController of the turn streaming now
   turnId: null, // the id of the turn streaming now (Stop cancels it on the server)
   pending: null, // {id, view, decisions: {callId: decision}, callIds: [...]}
+  streams: 0, // how many turn streams the page has started: one started meanwhile shows its own state
 };
 
 function setStatus(kind, text) {
@@ -131,6 +133,7 @@ function newConversationId() {
 async function runStream(path, body, view, open = (signal) => postStream(path, body, signal)) {
   const abort = new AbortController();
   state.abort = abort;
+  state.streams += 1;
   if (body && state.conversationId) {
     const conversationId = state.conversationId;
     rememberTurn({ turnId: null, lastId: 0, conversationId, question: view.question });
@@ -421,6 +424,7 @@ async function submitToken(event) {
   event.preventDefault();
   const value = ui.token.value.trim();
   if (!value) return;
+  const streams = state.streams;
   saveToken(value);
   try {
     // a request that needs the token: 401 means it is wrong
@@ -435,8 +439,7 @@ async function submitToken(event) {
   }
   ui.token.value = "";
   ui.auth.hidden = true;
-  if (!state.abort) setStatus("idle"); // a message sent meanwhile shows its own state
-  if ((await restoreConversation()) && !state.abort) setStatus(state.pending ? "waiting" : "idle");
+  await showRestored(streams);
   refreshConversations();
   ui.question.focus();
 }
@@ -472,6 +475,7 @@ function resizeQuestion() {
 
 async function start() {
   tokenFromFragment();
+  const streams = state.streams;
   ui.composer.addEventListener("submit", (event) => {
     event.preventDefault();
     send();
@@ -503,10 +507,18 @@ async function start() {
     ui.token.focus();
     return;
   }
-  if (!state.abort) setStatus("idle"); // a message sent meanwhile shows its own state
-  if ((await restoreConversation()) && !state.abort) setStatus(state.pending ? "waiting" : "idle");
+  await showRestored(streams);
   refreshConversations();
   ui.question.focus();
+}
+
+// Idle (or waiting), with the tab's conversation shown again, unless a turn streamed
+// since `streams` was read: a message sent while the page connected shows its own
+// state, running or ended (an error it ended with stays shown).
+async function showRestored(streams) {
+  const quiet = () => state.streams === streams && !state.abort;
+  if (quiet()) setStatus("idle");
+  if ((await restoreConversation()) && quiet()) setStatus(state.pending ? "waiting" : "idle");
 }
 
 start();
