@@ -101,3 +101,41 @@ def test_a_replay_of_a_finished_round_writes_nothing_twice():
     complete = ListLog(stored + second.written)
     run(complete, "Three it is")
     assert complete.written == []
+
+
+@tool(description="Pays", requires_approval=True)
+def pay(amount: int) -> str:
+    return "paid"
+
+
+def stop_for_approval(log: ListLog) -> list[LoopEvent]:
+    """One run of a turn that stops for approval: its round, then the loop's own text
+    saying the call waits (a piece emitted after the round finished)."""
+    heard: list[LoopEvent] = []
+    model = ScriptedChatModel([tool_call_response(tool_call("pay", {"amount": 5}))])
+    spec = ChatClient.create(model).prompt("Pay").tools(pay).listener(log).listener(heard.append)
+    list(spec.stream().content())
+    return heard
+
+
+def test_the_loops_own_text_after_a_finished_round_is_written_by_the_run_that_tells_it():
+    """The text the loop builds itself after a round (a stop for approval says what
+    waits) is no piece of that round's stream: a worker that died after the round's end
+    reached the store, before that text did, leaves it to the replay — which writes it
+    (it was taken for a replayed piece of the finished round, and lost)."""
+    first = ListLog([])
+    heard = stop_for_approval(first)
+    kinds = [e.kind for e in heard]
+    waiting = kinds.index("approval_required") + 1
+    assert kinds[waiting:] == ["text_delta", "loop_ended"]
+    for cut in (waiting, waiting + 1):  # died before the text; before the loop's end
+        second = ListLog(first.written[:cut])
+        stop_for_approval(second)
+        whole = first.written[:cut] + second.written
+        assert [e.kind for e in whole] == kinds
+        assert_exactly_once(whole)
+        assert text(whole) == text(first.written) != ""
+
+    complete = ListLog(first.written)
+    stop_for_approval(complete)
+    assert complete.written == []

@@ -22,7 +22,10 @@ but not its ``round_finished`` (the worker died while the round streamed, or bef
 round's end reached the store), the first piece of this run is preceded by a
 :class:`~ostinato.events.RoundAbandoned` withdrawing the stored pieces of that attempt,
 and this run's pieces follow it. A reader applying the withdrawals
-(:func:`~ostinato.events.withdrawn`) reads each round's text exactly once.
+(:func:`~ostinato.events.withdrawn`) reads each round's text exactly once. A piece told
+after its round's ``round_finished`` is no piece of the round's stream but text the loop
+built itself (a stop for approval says what waits; a limit says what stopped the turn):
+the same on every run, it is recognised by its key like any other event.
 """
 
 from __future__ import annotations
@@ -78,7 +81,16 @@ class ReplayedTurnLog(TurnLog):
         stored: the events its store holds already (from earlier runs), in order.
     """
 
-    __slots__ = ("_keys", "_last", "_next", "_rounds", "_run", "_settled", "_stored")
+    __slots__ = (
+        "_finished",
+        "_keys",
+        "_last",
+        "_next",
+        "_rounds",
+        "_run",
+        "_settled",
+        "_stored",
+    )
 
     def __init__(self, turn_id: str, stored: Iterable[LoopEvent]) -> None:
         super().__init__(turn_id)
@@ -88,7 +100,7 @@ class ReplayedTurnLog(TurnLog):
         last = 0
         for event in stored:
             last = event.seq
-            if event.kind in _PIECES:
+            if event.kind in _PIECES and not self._round(keys.loop, event).finished:
                 found = self._round(keys.loop, event)
                 if found.first is None:
                     found.first = event.seq
@@ -105,6 +117,8 @@ class ReplayedTurnLog(TurnLog):
         self._run = _Keys()
         # Pieces of this run per round: how many, and whether the round was settled.
         self._settled: dict[tuple[int, int], int] = {}
+        # The rounds this run has finished: a piece told after is the loop's own text.
+        self._finished: set[tuple[int, int]] = set()
 
     @property
     def last(self) -> int:
@@ -117,8 +131,11 @@ class ReplayedTurnLog(TurnLog):
     def place(self, event: LoopEvent) -> Sequence[LoopEvent]:
         """Stamp ``event`` with its stored position, or the next one; a piece of a
         round cut short comes after the ``RoundAbandoned`` it owes."""
-        if event.kind in _PIECES:
+        where = (self._run.loop, int(getattr(event, "round", 0)))
+        if event.kind in _PIECES and where not in self._finished:
             return self._place_piece(event)
+        if event.kind == "round_finished":
+            self._finished.add(where)
         seq = self._stored.get(self._run.key(event))
         if seq is None:
             self._next += 1
