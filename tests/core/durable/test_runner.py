@@ -45,6 +45,10 @@ async def test_a_turn_waits_for_decisions_resumes_and_emits_its_events(monkeypat
     assert model.call_count == 2
 
 
+async def never_asked(pending: PendingToolCalls) -> dict[str, ApprovalDecision]:
+    raise AssertionError("nothing waits")
+
+
 async def test_a_turn_with_history_and_no_memory_sends_the_callers_conversation():
     from ostinato import ChatClient
     from ostinato.messages import AssistantMessage, UserMessage
@@ -56,12 +60,9 @@ async def test_a_turn_with_history_and_no_memory_sends_the_callers_conversation(
     runner = TurnRunner(build_container(plugins=[], chat_client=client))
     history = (UserMessage("Hi"), AssistantMessage("Hello."))
 
-    async def decide(pending: PendingToolCalls) -> dict[str, ApprovalDecision]:
-        raise AssertionError("nothing waits")
-
     request = TurnRequest("How are you?", conversation_id="c", history=history, remember=False)
     with durable_turn("t-2"):
-        answer = await runner.run(request, decide)
+        answer = await runner.run(request, never_asked)
     assert answer.text == "Fine."
     sent = [(type(m).__name__, m.text) for m in model.prompts[0].messages]
     assert sent == [
@@ -71,7 +72,7 @@ async def test_a_turn_with_history_and_no_memory_sends_the_callers_conversation(
     ]
     assert await memory.get("c") == []  # the caller's conversation: nothing remembered
     with durable_turn("t-3"):
-        await runner.run(TurnRequest("Hi", conversation_id="c"), decide)
+        await runner.run(TurnRequest("Hi", conversation_id="c"), never_asked)
     assert [m.text for m in await memory.get("c")] == ["Hi", "Again."]  # remembered
 
 
@@ -90,7 +91,7 @@ def preamble_script() -> ScriptedChatModel:
     )
 
 
-async def test_the_answer_is_the_loops_final_response_not_every_rounds_text():
+async def test_the_answer_is_the_final_rounds_not_every_rounds_text():
     """A round's text before its tool calls reaches readers, but the turn's answer is
     the one the call face returns in process: the final round's, with the turn's usage
     (it was every round's streamed text joined)."""
@@ -100,11 +101,8 @@ async def test_the_answer_is_the_loops_final_response_not_every_rounds_text():
     container = build_container(plugins=[], chat_model=preamble_script())
     runner = TurnRunner(container, listeners=[events.append])
 
-    async def decide(pending: PendingToolCalls) -> dict[str, ApprovalDecision]:
-        raise AssertionError("nothing waits")
-
     with durable_turn("t-4"):
-        answer = await runner.run(TurnRequest("Count", tools=(f"{__name__}:tally",)), decide)
+        answer = await runner.run(TurnRequest("Count", tools=(f"{__name__}:tally",)), never_asked)
     in_process = ChatClient.create(preamble_script()).prompt("Count").tools(tally).call()
     expected = in_process.chat_response()
     assert expected is not None
@@ -133,10 +131,7 @@ async def test_an_output_guard_outside_the_loop_guards_the_answer():
 
     runner = TurnRunner(build_container(plugins=[], chat_client=guarded()))
 
-    async def decide(pending: PendingToolCalls) -> dict[str, ApprovalDecision]:
-        raise AssertionError("nothing waits")
-
     with durable_turn("t-5"):
-        answer = await runner.run(TurnRequest("Count", tools=(f"{__name__}:tally",)), decide)
+        answer = await runner.run(TurnRequest("Count", tools=(f"{__name__}:tally",)), never_asked)
     streamed = "".join(guarded().prompt("Count").tools(tally).stream().content())
     assert answer.text == streamed == "Let me count. Oslo: *."

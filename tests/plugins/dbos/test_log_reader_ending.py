@@ -11,7 +11,14 @@ import json
 from pathlib import Path
 
 from ostinato import ChatClient
-from ostinato.events import LoopEnded, LoopEvent, LoopExitReason, ToolFailureKind, ToolFinished
+from ostinato.events import (
+    LoopEnded,
+    LoopEvent,
+    LoopExitReason,
+    ToolFailureKind,
+    ToolFinished,
+    ToolStarted,
+)
 from ostinato.testing import ScriptedChatModel, tool_call_response
 from ostinato.tools import tool
 from ostinato_dbos._reading import LogReader
@@ -32,7 +39,7 @@ def _logged_turn() -> list[LoopEvent]:
     ChatClient.create(model).prompt("go").tools(count).listener(events.append).call().content()
     started = next(i for i, e in enumerate(events) if e.kind == "tool_started")
     head = events[: started + 1]
-    call = next(e for e in head if e.kind == "tool_started").call  # type: ignore[attr-defined]
+    call = next(e for e in head if isinstance(e, ToolStarted)).call
     text = "Cancelled: the turn was cancelled before this call finished."
     usage = next(e for e in events if isinstance(e, LoopEnded)).usage
     tail: list[LoopEvent] = [
@@ -42,41 +49,38 @@ def _logged_turn() -> list[LoopEvent]:
     return [*head, *tail]
 
 
-class Landing:
+class Landing(EventStore):
     """The events table, with the worker's last rows landing as the reader, once it found
     the turn cancelled (``armed``), looks for the log's end (``bounds``) or builds the
     ending (``load``)."""
 
-    def __init__(self, store: EventStore, rows: list[tuple[str, int, str]], on: str) -> None:
-        self._store, self._rows, self._on = store, rows, on
+    def __init__(self, url: str, rows: list[tuple[str, int, str]], on: str) -> None:
+        super().__init__(url)
+        self._rows, self._on = rows, on
         self.armed = False
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._store, name)
 
     def _land(self, name: str) -> None:
         if self.armed and name == self._on and self._rows:
-            self._store.insert(self._rows)
+            self.insert(self._rows)
             self._rows = []
 
     def bounds(self, turn_id: str) -> tuple[int, int]:
         self._land("bounds")
-        return self._store.bounds(turn_id)
+        return super().bounds(turn_id)
 
     def load(self, turn_id: str) -> list[LoopEvent]:
         self._land("load")
-        return self._store.load(turn_id)
+        return super().load(turn_id)
 
 
 def _read(tmp_path: Path, on: str) -> list[LoopEvent]:
     events = _logged_turn()
     logged = [dataclasses.replace(e, turn_id="t", seq=n) for n, e in enumerate(events, 1)]
     rows = [("t", e.seq, json.dumps(e.to_dict())) for e in logged]
-    store = EventStore(f"sqlite:///{tmp_path / 'events.sqlite3'}")
+    landing = Landing(f"sqlite:///{tmp_path / 'events.sqlite3'}", rows[-2:], on)
     try:
-        store.insert(rows[:-2])  # the log as the reader first sees it: the call started
-        landing = Landing(store, rows[-2:], on)
-        reader = LogReader(landing, "t", 0, lambda: "PENDING", frozenset({"CANCELLED"}))  # type: ignore[arg-type]
+        landing.insert(rows[:-2])  # the log as the reader first sees it: the call started
+        reader = LogReader(landing, "t", 0, lambda: "PENDING", frozenset({"CANCELLED"}))
         read: list[LoopEvent] = []
         while batch := reader.poll():  # until the log as it stands is read
             read += batch
@@ -85,7 +89,7 @@ def _read(tmp_path: Path, on: str) -> list[LoopEvent]:
         landing.armed = True
         return read + [e for batch in iter(reader.poll, None) for e in batch]
     finally:
-        store.close()
+        landing.close()
 
 
 def test_rows_that_land_as_the_reader_looks_for_the_end_are_read(tmp_path: Path) -> None:

@@ -100,8 +100,8 @@ class ReplayedTurnLog(TurnLog):
         last = 0
         for event in stored:
             last = event.seq
-            if event.kind in _PIECES and not self._round(keys.loop, event).finished:
-                found = self._round(keys.loop, event)
+            found = self._round(keys.loop, event) if event.kind in _PIECES else None
+            if found is not None and not found.finished:
                 if found.first is None:
                     found.first = event.seq
                 found.pieces.append(event.seq)
@@ -133,7 +133,7 @@ class ReplayedTurnLog(TurnLog):
         round cut short comes after the ``RoundAbandoned`` it owes."""
         where = (self._run.loop, int(getattr(event, "round", 0)))
         if event.kind in _PIECES and where not in self._finished:
-            return self._place_piece(event)
+            return self._place_piece(event, where)
         if event.kind == "round_finished":
             self._finished.add(where)
         seq = self._stored.get(self._run.key(event))
@@ -142,8 +142,7 @@ class ReplayedTurnLog(TurnLog):
             seq = self._next
         return (stamp(event, self.turn_id, seq),)
 
-    def _place_piece(self, event: LoopEvent) -> Sequence[LoopEvent]:
-        where = (self._run.loop, int(getattr(event, "round", 0)))
+    def _place_piece(self, event: LoopEvent, where: tuple[int, int]) -> Sequence[LoopEvent]:
         stored = self._rounds.get(where)
         count = self._settled.get(where)
         self._settled[where] = 0 if count is None else count + 1

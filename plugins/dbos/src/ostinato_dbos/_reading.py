@@ -123,17 +123,17 @@ class LogReader:
         status = self._status()
         if status not in self._terminal:
             return []
+        # A cancelled turn's worker may still be writing its last rows: the log's end is
+        # read before its rows, so a row that lands in between is read, and the ending
+        # follows the last row this reader saw.
+        last = self._store.bounds(self._turn_id)[0] if status == "CANCELLED" else None
         rows = self._store.after(self._turn_id, self._position)  # written before it ended
         if rows:
             return self.poll_rows(rows)
-        if status == "CANCELLED":
-            last, _ = self._store.bounds(self._turn_id)
-            if last > self._position:  # its worker's last rows landed meanwhile: read them
-                return self.poll_rows(self._store.after(self._turn_id, self._position))
-            self._over = True
-            return [e for e in self._cancelled_ending(last) if e.seq > self._position] or None
         self._over = True
-        return None
+        if last is None:
+            return None
+        return [e for e in self._cancelled_ending(last) if e.seq > self._position] or None
 
     def poll_rows(self, rows: list[tuple[int, str]]) -> list[LoopEvent]:
         """``rows`` as events, the position moved past them."""
